@@ -1,0 +1,38 @@
+# Two entry points, both self-contained on a fresh machine:
+#   make reproduce  -> create/reuse .venv, install the project, run the whole pipeline
+#   make test       -> same set-up, run the test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+CORES  ?= 8
+# Offline fallback for ucimlrepo; override with `make reproduce UCI_MIRROR=/path`.
+UCI_MIRROR ?= $(abspath ../shared/data/uci)
+export UCI_MIRROR
+export MPLBACKEND := Agg
+
+.PHONY: setup reproduce test lint bench clean
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: $(BIN)/activate pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test,weka]"
+	touch $@
+
+setup: $(VENV)/.installed
+
+reproduce: setup
+	$(BIN)/snakemake --cores $(CORES)
+
+test: setup
+	$(BIN)/python -m pytest
+
+lint: setup
+	$(BIN)/snakemake --lint
+
+bench: setup
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf results/*/ results/*.csv results/*.md .snakemake logs

@@ -1,0 +1,112 @@
+"""The engine interface: what every classifier engine (scikit-learn, Weka, ...) implements.
+
+An engine turns one canonical dataset table, one classifier name with its parameters and a
+CV specification into per-sample predictions. Everything downstream (confusion matrices,
+measures, tables, statistics) only sees that predictions table, so adding an engine is a new
+class, not new branches in the rules.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import pandas as pd
+
+#: Columns of the table returned by :meth:`Engine.cross_validate`.
+PREDICTION_COLUMNS = ("repeat", "fold", "row", "actual", "predicted")
+
+
+class EngineUnavailable(RuntimeError):
+    """An engine's runtime requirements (a package, Java, ...) are missing.
+
+    The message says exactly what to install.
+    """
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """What an engine needs to know about a dataset besides its rows.
+
+    Attributes
+    ----------
+    name : str
+        Dataset key in ``config.yaml``.
+    target : str
+        Name of the class column in the canonical table.
+    classes : tuple of str
+        Class labels in the configured (positional) order.
+    numeric_features : tuple of str
+        Features to treat as numeric; every other feature is categorical.
+    missing : str or None
+        The marker of a missing value in the canonical table (for example ``"?"``).
+    options : mapping
+        Engine-specific encoding options from the dataset's config block
+        (for example the ``weka`` block).
+    """
+
+    name: str
+    target: str
+    classes: tuple[str, ...]
+    numeric_features: tuple[str, ...] = ()
+    missing: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CVSpec:
+    """Stratified k-fold cross-validation settings (``cv`` block of ``config.yaml``)."""
+
+    folds: int = 10
+    seed: int = 1
+    repeats: int = 1
+
+
+class Engine(ABC):
+    """A classifier engine.
+
+    Subclasses set :attr:`name` and implement :meth:`check_available` and
+    :meth:`cross_validate`.
+    """
+
+    name: ClassVar[str]
+
+    @abstractmethod
+    def check_available(self) -> None:
+        """Raise :class:`EngineUnavailable`, naming what to install, if the engine cannot run."""
+
+    @abstractmethod
+    def cross_validate(
+        self,
+        data: pd.DataFrame,
+        dataset: DatasetSpec,
+        classifier: str,
+        params: Mapping[str, Any],
+        cv: CVSpec,
+    ) -> pd.DataFrame:
+        """Cross-validate one classifier on one dataset.
+
+        Parameters
+        ----------
+        data : DataFrame
+            The canonical table: one row per sample in the original file order, every cell a
+            string exactly as in the source file (missing values keep their marker).
+        dataset : DatasetSpec
+        classifier : str
+            Classifier name, a key of ``config["classifiers"][engine]``.
+        params : mapping
+            That classifier's parameters from the config.
+        cv : CVSpec
+
+        Returns
+        -------
+        DataFrame
+            Columns :data:`PREDICTION_COLUMNS`: ``repeat`` (1-based), ``fold`` (1-based),
+            ``row`` (0-based position in ``data``), ``actual`` and ``predicted`` (class labels
+            as strings). Every row of ``data`` appears exactly once per repeat.
+        """
+
+    def classifier_names(self, configured: Sequence[str]) -> list[str]:
+        """Classifiers this engine runs, in the configured order."""
+        return list(configured)

@@ -1,0 +1,1 @@
+# Config validation, engine checks, shared paths and input functions.

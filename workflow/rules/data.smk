@@ -1,0 +1,2 @@
+# Module data: rules and the final targets it contributes to `rule all`.
+DATA_TARGETS = []
