@@ -1,0 +1,195 @@
+"""Input checks and the single zero-division helper of :mod:`pdmeasure.measures`.
+
+Every ratio in the measures library goes through :func:`safe_divide`, so that ``0/0`` is
+resolved in one place by one policy (see the module docstring of
+:mod:`pdmeasure.measures`). The checks raise :class:`ValueError` with a message that names
+the problem and, for a batch of matrices, the index of the first offending matrix.
+"""
+from __future__ import annotations
+
+import math
+from typing import Union
+
+import numpy as np
+
+#: Accepted spellings of the zero-division policy: ``"nan"`` or a number, 0.0 or 1.0.
+ZeroDivision = Union[str, float]
+
+_ALLOWED_NUMBERS = (0.0, 1.0)
+
+
+def check_zero_division(zero_division: ZeroDivision) -> float:
+    """Validate a zero-division policy and return the value that ``0/0`` takes.
+
+    Parameters
+    ----------
+    zero_division : {"nan", 0.0, 1.0}
+        ``"nan"`` (also ``float("nan")``) makes ``0/0`` NaN; ``0.0`` or ``1.0`` make it that
+        number.
+
+    Returns
+    -------
+    float
+        ``nan``, ``0.0`` or ``1.0``.
+
+    Raises
+    ------
+    ValueError
+        For any other value.
+    """
+    if isinstance(zero_division, str):
+        if zero_division.lower() == "nan":
+            return math.nan
+    elif isinstance(zero_division, (int, float, np.integer, np.floating)) and not isinstance(
+        zero_division, bool
+    ):
+        value = float(zero_division)
+        if math.isnan(value) or value in _ALLOWED_NUMBERS:
+            return value
+    raise ValueError(
+        f"zero_division must be 'nan', 0.0 or 1.0, got {zero_division!r}"
+    )
+
+
+def safe_divide(numerator, denominator, zero_division: ZeroDivision = "nan") -> np.ndarray:
+    """Element-wise ``numerator / denominator`` with ``0/0`` replaced by the policy value.
+
+    This is the only place in :mod:`pdmeasure.measures` where a division can meet a zero
+    denominator. ``x/0`` with ``x != 0`` keeps IEEE semantics (``inf``); none of the measures
+    can produce it, because each of their denominators is zero only when the numerator is.
+
+    Parameters
+    ----------
+    numerator, denominator : array_like
+        Broadcast against each other.
+    zero_division : {"nan", 0.0, 1.0}, default "nan"
+        Value of ``0/0``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64 quotient of the broadcast shape.
+
+    Examples
+    --------
+    >>> safe_divide([1.0, 0.0], [2.0, 0.0], 0.0)
+    array([0.5, 0. ])
+    """
+    fill = check_zero_division(zero_division)
+    num = np.asarray(numerator, dtype=np.float64)
+    den = np.asarray(denominator, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.divide(num, den)
+    undefined = (den == 0) & (num == 0)
+    if np.any(undefined):
+        out = np.where(undefined, fill, out)
+    return out
+
+
+def check_confusion(cm) -> np.ndarray:
+    """Validate a stack of confusion matrices and return it as float64.
+
+    Parameters
+    ----------
+    cm : array_like, shape (..., C, C)
+        Counts (integers or floats), rows = actual class, columns = predicted class.
+
+    Returns
+    -------
+    numpy.ndarray
+        The input as a float64 array of the same shape.
+
+    Raises
+    ------
+    ValueError
+        If the input is not numeric, not square in its last two axes, smaller than 2x2, holds
+        a negative, NaN or infinite count, or a matrix with no samples (the message gives the
+        index of the first such matrix in the batch).
+    """
+    try:
+        arr = np.asarray(cm, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"confusion matrix must be numeric counts: {exc}") from exc
+    if arr.ndim < 2:
+        raise ValueError(
+            f"confusion matrix must have shape (..., C, C), got shape {arr.shape}"
+        )
+    rows, cols = arr.shape[-2:]
+    if rows != cols:
+        raise ValueError(
+            f"confusion matrix must be square (..., C, C), got last two axes {rows}x{cols}"
+        )
+    if rows < 2:
+        raise ValueError(f"confusion matrix must be at least 2x2, got {rows}x{cols}")
+    if arr.size == 0:
+        return arr
+    finite = np.isfinite(arr)
+    if not finite.all():
+        _raise_at(arr, ~finite, "a NaN or infinite count")
+    negative = arr < 0
+    if negative.any():
+        _raise_at(arr, negative, "a negative count")
+    totals = arr.sum(axis=(-2, -1))
+    empty = totals <= 0
+    if np.any(empty):
+        where = np.argwhere(np.atleast_1d(empty))[0]
+        label = _batch_label(arr.shape[:-2], where)
+        raise ValueError(f"confusion matrix{label} holds no samples (all counts are zero)")
+    return arr
+
+
+def _batch_label(batch_shape: tuple, where) -> str:
+    if not batch_shape:
+        return ""
+    return f" at batch index {tuple(int(i) for i in where)}"
+
+
+def _raise_at(arr: np.ndarray, bad: np.ndarray, what: str) -> None:
+    first = np.argwhere(bad)[0]
+    batch = first[:-2]
+    label = _batch_label(arr.shape[:-2], batch)
+    cell = (int(first[-2]), int(first[-1]))
+    value = float(arr[tuple(first)])
+    raise ValueError(
+        f"confusion matrix{label} has {what} ({value!r}) in cell (actual={cell[0]}, "
+        f"predicted={cell[1]})"
+    )
+
+
+def check_kappa(kappa, n_classes: int) -> np.ndarray:
+    """Validate a preference vector (or a stack of them) for the preference-driven measure.
+
+    Parameters
+    ----------
+    kappa : array_like, shape (..., C)
+        Weights of precision, one per class, each in [0, 1].
+    n_classes : int
+        C, the number of classes of the confusion matrices.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``kappa`` as float64.
+
+    Raises
+    ------
+    ValueError
+        If kappa is not numeric, its last axis is not of length C, or a value is NaN or
+        outside [0, 1].
+    """
+    try:
+        arr = np.asarray(kappa, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"kappa must be numeric: {exc}") from exc
+    if arr.ndim == 0 or arr.shape[-1] != n_classes:
+        raise ValueError(
+            f"kappa must have length {n_classes} (one weight per class) in its last axis, "
+            f"got shape {arr.shape}"
+        )
+    if np.isnan(arr).any():
+        raise ValueError("kappa must not contain NaN")
+    outside = (arr < 0) | (arr > 1)
+    if outside.any():
+        bad = float(arr[outside].ravel()[0])
+        raise ValueError(f"kappa values must lie in [0, 1], got {bad!r}")
+    return arr
