@@ -1,0 +1,93 @@
+"""Headless figures: shared helpers and paper 000's Figure 7 (histograms of pd over kappa grids).
+
+Figures are built on :class:`matplotlib.figure.Figure` directly, never through ``pyplot``, so
+nothing depends on the backend or on global state and rendering works without a display.
+Every figure is rendered from a tidy CSV written by a compute step, never from raw data.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .grids import HISTOGRAM_COLUMNS
+from .io import atomic_path
+
+PANEL_SIZE = (2.6, 1.9)  # inches per panel (width, height)
+
+
+def new_figure(nrows: int, ncols: int, *, panel_size=PANEL_SIZE, **subplot_kw):
+    """A figure with an ``(nrows, ncols)`` array of axes sized ``panel_size`` each."""
+    fig = Figure(figsize=(panel_size[0] * ncols, panel_size[1] * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False, **subplot_kw)
+    return fig, axes
+
+
+def save_figure(fig: Figure, path, *, dpi: int = 150) -> Path:
+    """Save ``fig`` atomically (see :func:`pdmeasure.io.atomic_path`); format from the suffix."""
+    path = Path(path)
+    fmt = path.suffix.lstrip(".") or "png"
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format=fmt, dpi=dpi)
+    return path
+
+
+def figure7(
+    histogram: pd.DataFrame,
+    *,
+    datasets: Sequence[str] | None = None,
+    classifiers: Sequence[str] | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Paper 000 Figure 7: one histogram panel per dataset (row) and classifier (column).
+
+    Parameters
+    ----------
+    histogram : DataFrame
+        Rows of ``grids/{engine}/{dataset}/histogram.csv`` (columns
+        :data:`pdmeasure.grids.HISTOGRAM_COLUMNS`), one or more datasets of ONE engine.
+    datasets, classifiers : sequence of str, optional
+        Row and column order; default: order of first appearance in ``histogram``.
+    title : str, optional
+        Figure title.
+
+    Returns
+    -------
+    Figure
+        Panels share the x axis [0, 1] and the bins of the CSV (one binning rule for all);
+        y is the number of kappa vectors per bin, scaled per panel (grid sizes differ).
+    """
+    missing = set(HISTOGRAM_COLUMNS) - set(histogram.columns)
+    if missing:
+        raise ValueError(f"histogram table lacks columns {sorted(missing)}")
+    if histogram.empty:
+        raise ValueError("histogram table is empty")
+    datasets = list(datasets or dict.fromkeys(histogram["dataset"]))
+    if classifiers is None:
+        classifiers = list(dict.fromkeys(histogram["classifier"]))
+    ncols = max(1, len(classifiers))
+    fig, axes = new_figure(len(datasets), ncols, sharex=True)
+    for r, dataset in enumerate(datasets):
+        for c, classifier in enumerate(classifiers):
+            ax = axes[r, c]
+            panel = histogram[
+                (histogram["dataset"] == dataset) & (histogram["classifier"] == classifier)
+            ]
+            if panel.empty:
+                ax.set_axis_off()
+                continue
+            left = panel["bin_left"].to_numpy(dtype=float)
+            width = panel["bin_right"].to_numpy(dtype=float) - left
+            ax.bar(left, panel["count"].to_numpy(), width=width, align="edge", color="#3b6ea8")
+            ax.set_xlim(0.0, 1.0)
+            ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
+            ax.tick_params(labelsize=6)
+            if c == 0:
+                ax.set_ylabel("number of kappa vectors", fontsize=7)
+            if r == len(datasets) - 1:
+                ax.set_xlabel("preference-driven", fontsize=7)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig

@@ -1,0 +1,82 @@
+"""pd over kappa product grids: histogram counts, summary statistics, streaming."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from pdmeasure import measures
+from pdmeasure.grids import grid_distribution, grid_tables, histogram_edges
+
+CMS = np.array(
+    [
+        [[50, 3, 2], [4, 30, 6], [1, 5, 9]],
+        [[40, 10, 5], [2, 35, 3], [0, 0, 15]],
+        [[55, 0, 0], [0, 40, 0], [0, 0, 15]],  # error-free: pd is 1 for every kappa
+    ]
+)
+VALUES = [0, 0.25, 0.5, 0.75, 1]
+
+
+def brute_force(cms, values):
+    grid = np.array(list(itertools.product(values, repeat=cms.shape[-1])))
+    return np.array([[measures.preference_driven(cm, k, zero_division=0.0) for k in grid]
+                     for cm in cms])
+
+
+@pytest.mark.parametrize("chunk_size", [7, 125, 1000])
+def test_counts_match_numpy_histogram_on_the_full_grid(chunk_size):
+    counts, edges, stats = grid_distribution(
+        CMS, VALUES, bin_width=0.05, chunk_size=chunk_size, zero_division=0.0
+    )
+    values = brute_force(CMS, VALUES)
+    assert counts.shape == (3, 20)
+    assert (counts.sum(axis=1) == len(VALUES) ** 3).all()
+    for i in range(len(CMS)):
+        np.testing.assert_array_equal(counts[i], np.histogram(values[i], bins=edges)[0])
+    np.testing.assert_allclose(stats["mean"], values.mean(axis=1), rtol=1e-12)
+    np.testing.assert_allclose(stats["std"], values.std(axis=1), rtol=1e-9, atol=1e-15)
+    np.testing.assert_array_equal(stats["min"], values.min(axis=1))
+    np.testing.assert_array_equal(stats["max"], values.max(axis=1))
+    np.testing.assert_allclose(stats["q50"], np.median(values, axis=1))
+    assert counts[2, -1] == 125  # pd == 1 lands in the closed last bin
+
+
+def test_histogram_quantiles_beyond_the_exact_limit_stay_close():
+    exact = grid_distribution(CMS[:2], VALUES, bin_width=0.01, zero_division=0.0)[2]
+    approx = grid_distribution(
+        CMS[:2], VALUES, bin_width=0.01, zero_division=0.0, exact_quantile_limit=10
+    )[2]
+    assert set(exact["quantile_method"]) == {"exact"}
+    assert set(approx["quantile_method"]) == {"histogram"}
+    for q in ("q05", "q25", "q50", "q75", "q95"):
+        np.testing.assert_allclose(approx[q], exact[q], atol=0.011)
+
+
+def test_bins_are_multiples_of_the_width():
+    np.testing.assert_allclose(histogram_edges(0.1), np.arange(11) / 10)
+    with pytest.raises(ValueError, match="does not divide"):
+        histogram_edges(0.03)
+    with pytest.raises(ValueError, match="must be in"):
+        histogram_edges(0)
+
+
+def test_tidy_tables():
+    keys = [("e", "toy", name) for name in ("A", "B", "C")]
+    histogram, summary = grid_tables(
+        dict(zip(keys, CMS)), VALUES, bin_width=0.1, chunk_size=16, zero_division=0.0
+    )
+    assert list(summary["classifier"]) == ["A", "B", "C"]
+    assert (summary["n"] == 125).all()
+    assert summary["kappa_grid"].iloc[0] == "0;0.25;0.5;0.75;1"
+    assert len(histogram) == 3 * 10
+    assert (histogram.groupby("classifier")["count"].sum() == 125).all()
+    with pytest.raises(ValueError, match="one dataset at a time"):
+        grid_tables({("e", "a", "X"): CMS[0], ("e", "b", "X"): CMS[1]}, VALUES, bin_width=0.1)
+
+
+def test_nan_pd_is_refused():
+    with pytest.raises(ValueError, match="zero_division=0.0"):
+        grid_distribution(CMS[:1] * [[1, 1, 0]] * [[1], [1], [0]], [0, 1], bin_width=0.1,
+                          zero_division="nan")
