@@ -1,0 +1,34 @@
+"""Exact analysis of the whole kappa space (issue 6).
+
+pd is affine in kappa (paper 000, eq. 30)::
+
+    pd(kappa) = mean_i r_i + (1/C) sum_i kappa_i (p_i - r_i)
+
+so over a product grid its values, and the differences ``pd_A - pd_B`` of two classifiers,
+are sums of independent per-class terms. This package computes, without enumerating the grid:
+
+- exact distributions over product grids (:class:`GridDistribution`, meet in the middle with
+  exact rational tie-breaking), lattice distributions with rigorous bounds for grids too large
+  for that and for kappa uniform on [0, 1]^C (:func:`grid_lattice`, :func:`uniform_lattice`),
+  and the exact piecewise-polynomial CDF under uniform kappa (:func:`uniform_cdf`);
+- exact minimum and maximum with the kappa attaining them (:func:`extremes`);
+- win probabilities, best-classifier shares and ranking robustness by linear programming
+  (:class:`DatasetAnalysis`).
+
+Modules: ``forms`` (pd as a linear form, kappa grids), ``grid``, ``lattice``, ``uniform``,
+``rank`` (shares, LP), ``analysis`` (tidy tables of one engine and dataset).
+"""
+from .analysis import DatasetAnalysis, ExactSettings, distribution, extremes, moments, robustness_summary
+from .forms import LinearForm, ProductGrid, class_rates_exact, class_shares, pd_form, to_fraction
+from .grid import GridDistribution, largest_half
+from .lattice import LatticeDistribution, grid_lattice, uniform_lattice
+from .rank import nearest_first_place, shares_enumerated, shares_monte_carlo, wilson_interval
+from .uniform import TooManyTerms, uniform_cdf
+
+__all__ = [
+    "DatasetAnalysis", "ExactSettings", "GridDistribution", "LatticeDistribution", "LinearForm",
+    "ProductGrid", "TooManyTerms", "class_rates_exact", "class_shares", "distribution", "extremes",
+    "grid_lattice", "largest_half", "moments", "nearest_first_place", "pd_form",
+    "robustness_summary", "shares_enumerated", "shares_monte_carlo", "to_fraction",
+    "uniform_cdf", "uniform_lattice", "wilson_interval",
+]

@@ -1,0 +1,348 @@
+"""The exact analysis of one (engine, dataset): tidy tables for the pipeline (issue 6).
+
+Three kappa spaces are analysed for every set of pooled confusion matrices:
+
+``grid``
+    the dataset's configured product grid (paper 000, Section 5.1: car 11**4, nursery 7**5,
+    dermatology 5**6, krkopt 2**18);
+``fine``
+    the evenly spaced grid with ``exact.fine_grid_values`` values per class (11**18 vectors on
+    krkopt, which the paper could not enumerate);
+``uniform``
+    kappa uniform on [0, 1]^C.
+
+Distributions are exact (:class:`~pdmeasure.exact.grid.GridDistribution`) when the grid
+splits into halves of at most ``max_half`` partial sums, otherwise lattice bounds
+(:mod:`pdmeasure.exact.lattice`); win probabilities under uniform kappa are exact fractions
+(:mod:`pdmeasure.exact.uniform`) within a term budget, else lattice bounds. Every table carries
+a ``method`` column and, where it applies, ``error_bound`` (0 for exact results).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from ..measure_table import format_kappa
+from .forms import LinearForm, ProductGrid, class_shares, pd_form
+from .grid import DEFAULT_MAX_HALF, GridDistribution, largest_half
+from .lattice import grid_lattice, uniform_lattice
+from .rank import nearest_first_place, shares_enumerated, shares_monte_carlo, wilson_interval
+from .uniform import TooManyTerms, uniform_cdf
+
+SPACES = ("grid", "fine", "uniform")
+NORMS = ("linf", "l1")
+
+
+@dataclass(frozen=True)
+class ExactSettings:
+    """Knobs of the analysis (config block ``exact``, plus ``zero_division``)."""
+
+    fine_grid_values: int = 11
+    monte_carlo_samples: int = 200_000
+    seed: int = 0
+    confidence: float = 0.95
+    enumeration_limit: int = 2**22
+    lattice_size: int = 2**20
+    uniform_max_terms: int = 2**19
+    bin_width: float = 0.002
+    cdf_points: int = 401
+    max_half: int = DEFAULT_MAX_HALF
+    zero_division: float = 0.0
+
+    @classmethod
+    def from_config(cls, config: Mapping) -> "ExactSettings":
+        """Settings from a validated pipeline config (unknown keys are a schema error)."""
+        block = dict(config.get("exact") or {})
+        return cls(**block, zero_division=config.get("zero_division", 0.0))
+
+
+def _space_grid(space: str, grid_values: Sequence, n_classes: int, settings: ExactSettings):
+    if space == "grid":
+        return ProductGrid.regular(grid_values, n_classes)
+    if space == "fine":
+        return ProductGrid.evenly_spaced(settings.fine_grid_values, n_classes)
+    if space == "uniform":
+        return None
+    raise ValueError(f"unknown kappa space {space!r}; expected one of {SPACES}")
+
+
+def distribution(form: LinearForm, grid: ProductGrid | None, settings: ExactSettings):
+    """Exact distribution over ``grid`` if meet in the middle fits, else lattice bounds.
+
+    ``grid=None`` means kappa uniform on [0, 1]^C (lattice bounds).
+    """
+    if grid is None:
+        return uniform_lattice(form, size=settings.lattice_size)
+    if largest_half(grid.sizes) <= settings.max_half:
+        return GridDistribution(form, grid, max_half=settings.max_half)
+    return grid_lattice(form, grid, size=settings.lattice_size)
+
+
+def _probability(bounds: dict, total) -> dict[str, tuple[float, float]]:
+    """(lower, upper) probabilities of ``<``, ``==`` and ``>`` a query from count bounds."""
+    def p(v):
+        return float(Fraction(int(v), int(total))) if isinstance(total, int) else float(v) / total
+
+    less = (p(bounds["less_lo"][0]), p(bounds["less_hi"][0]))
+    le = (p(bounds["le_lo"][0]), p(bounds["le_hi"][0]))
+    tie = (max(0.0, le[0] - less[1]), le[1] - less[0])
+    greater = (1.0 - le[1], 1.0 - le[0])
+    return {"less": less, "tie": tie, "greater": greater}
+
+
+def extremes(form: LinearForm, grid: ProductGrid | None):
+    """Exact min and max over the space and a kappa attaining each (trivial per class).
+
+    pd is affine in kappa, so each class independently takes the end of its values that
+    lowers (raises) ``slope_i * kappa_i``; uniform kappa uses the cube's ends 0 and 1. Classes
+    with slope 0 do not matter; they get their smallest value and are counted in ``n_free``.
+
+    Returns
+    -------
+    dict
+        ``min, argmin, max, argmax`` (Fractions and lists of Fractions) and ``n_free``.
+    """
+    values = grid.values if grid is not None else ((Fraction(0), Fraction(1)),) * form.n_classes
+    argmin, argmax = [], []
+    for s, vals in zip(form.slopes, values):
+        low, high = min(vals), max(vals)
+        argmin.append(high if s < 0 else low)
+        argmax.append(high if s > 0 else low)
+    return {
+        "min": form.value(argmin), "argmin": argmin,
+        "max": form.value(argmax), "argmax": argmax,
+        "n_free": sum(s == 0 for s in form.slopes),
+    }
+
+
+def moments(form: LinearForm, grid: ProductGrid | None) -> tuple[float, float]:
+    """Exact mean and standard deviation over the space (independent per-class terms)."""
+    mean, var = form.const, Fraction(0)
+    for i, s in enumerate(form.slopes):
+        if grid is None:
+            mu, v = Fraction(1, 2), Fraction(1, 12)
+        else:
+            vals = grid.values[i]
+            mu = sum(vals, Fraction(0)) / len(vals)
+            v = sum(((x - mu) ** 2 for x in vals), Fraction(0)) / len(vals)
+        mean += s * mu
+        var += s * s * v
+    return float(mean), math.sqrt(float(var))
+
+
+def _kappa_text(vector) -> str:
+    return format_kappa([round(float(v), 6) for v in vector])
+
+
+def _check_same_shares(matrices: Mapping[str, np.ndarray]) -> list[Fraction]:
+    shares = {name: class_shares(cm) for name, cm in matrices.items()}
+    first = next(iter(shares.values()))
+    differing = [name for name, s in shares.items() if s != first]
+    if differing:
+        raise ValueError(
+            f"classifiers {differing} have other actual-class counts than "
+            f"{next(iter(shares))}; the matrices do not come from the same data"
+        )
+    return first
+
+
+class DatasetAnalysis:
+    """All exact results for the pooled matrices of one engine and dataset.
+
+    Parameters
+    ----------
+    matrices : mapping
+        Classifier name -> (C, C) count matrix, classes in the configured order.
+    grid_values : sequence of float
+        The dataset's configured kappa grid values (config ``datasets.<name>.kappa_grid``).
+    settings : ExactSettings
+    engine, dataset : str
+        Written into every table.
+    """
+
+    def __init__(self, matrices: Mapping[str, np.ndarray], grid_values: Sequence, settings: ExactSettings,
+                 *, engine: str, dataset: str):
+        if len(matrices) < 1:
+            raise ValueError(f"{engine}/{dataset}: no confusion matrices to analyse")
+        self.names = list(matrices)
+        self.forms = [pd_form(matrices[n], settings.zero_division) for n in self.names]
+        self.kappa0 = _check_same_shares(matrices)
+        self.n_classes = self.forms[0].n_classes
+        self.settings = settings
+        self.keys = {"engine": engine, "dataset": dataset}
+        self.grids = {s: _space_grid(s, grid_values, self.n_classes, settings) for s in SPACES}
+
+    def _n_vectors(self, space: str):
+        grid = self.grids[space]
+        return "" if grid is None else str(grid.n_vectors)
+
+    def summary(self) -> pd.DataFrame:
+        """Min, max (with the kappa attaining them), mean and std per classifier and space."""
+        rows = []
+        for space, grid in self.grids.items():
+            for name, form in zip(self.names, self.forms):
+                ext = extremes(form, grid)
+                mean, std = moments(form, grid)
+                rows.append({
+                    **self.keys, "classifier": name, "space": space,
+                    "n_vectors": self._n_vectors(space),
+                    "min": float(ext["min"]), "argmin": _kappa_text(ext["argmin"]),
+                    "max": float(ext["max"]), "argmax": _kappa_text(ext["argmax"]),
+                    "mean": mean, "std": std, "n_free_classes": ext["n_free"],
+                    "pd_default": float(form.value(self.kappa0)),
+                })
+        return pd.DataFrame(rows)
+
+    def distributions(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """CDF on a common set of points, and histogram bounds (bins of ``bin_width``)."""
+        cdf_rows, hist_frames = [], []
+        width = self.settings.bin_width
+        n_bins = round(1.0 / width)
+        if abs(n_bins * width - 1.0) > 1e-9:
+            raise ValueError(f"exact.bin_width={width!r} does not divide [0, 1] into whole bins")
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+        for space, grid in self.grids.items():
+            ranges = [extremes(f, grid) for f in self.forms]
+            low = min(float(r["min"]) for r in ranges)
+            high = max(float(r["max"]) for r in ranges)
+            points = np.unique(np.concatenate([np.linspace(low, high, self.settings.cdf_points),
+                                               [float(r[k]) for r in ranges for k in ("min", "max")]]))
+            for name, form in zip(self.names, self.forms):
+                dist = distribution(form, grid, self.settings)
+                total = dist.total
+                b = dist.bounds(points)
+                scale = float(total)
+                cdf_rows.append(pd.DataFrame({
+                    **self.keys, "classifier": name, "space": space, "x": points,
+                    "cdf_lower": [float(v) / scale for v in b["le_lo"]],
+                    "cdf_upper": [float(v) / scale for v in b["le_hi"]],
+                    "method": dist.method, "error_bound": dist.error_bound,
+                }))
+                lower, upper = dist.histogram_bounds(edges)
+                is_count = grid is not None
+                hist_frames.append(pd.DataFrame({
+                    **self.keys, "classifier": name, "space": space,
+                    "bin_left": np.round(edges[:-1], 12), "bin_right": np.round(edges[1:], 12),
+                    "count_lower": [int(v) for v in lower] if is_count else "",
+                    "count_upper": [int(v) for v in upper] if is_count else "",
+                    "p_lower": [float(v) / scale for v in lower],
+                    "p_upper": [float(v) / scale for v in upper],
+                    "method": dist.method,
+                }))
+        return pd.concat(cdf_rows, ignore_index=True), pd.concat(hist_frames, ignore_index=True)
+
+    def _uniform_win(self, diff: LinearForm):
+        try:
+            less = uniform_cdf(diff, 0, max_terms=self.settings.uniform_max_terms)
+        except TooManyTerms:
+            dist = uniform_lattice(diff, size=self.settings.lattice_size)
+            return _probability(dist.bounds([0.0]), 1.0), dist.method, dist.error_bound
+        if all(s == 0 for s in diff.slopes):  # a point mass at diff.const
+            tie = Fraction(int(diff.const == 0))
+            less = Fraction(int(diff.const < 0))
+        else:
+            tie = Fraction(0)
+        probs = {"less": less, "tie": tie, "greater": 1 - less - tie}
+        return {k: (float(v), float(v)) for k, v in probs.items()}, "exact", 0.0
+
+    def win_probabilities(self) -> pd.DataFrame:
+        """P(pd_A > pd_B), P(tie), P(pd_A < pd_B) for every ordered pair and space.
+
+        Point values are the midpoints of the bounds; ``error_bound`` is the half-width of the
+        widest of the three intervals (0 when exact).
+        """
+        rows = []
+        for space, grid in self.grids.items():
+            for a in range(len(self.forms)):
+                for b in range(a + 1, len(self.forms)):
+                    diff = self.forms[a] - self.forms[b]
+                    if grid is None:
+                        probs, method, value_bound = self._uniform_win(diff)
+                    else:
+                        dist = distribution(diff, grid, self.settings)
+                        probs = _probability(dist.bounds([0]), dist.total)
+                        method, value_bound = dist.method, dist.error_bound
+                    mid = {k: (lo + hi) / 2 for k, (lo, hi) in probs.items()}
+                    half = max((hi - lo) / 2 for lo, hi in probs.values())
+                    common = {**self.keys, "space": space, "n_vectors": self._n_vectors(space),
+                              "error_bound": half, "method": method}
+                    for first, second, gt, lt in ((a, b, "greater", "less"), (b, a, "less", "greater")):
+                        rows.append({
+                            **common, "classifier_a": self.names[first], "classifier_b": self.names[second],
+                            "p_greater": mid[gt], "p_tie": mid["tie"], "p_less": mid[lt],
+                        })
+        cols = ["engine", "dataset", "space", "classifier_a", "classifier_b", "p_greater", "p_tie",
+                "p_less", "error_bound", "method", "n_vectors"]
+        return pd.DataFrame(rows, columns=cols)
+
+    def shares(self) -> pd.DataFrame:
+        """Share of each space in which each classifier ranks first (alone, or tied)."""
+        rows = []
+        s = self.settings
+        for space, grid in self.grids.items():
+            if grid is not None and grid.n_vectors <= s.enumeration_limit:
+                unique, tied = shares_enumerated(self.forms, grid)
+                n, method = grid.n_vectors, "enumeration"
+            else:
+                unique, tied = shares_monte_carlo(self.forms, grid, samples=s.monte_carlo_samples, seed=s.seed)
+                n, method = s.monte_carlo_samples, "monte-carlo"
+            for name, u, t in zip(self.names, unique, tied):
+                if method == "enumeration":
+                    low = high = float(Fraction(int(u), n))
+                else:
+                    low, high = wilson_interval(int(u), n, s.confidence)
+                rows.append({
+                    **self.keys, "space": space, "classifier": name,
+                    "p_first": float(Fraction(int(u), n)), "p_tied_first": float(Fraction(int(t), n)),
+                    "ci_low": low, "ci_high": high, "confidence": s.confidence, "method": method, "n": n,
+                })
+        return pd.DataFrame(rows)
+
+    def robustness(self) -> pd.DataFrame:
+        """Per challenger and norm: the smallest kappa move from the default making it first."""
+        default = [f.value(self.kappa0) for f in self.forms]
+        best = max(default)
+        winner = default.index(best)
+        rows = []
+        for norm in NORMS:
+            for c, name in enumerate(self.names):
+                if c == winner:
+                    continue
+                if default[c] == best:
+                    distance, kappa, status = 0.0, np.array([float(v) for v in self.kappa0]), "tied-at-default"
+                else:
+                    distance, kappa, status = nearest_first_place(self.forms, c, self.kappa0, norm)
+                at = (lambda f: float(f.value([Fraction(float(v)) for v in kappa]))) if kappa is not None else None
+                rows.append({
+                    **self.keys, "norm": norm, "winner": self.names[winner], "challenger": name,
+                    "distance": distance, "kappa": "" if kappa is None else _kappa_text(kappa),
+                    "pd_winner": at(self.forms[winner]) if at else float("nan"),
+                    "pd_challenger": at(self.forms[c]) if at else float("nan"),
+                    "pd_winner_default": float(best), "default_kappa": _kappa_text(self.kappa0),
+                    "status": status,
+                })
+        cols = ["engine", "dataset", "norm", "winner", "challenger", "distance", "kappa", "pd_winner",
+                "pd_challenger", "pd_winner_default", "default_kappa", "status"]
+        return pd.DataFrame(rows, columns=cols)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every table: ``summary, cdf, histogram, win, share, robustness``."""
+        cdf, histogram = self.distributions()
+        return {"summary": self.summary(), "cdf": cdf, "histogram": histogram,
+                "win": self.win_probabilities(), "share": self.shares(), "robustness": self.robustness()}
+
+
+def robustness_summary(robustness: pd.DataFrame) -> pd.DataFrame:
+    """One row per engine, dataset and norm: the nearest challenger (the fragility number)."""
+    if robustness.empty:
+        return robustness.copy()
+    ordered = robustness.sort_values(["engine", "dataset", "norm", "distance", "challenger"], kind="stable")
+    best = ordered.groupby(["engine", "dataset", "norm"], sort=False).head(1)
+    return best.rename(columns={"challenger": "new_winner"})[
+        ["engine", "dataset", "norm", "winner", "new_winner", "distance", "kappa", "default_kappa", "status"]
+    ].reset_index(drop=True)
