@@ -56,8 +56,10 @@ def figure7(
     Returns
     -------
     Figure
-        Panels share the x axis [0, 1] and the bins of the CSV (one binning rule for all);
-        y is the number of kappa vectors per bin, scaled per panel (grid sizes differ).
+        Every panel uses the bins of the CSV (one binning rule for all). The panels of a
+        dataset share their x range: the occupied bins of that row, padded by two bins (at
+        least 0.1 wide, within [0, 1]). y is the number of kappa vectors per bin, scaled per
+        panel.
     """
     missing = set(HISTOGRAM_COLUMNS) - set(histogram.columns)
     if missing:
@@ -68,8 +70,9 @@ def figure7(
     if classifiers is None:
         classifiers = list(dict.fromkeys(histogram["classifier"]))
     ncols = max(1, len(classifiers))
-    fig, axes = new_figure(len(datasets), ncols, sharex=True)
+    fig, axes = new_figure(len(datasets), ncols)
     for r, dataset in enumerate(datasets):
+        xlim = _occupied_range(histogram[histogram["dataset"] == dataset])
         for c, classifier in enumerate(classifiers):
             ax = axes[r, c]
             panel = histogram[
@@ -81,7 +84,7 @@ def figure7(
             left = panel["bin_left"].to_numpy(dtype=float)
             width = panel["bin_right"].to_numpy(dtype=float) - left
             ax.bar(left, panel["count"].to_numpy(), width=width, align="edge", color="#3b6ea8")
-            ax.set_xlim(0.0, 1.0)
+            ax.set_xlim(*xlim)
             ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
             ax.tick_params(labelsize=6)
             if c == 0:
@@ -91,3 +94,18 @@ def figure7(
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
+
+
+def _occupied_range(rows: pd.DataFrame, pad_bins: int = 2, min_span: float = 0.1):
+    """x limits around the non-empty bins of ``rows``, padded, at least ``min_span`` wide."""
+    used = rows[rows["count"] > 0]
+    if used.empty:
+        return 0.0, 1.0
+    width = float((rows["bin_right"] - rows["bin_left"]).max())
+    low = float(used["bin_left"].min()) - pad_bins * width
+    high = float(used["bin_right"].max()) + pad_bins * width
+    if high - low < min_span:
+        middle = (low + high) / 2
+        low, high = middle - min_span / 2, middle + min_span / 2
+    shift = max(0.0, low * -1) - max(0.0, high - 1.0)  # slide the window back into [0, 1]
+    return max(0.0, low + shift), min(1.0, high + shift)
