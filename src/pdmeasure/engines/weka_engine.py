@@ -1,0 +1,289 @@
+"""The paper-exact engine: Weka's own classifiers and cross-validation, through JPype.
+
+Paper 000 computed Tables 6-9 with Weka (10-fold cross-validation, seed 1, default options).
+This engine runs the same classifiers in the Weka 3.9.7 bundled with python-weka-wrapper3,
+so its pooled krkopt matrices equal the authors' published ones cell for cell (Bagging,
+BayesNet, DecisionTable, J48; see docs/errata_weka.md for Weka versions and RandomForest).
+
+Cross-validation is Weka's own ``Evaluation.crossValidateModel(classifier, data, folds,
+new Random(seed))`` (= the command line's ``-x 10 -s 1``), so the classifiers see exactly what
+they see in Weka. Weka does not report which instance each prediction belongs to; the engine
+recovers it by replaying the two steps of that method that decide the fold order, with Weka's
+own code on a copy of the data: ``randomize(new Random(seed))`` (the first use of the random
+generator) then ``stratify(folds)``. Instance identity (a ``java.util.IdentityHashMap``) maps
+every position of the replayed order back to its file row, and fold ``i`` is the block of
+positions ``testCV(folds, i)`` takes. :func:`cross_validate_instances` checks the recovered
+rows against Weka's predictions (the actual class of every prediction) and against Weka's
+confusion matrix, and raises if anything disagrees.
+
+Repeats: repeat ``r`` (1-based) uses seed ``cv.seed + r - 1``.
+
+One JVM per process (JPype cannot restart one): :func:`ensure_jvm` starts it on first use and
+never stops it.
+"""
+from __future__ import annotations
+
+import importlib.util
+import logging
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .base import PREDICTION_COLUMNS, CVSpec, DatasetSpec, Engine, EngineUnavailable
+from .weka_encoding import to_instances
+
+#: What to do when a requirement is missing; part of every EngineUnavailable message.
+HOW_TO_RUN_WITHOUT = (
+    "To run without the weka engine, remove `weka` from `engines` in config.yaml "
+    "(engines: [sklearn])."
+)
+JAVA_MISSING = (
+    "the weka engine needs a Java runtime (>= 11) but `java` is not on PATH. Install one: "
+    "`apt-get install openjdk-17-jre-headless` (Debian/Ubuntu) or `conda install -c conda-forge "
+    "openjdk` (conda); if Java is installed elsewhere, set JAVA_HOME and put $JAVA_HOME/bin on PATH."
+)
+PACKAGE_MISSING = (
+    "the weka engine needs the Python package python-weka-wrapper3 (which bundles Weka 3.9.7 "
+    "and JPype), but it is not importable: `pip install python-weka-wrapper3` "
+    "(or `pip install -e '.[weka]'`)."
+)
+JVM_MISSING = (
+    "the weka engine found `java` on PATH but JPype cannot find the JVM library ({error}). "
+    "Set JAVA_HOME to the Java installation (the folder containing lib/server/libjvm.so), or "
+    "install `openjdk-17-jre-headless` (Debian/Ubuntu) / `conda install -c conda-forge openjdk`."
+)
+
+#: Keys allowed in a classifier's entry of ``config["classifiers"]["weka"]``.
+PARAM_KEYS = frozenset({"class", "options"})
+
+
+def ensure_jvm() -> None:
+    """Start the JVM with the Weka jars bundled in python-weka-wrapper3, once per process.
+
+    Later calls do nothing. The JVM is never stopped: JPype cannot start a second one in the
+    same process, so stopping it would break every later Weka call.
+
+    Raises
+    ------
+    EngineUnavailable
+        If Java or python-weka-wrapper3 is missing.
+    """
+    import jpype
+
+    if jpype.isJVMStarted():
+        return
+    WekaEngine().check_available()
+    import weka.core.jvm as jvm
+
+    # packages=False: no Weka package manager (keeps runs independent of ~/wekafiles packages).
+    jvm.start(packages=False, logging_level=logging.WARNING)
+
+
+def weka_version() -> str:
+    """Version string of the Weka library in the running JVM (starts it if needed)."""
+    ensure_jvm()
+    from jpype import JClass
+
+    return str(JClass("weka.core.Version").VERSION)
+
+
+def make_classifier(params: Mapping[str, Any]):
+    """A Weka classifier from a config entry ``{class: weka.classifiers..., options: [...]}``.
+
+    Raises
+    ------
+    ValueError
+        On unknown keys, a missing ``class`` or options that are not a list of strings.
+    """
+    unknown = sorted(set(params) - PARAM_KEYS)
+    if unknown:
+        raise ValueError(f"unknown weka classifier parameter(s) {unknown}; known: {sorted(PARAM_KEYS)}")
+    if "class" not in params:
+        raise ValueError("a weka classifier entry needs `class` (e.g. weka.classifiers.trees.J48)")
+    options = params.get("options") or []
+    if not isinstance(options, Sequence) or isinstance(options, str) or not all(
+        isinstance(o, str) for o in options
+    ):
+        raise ValueError(f"weka classifier options must be a list of strings, got {options!r}")
+    ensure_jvm()
+    from jpype import JArray, JClass, JString
+
+    return JClass("weka.classifiers.AbstractClassifier").forName(
+        str(params["class"]), JArray(JString)(list(options))
+    )
+
+
+@dataclass(frozen=True)
+class CVResult:
+    """Per-instance outcome of one Weka cross-validation (see :func:`cross_validate_instances`).
+
+    Attributes
+    ----------
+    fold : ndarray of int, shape (n,)
+        1-based fold of each prediction, in Weka's evaluation order.
+    row : ndarray of int, shape (n,)
+        0-based position in the input data of each prediction.
+    actual, predicted : ndarray of int, shape (n,)
+        Class indices (declared order = configured class order).
+    confusion : ndarray of int, shape (C, C)
+        Weka's own pooled matrix ``Evaluation.confusionMatrix()``; equal to the matrix of
+        ``actual``/``predicted`` (checked).
+    """
+
+    fold: np.ndarray
+    row: np.ndarray
+    actual: np.ndarray
+    predicted: np.ndarray
+    confusion: np.ndarray
+
+
+def fold_sizes(n: int, folds: int) -> np.ndarray:
+    """Sizes of Weka's ``Instances.testCV(folds, i)`` blocks: the first ``n % folds`` get one more."""
+    sizes = np.full(folds, n // folds)
+    sizes[: n % folds] += 1
+    return sizes
+
+
+def replay_fold_order(instances, folds: int, seed: int) -> np.ndarray:
+    """File rows in the order ``Evaluation.crossValidateModel`` lays them out before the folds.
+
+    Replays ``randomize(new Random(seed))`` and ``stratify(folds)`` with Weka's own code on a
+    copy, and maps each position back to its row by instance identity.
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
+        ``order[k]`` is the 0-based row of ``instances`` at position ``k``.
+    """
+    from jpype import JClass, JInt
+
+    Random = JClass("java.util.Random")
+    IdentityHashMap = JClass("java.util.IdentityHashMap")
+    copy = JClass("weka.core.Instances")(instances)
+    n = int(copy.numInstances())
+    row_of = IdentityHashMap(n * 2)
+    for k in range(n):
+        row_of.put(copy.instance(k), JInt(k))
+    copy.randomize(Random(seed))
+    if copy.classAttribute().isNominal():
+        copy.stratify(folds)
+    return np.fromiter((int(row_of.get(copy.instance(k))) for k in range(n)), dtype=np.int64, count=n)
+
+
+def cross_validate_instances(instances, classifier, folds: int, seed: int) -> CVResult:
+    """Weka's ``Evaluation.crossValidateModel(classifier, instances, folds, new Random(seed))``
+    with each prediction's fold and row.
+
+    Parameters
+    ----------
+    instances : weka.core.Instances
+        Class attribute set and nominal.
+    classifier : weka.classifiers.Classifier
+        Copied by Weka for every fold; not modified.
+    folds, seed : int
+
+    Raises
+    ------
+    RuntimeError
+        If Weka left an instance unclassified (no predicted label) or the recovered rows
+        disagree with Weka's predictions or confusion matrix.
+    """
+    from jpype import JClass
+
+    n = int(instances.numInstances())
+    if folds < 2 or folds > n:
+        raise ValueError(f"folds must be between 2 and the number of instances ({n}), got {folds}")
+    order = replay_fold_order(instances, folds, seed)
+    evaluation = JClass("weka.classifiers.Evaluation")(instances)
+    evaluation.crossValidateModel(classifier, instances, folds, JClass("java.util.Random")(seed))
+    predictions = evaluation.predictions()
+    if predictions.size() != n:
+        raise RuntimeError(f"Weka returned {predictions.size()} predictions for {n} instances")
+    actual = np.empty(n)
+    predicted = np.empty(n)
+    for k, prediction in enumerate(predictions):
+        actual[k] = prediction.actual()
+        predicted[k] = prediction.predicted()
+    if np.isnan(predicted).any():
+        raise RuntimeError(
+            f"Weka left {int(np.isnan(predicted).sum())} instance(s) unclassified "
+            "(all-zero class distribution); the predictions table needs a label for every row"
+        )
+    actual = actual.astype(np.int64)
+    predicted = predicted.astype(np.int64)
+    class_index = int(instances.classIndex())
+    expected = np.array([instances.instance(int(r)).value(class_index) for r in order], dtype=np.int64)
+    if not np.array_equal(expected, actual):
+        raise RuntimeError(
+            "recovered rows disagree with Weka's predictions: the fold replay does not match "
+            "this Weka version's Evaluation.crossValidateModel"
+        )
+    n_classes = int(instances.numClasses())
+    confusion = np.rint(np.array([list(r) for r in evaluation.confusionMatrix()])).astype(np.int64)
+    mine = np.bincount(actual * n_classes + predicted, minlength=n_classes**2).reshape(n_classes, n_classes)
+    if not np.array_equal(mine, confusion):
+        raise RuntimeError("per-instance predictions disagree with Weka's confusion matrix")
+    fold = np.repeat(np.arange(1, folds + 1), fold_sizes(n, folds))
+    return CVResult(fold=fold, row=order, actual=actual, predicted=predicted, confusion=confusion)
+
+
+class WekaEngine(Engine):
+    """Weka 3.9 classifiers with Weka's own stratified cross-validation (paper 000, Tables 6-9)."""
+
+    name = "weka"
+
+    def check_available(self) -> None:
+        """Raise :class:`EngineUnavailable` naming what to install if Java or the package is missing.
+
+        Does not start the JVM (cheap enough for Snakemake's parse time).
+        """
+        if shutil.which("java") is None:
+            raise EngineUnavailable(f"{JAVA_MISSING} {HOW_TO_RUN_WITHOUT}")
+        for module in ("jpype", "weka"):
+            if importlib.util.find_spec(module) is None:
+                raise EngineUnavailable(f"{PACKAGE_MISSING} {HOW_TO_RUN_WITHOUT}")
+        import jpype
+
+        try:
+            jpype.getDefaultJVMPath()
+        except jpype.JVMNotFoundException as exc:
+            raise EngineUnavailable(f"{JVM_MISSING.format(error=exc)} {HOW_TO_RUN_WITHOUT}") from None
+
+    def cross_validate(
+        self,
+        data: pd.DataFrame,
+        dataset: DatasetSpec,
+        classifier: str,
+        params: Mapping[str, Any],
+        cv: CVSpec,
+    ) -> pd.DataFrame:
+        """Weka cross-validation of one classifier on one dataset (see :meth:`Engine.cross_validate`).
+
+        The data are encoded with the dataset's ``weka`` rules
+        (:mod:`pdmeasure.engines.weka_encoding`); repeat ``r`` uses seed ``cv.seed + r - 1``.
+        """
+        if cv.repeats < 1:
+            raise ValueError(f"cv.repeats must be >= 1, got {cv.repeats}")
+        model = make_classifier(params)
+        instances = to_instances(data, dataset)
+        labels = np.asarray(dataset.classes, dtype=object)
+        parts = []
+        for repeat in range(1, cv.repeats + 1):
+            result = cross_validate_instances(instances, model, cv.folds, cv.seed + repeat - 1)
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "repeat": repeat,
+                        "fold": result.fold,
+                        "row": result.row,
+                        "actual": labels[result.actual],
+                        "predicted": labels[result.predicted],
+                    }
+                )
+            )
+        frame = pd.concat(parts, ignore_index=True)[list(PREDICTION_COLUMNS)]
+        return frame
