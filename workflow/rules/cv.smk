@@ -1,2 +1,43 @@
-# Module cv: rules and the final targets it contributes to `rule all`.
-CV_TARGETS = []
+# Module cv (DAG steps 2-3): cross-validation per engine, dataset and classifier -> predictions
+# and per-fold/pooled confusion matrices; then every matrix in one long-format file.
+
+
+rule cross_validate:
+    input:
+        data=results_path("data/{dataset}.csv"),
+    output:
+        predictions=results_path("cv/{engine}/{dataset}/{classifier}/predictions.csv"),
+        confusion=results_path("cv/{engine}/{dataset}/{classifier}/confusion.csv"),
+    params:
+        dataset=engine_dataset_params,
+        classifier=classifier_params,
+        cv=cv_params(),
+    log:
+        "logs/cv/{engine}/{dataset}/{classifier}.log",
+    benchmark:
+        benchmark_path("cv/{engine}/{dataset}/{classifier}.tsv")
+    threads: 1
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/cross_validate.py"
+
+
+rule aggregate_confusion:
+    input:
+        cv_files("confusion.csv"),
+    output:
+        results_path("confusion_matrices.csv"),
+    log:
+        "logs/cv/aggregate_confusion.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/aggregate_confusion.py"
+
+
+CV_TARGETS = [
+    *cv_files("predictions.csv"),
+    *cv_files("confusion.csv"),
+    results_path("confusion_matrices.csv"),
+]

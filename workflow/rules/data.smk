@@ -1,2 +1,18 @@
-# Module data: rules and the final targets it contributes to `rule all`.
-DATA_TARGETS = []
+# Module data (DAG step 1): each configured dataset -> its canonical table.
+# ucimlrepo first, then the offline mirror (config `mirror` or $UCI_MIRROR), or a local CSV.
+
+
+rule fetch_data:
+    output:
+        results_path("data/{dataset}.csv"),
+    params:
+        dataset=fetch_params,
+    log:
+        "logs/data/{dataset}.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/fetch_data.py"
+
+
+DATA_TARGETS = [results_path("data", f"{name}.csv") for name in DATASETS]

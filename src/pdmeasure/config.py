@@ -1,0 +1,432 @@
+"""The pipeline configuration: schema validation, checks across keys, and spec builders.
+
+``config.yaml`` is validated in three layers, all before any Snakemake job runs:
+
+1. :func:`validate_schema` -- ``snakemake.utils.validate`` against
+   ``workflow/schemas/config.schema.yaml`` (types, misspelt keys, defaults);
+2. :func:`check_config` -- rules that span keys (kappa vector length = number of classes,
+   exactly one of ``uci_id``/``path``, known engines with a classifier block);
+3. :func:`check_data` -- the class order against the data, where the data (a local file, the
+   mirror's ``MANIFEST.json`` or an already fetched canonical table) can be read without a
+   job; the fetch step repeats the check on the data it fetched.
+
+Every error is a :class:`ConfigError` whose message starts with the offending key, written
+as a dotted path (``datasets.car.kappa_vectors.p1``).
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .engines import ENGINES, get_engine
+from .engines.base import CVSpec, DatasetSpec, EngineUnavailable
+
+#: The JSON schema, kept with the workflow (``workflow/schemas``); found from the source tree.
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+
+#: Environment variable naming the offline UCI mirror when config ``mirror`` is null.
+MIRROR_ENV = "UCI_MIRROR"
+
+
+class ConfigError(ValueError):
+    """The configuration is invalid; the message names the key and the fix."""
+
+
+def _key(path: Sequence[Any]) -> str:
+    return ".".join(str(p) for p in path) or "<top level>"
+
+
+def load_config(path: str | os.PathLike, *, schema: str | os.PathLike | None = None) -> dict:
+    """Read a YAML config, validate it against the schema (filling defaults), check it.
+
+    Parameters
+    ----------
+    path : path-like
+        The ``config.yaml`` to read.
+    schema : path-like, optional
+        The JSON schema; defaults to :data:`SCHEMA_PATH`.
+
+    Returns
+    -------
+    dict
+        The config with every default filled in.
+
+    Raises
+    ------
+    ConfigError
+        If the file is not a YAML mapping, or any check of :func:`validate_schema` or
+        :func:`check_config` fails.
+    """
+    with open(path, encoding="utf-8") as handle:
+        config = yaml.safe_load(handle)
+    if not isinstance(config, dict):
+        raise ConfigError(f"{path}: the config must be a YAML mapping, got {type(config).__name__}")
+    validate_schema(config, schema)
+    check_config(config)
+    return config
+
+
+def validate_schema(config: dict, schema: str | os.PathLike | None = None) -> dict:
+    """Validate ``config`` in place with ``snakemake.utils.validate(..., set_default=True)``.
+
+    Parameters
+    ----------
+    config : dict
+        The parsed config; defaults of the schema are filled in.
+    schema : path-like, optional
+        The JSON schema; defaults to :data:`SCHEMA_PATH`.
+
+    Returns
+    -------
+    dict
+        ``config`` itself.
+
+    Raises
+    ------
+    ConfigError
+        Naming the first offending key: an unknown (misspelt) key, a wrong type, a value out
+        of range.
+    """
+    # Imported here: snakemake is heavy and only validation needs it.
+    from snakemake.exceptions import WorkflowError
+    from snakemake.utils import validate
+
+    schema_path = Path(schema) if schema is not None else SCHEMA_PATH
+    if not schema_path.is_file():
+        raise ConfigError(f"config schema not found at {schema_path}")
+    try:
+        validate(config, str(schema_path.resolve()), set_default=True)
+    except WorkflowError as exc:
+        raise schema_error(exc) from None
+    return config
+
+
+def schema_error(exc: Exception) -> ConfigError:
+    """The :class:`ConfigError` for a failed ``snakemake.utils.validate`` call.
+
+    Raises
+    ------
+    Exception
+        ``exc`` itself if it does not wrap a :class:`jsonschema.ValidationError`.
+    """
+    from jsonschema import ValidationError
+
+    # snakemake raises its WorkflowError while handling the jsonschema error (__context__).
+    cause = exc.__cause__ or exc.__context__
+    if not isinstance(cause, ValidationError):
+        raise exc
+    return ConfigError(describe_validation_error(cause))
+
+
+def describe_validation_error(error) -> str:
+    """One-line message for a :class:`jsonschema.ValidationError`, naming the key.
+
+    An unknown key (``additionalProperties``) is named in full, e.g. ``cv.fold``, with the
+    keys allowed at that place.
+    """
+    path = list(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed]
+        names = ", ".join(f"`{_key(path + [k])}`" for k in extra)
+        hint = f"; allowed keys here: {', '.join(allowed)}" if allowed else ""
+        return f"config: unknown key {names} (misspelt?){hint}"
+    if error.validator == "required":
+        return f"config key `{_key(path)}`: {error.message}"
+    return f"config key `{_key(path)}`: {error.message} (got {error.instance!r})"
+
+
+def check_config(config: Mapping) -> None:
+    """Checks that span keys; ``config`` must already have passed :func:`validate_schema`.
+
+    - every engine of ``engines`` is registered and has a ``classifiers.<engine>`` block;
+    - every dataset has exactly one of ``uci_id`` and ``path``;
+    - every kappa vector has one value per class, each in [0, 1];
+    - ``kappa_grid`` values lie in [0, 1];
+    - ``numeric_features`` does not name the target.
+
+    Raises
+    ------
+    ConfigError
+        Naming the key.
+    """
+    for engine in config["engines"]:
+        if engine not in ENGINES:
+            raise ConfigError(
+                f"config key `engines`: unknown engine {engine!r}; known engines: "
+                f"{', '.join(sorted(ENGINES))}"
+            )
+        if not config["classifiers"].get(engine):
+            raise ConfigError(
+                f"config key `classifiers.{engine}`: engine {engine!r} is listed in `engines` "
+                "but has no classifiers; add a block `classifiers: {engine}: {Name: {params}}`"
+            )
+    for name, ds in config["datasets"].items():
+        key = f"datasets.{name}"
+        if (ds.get("uci_id") is None) == (ds.get("path") is None):
+            raise ConfigError(
+                f"config key `{key}`: give exactly one of `uci_id` (a UCI dataset) and `path` "
+                "(a local CSV file)"
+            )
+        n_classes = len(ds["classes"])
+        for vname, vector in ds.get("kappa_vectors", {}).items():
+            if len(vector) != n_classes:
+                raise ConfigError(
+                    f"config key `{key}.kappa_vectors.{vname}`: {len(vector)} values, but "
+                    f"`{key}.classes` has {n_classes} classes; give one value per class, in the "
+                    "order of `classes`"
+                )
+            _check_unit_interval(vector, f"{key}.kappa_vectors.{vname}")
+        _check_unit_interval(ds.get("kappa_grid", []), f"{key}.kappa_grid")
+        if ds.get("target") in ds.get("numeric_features", []):
+            raise ConfigError(
+                f"config key `{key}.numeric_features`: names the target {ds['target']!r}"
+            )
+
+
+def _check_unit_interval(values: Sequence[float], key: str) -> None:
+    bad = [v for v in values if not 0.0 <= float(v) <= 1.0]
+    if bad:
+        raise ConfigError(f"config key `{key}`: values {bad} are outside [0, 1]")
+
+
+def check_engines(config: Mapping) -> None:
+    """Load every configured engine and call its ``check_available()``.
+
+    If an engine defines ``check_classifier(name, params)``, each configured classifier is
+    checked too (unknown names, bad parameters).
+
+    Raises
+    ------
+    ConfigError
+        Naming ``engines`` (or ``classifiers.<engine>.<name>``) and what to install or change.
+    """
+    for name in config["engines"]:
+        try:
+            engine = get_engine(name)
+        except ImportError as exc:
+            raise ConfigError(
+                f"config key `engines`: engine {name!r} cannot be loaded ({exc}); remove it from "
+                f"`engines` (e.g. `--config engines=[sklearn]`) or install what is missing"
+            ) from None
+        try:
+            engine.check_available()
+        except EngineUnavailable as exc:
+            raise ConfigError(
+                f"config key `engines`: engine {name!r} is unavailable: {exc} -- remove it from "
+                "`engines` (e.g. `--config engines=[sklearn]`) or install what is missing"
+            ) from None
+        check_classifier = getattr(engine, "check_classifier", None)
+        if check_classifier is None:
+            continue
+        for classifier, params in config["classifiers"][name].items():
+            try:
+                check_classifier(classifier, params)
+            except ValueError as exc:
+                raise ConfigError(f"config key `classifiers.{name}.{classifier}`: {exc}") from None
+
+
+def mirror_path(config: Mapping) -> Path | None:
+    """The offline UCI mirror: config ``mirror``, else ``$UCI_MIRROR``, else None."""
+    value = config.get("mirror") or os.environ.get(MIRROR_ENV)
+    return Path(value) if value else None
+
+
+def results_dir(config: Mapping) -> Path:
+    """The results folder (config ``results``)."""
+    return Path(config.get("results", "results"))
+
+
+def load_manifest(mirror: str | os.PathLike) -> dict:
+    """``MANIFEST.json`` of a mirror folder.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the folder has no ``MANIFEST.json``.
+    """
+    path = Path(mirror) / "MANIFEST.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"no MANIFEST.json in the mirror folder {Path(mirror).resolve()}")
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def manifest_entry(manifest: Mapping, uci_id: int) -> dict | None:
+    """The manifest block of the dataset with UCI id ``uci_id``, or None."""
+    for entry in manifest.get("datasets", {}).values():
+        if entry.get("uci_id") == uci_id:
+            return dict(entry)
+    return None
+
+
+def first_appearance(labels) -> list[str]:
+    """Distinct labels in the order of their first appearance."""
+    return list(dict.fromkeys(labels))
+
+
+def check_class_order(name: str, configured: Sequence[str], observed: Sequence[str]) -> None:
+    """Check that ``configured`` (``datasets.<name>.classes``) is the data's class order.
+
+    Parameters
+    ----------
+    name : str
+        Dataset key.
+    configured : sequence of str
+        The configured class order.
+    observed : sequence of str
+        The data's labels in their order of first appearance (see :func:`first_appearance`).
+
+    Raises
+    ------
+    ConfigError
+        If a label is missing on either side, or the order differs. The kappa vector is
+        positional, so the order is part of the meaning of every kappa vector.
+    """
+    key = f"datasets.{name}.classes"
+    configured, observed = list(configured), list(observed)
+    extra = [c for c in observed if c not in configured]
+    absent = [c for c in configured if c not in observed]
+    if extra or absent:
+        parts = []
+        if extra:
+            parts.append(f"the data have labels {extra} that are not configured")
+        if absent:
+            parts.append(f"configured labels {absent} do not occur in the data")
+        raise ConfigError(
+            f"config key `{key}`: {' and '.join(parts)}; the data's classes in order of first "
+            f"appearance are {observed}"
+        )
+    if configured != observed:
+        raise ConfigError(
+            f"config key `{key}`: {configured} is not the data's class order; the classes first "
+            f"appear in the order {observed}, which is the papers' order and the positions of "
+            "every kappa vector"
+        )
+
+
+def check_data(config: Mapping) -> None:
+    """Check each dataset's ``classes``, ``target`` and ``numeric_features`` against its data.
+
+    The data are looked up without running anything: the local ``path`` file, else the
+    mirror's ``MANIFEST.json`` entry for the ``uci_id``, else an already fetched canonical
+    table ``<results>/data/<name>.csv``. A dataset none of these describe is checked by the
+    fetch step instead.
+
+    Raises
+    ------
+    ConfigError
+        Naming the key.
+    """
+    import pandas as pd  # only needed when a table is read
+
+    mirror = mirror_path(config)
+    manifest = None
+    if mirror is not None and (mirror / "MANIFEST.json").is_file():
+        manifest = load_manifest(mirror)
+    for name, ds in config["datasets"].items():
+        target = ds["target"]
+        columns = observed = None
+        table = None
+        if ds.get("path") is not None:
+            table = Path(ds["path"])
+            if not table.is_file():
+                raise ConfigError(
+                    f"config key `datasets.{name}.path`: no file {table} "
+                    f"(relative to the working directory {Path.cwd()})"
+                )
+        elif manifest is not None and (entry := manifest_entry(manifest, ds["uci_id"])):
+            columns = entry["columns"]
+            if target != entry["target"]:
+                raise ConfigError(
+                    f"config key `datasets.{name}.target`: {target!r}, but the class column "
+                    f"of UCI dataset {ds['uci_id']} is {entry['target']!r}"
+                )
+            observed = entry["class_order_first_appearance"]
+        elif (results_dir(config) / "data" / f"{name}.csv").is_file():
+            table = results_dir(config) / "data" / f"{name}.csv"
+        if table is not None:
+            columns = list(pd.read_csv(table, nrows=0).columns)
+            if target not in columns:
+                raise ConfigError(
+                    f"config key `datasets.{name}.target`: no column {target!r} in {table}; "
+                    f"columns: {columns}"
+                )
+            labels = pd.read_csv(table, usecols=[target], dtype=str, keep_default_na=False)
+            observed = first_appearance(labels[target].to_numpy(dtype=object))
+        if columns is not None:
+            unknown = [f for f in ds.get("numeric_features", []) if f not in columns]
+            if unknown:
+                raise ConfigError(
+                    f"config key `datasets.{name}.numeric_features`: {unknown} are not columns "
+                    f"of the data ({columns})"
+                )
+        if observed is not None:
+            check_class_order(name, ds["classes"], observed)
+
+
+def dataset_spec(config: Mapping, name: str, engine: str | None = None) -> DatasetSpec:
+    """The :class:`DatasetSpec` of dataset ``name``; ``options`` = its ``<engine>`` block."""
+    try:
+        ds = config["datasets"][name]
+    except KeyError:
+        raise ConfigError(f"config key `datasets.{name}`: no such dataset") from None
+    options = dict(ds.get(engine) or {}) if engine else {}
+    return DatasetSpec(
+        name=name,
+        target=ds["target"],
+        classes=tuple(ds["classes"]),
+        numeric_features=tuple(ds.get("numeric_features", ())),
+        missing=ds.get("missing"),
+        options=options,
+    )
+
+
+def dataset_spec_from_dict(values: Mapping) -> DatasetSpec:
+    """Rebuild a :class:`DatasetSpec` from ``dataclasses.asdict`` output (rule params)."""
+    return DatasetSpec(
+        name=values["name"],
+        target=values["target"],
+        classes=tuple(values["classes"]),
+        numeric_features=tuple(values.get("numeric_features", ())),
+        missing=values.get("missing"),
+        options=dict(values.get("options") or {}),
+    )
+
+
+def cv_spec(config: Mapping) -> CVSpec:
+    """The :class:`CVSpec` of the ``cv`` block."""
+    cv = config.get("cv", {})
+    return CVSpec(folds=int(cv.get("folds", 10)), seed=int(cv.get("seed", 1)),
+                  repeats=int(cv.get("repeats", 1)))
+
+
+def classifier_params(config: Mapping, engine: str, classifier: str) -> dict:
+    """Parameters of ``classifiers.<engine>.<classifier>``.
+
+    Raises
+    ------
+    ConfigError
+        If the engine or classifier is not configured.
+    """
+    try:
+        return dict(config["classifiers"][engine][classifier])
+    except KeyError:
+        raise ConfigError(
+            f"config key `classifiers.{engine}.{classifier}`: not configured"
+        ) from None
+
+
+def cv_jobs(config: Mapping) -> list[tuple[str, str, str]]:
+    """Every (engine, dataset, classifier) to cross-validate, in configured order."""
+    return [
+        (engine, dataset, classifier)
+        for engine in config["engines"]
+        for dataset in config["datasets"]
+        for classifier in config["classifiers"][engine]
+    ]

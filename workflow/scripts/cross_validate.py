@@ -1,0 +1,28 @@
+"""Snakemake script of rule cross_validate: one engine x dataset x classifier.
+
+Writes the per-sample predictions and the per-fold and pooled confusion matrices.
+``snakemake`` is the object injected by Snakemake's ``script:`` directive.
+"""
+from pdmeasure.config import dataset_spec_from_dict
+from pdmeasure.confusion import predictions_to_long
+from pdmeasure.data import read_canonical
+from pdmeasure.engines import CVSpec, get_engine
+from pdmeasure.io import log_errors, script_logger, write_csv
+
+smk = snakemake  # noqa: F821
+log = script_logger(smk.log[0])
+with log_errors(log):
+    w = smk.wildcards
+    keys = {"engine": w.engine, "dataset": w.dataset, "classifier": w.classifier}
+    spec = dataset_spec_from_dict(smk.params.dataset)
+    cv = CVSpec(**smk.params.cv)
+    params = dict(smk.params.classifier)
+    data = read_canonical(smk.input.data)
+    log.info("%s: %d rows, %s, params %s", keys, len(data), cv, params)
+    predictions = get_engine(w.engine).cross_validate(data, spec, w.classifier, params, cv)
+    confusion = predictions_to_long(predictions, spec.classes, **keys)
+    for position, (key, value) in enumerate(keys.items()):
+        predictions.insert(position, key, value)
+    write_csv(predictions, smk.output.predictions)
+    write_csv(confusion, smk.output.confusion)
+    log.info("accuracy %.4f", (predictions["actual"] == predictions["predicted"]).mean())

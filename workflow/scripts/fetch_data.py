@@ -1,0 +1,17 @@
+"""Snakemake script of rule fetch_data: one dataset -> results/data/{dataset}.csv.
+
+``snakemake`` is the object injected by Snakemake's ``script:`` directive.
+"""
+from pdmeasure.config import mirror_path
+from pdmeasure.data import fetch_dataset
+from pdmeasure.io import log_errors, script_logger, write_csv
+
+smk = snakemake  # noqa: F821
+log = script_logger(smk.log[0])
+with log_errors(log):
+    name = smk.wildcards.dataset
+    frame, source = fetch_dataset(
+        name, smk.params.dataset, mirror=mirror_path(smk.config), logger=log
+    )
+    write_csv(frame, smk.output[0])
+    log.info("dataset %s: source %s -> %s", name, source, smk.output[0])
