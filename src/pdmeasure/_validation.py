@@ -55,13 +55,14 @@ def safe_divide(numerator, denominator, zero_division: ZeroDivision = "nan") -> 
     """Element-wise ``numerator / denominator`` with ``0/0`` replaced by the policy value.
 
     This is the only place in :mod:`pdmeasure.measures` where a division can meet a zero
-    denominator. ``x/0`` with ``x != 0`` keeps IEEE semantics (``inf``); none of the measures
-    can produce it, because each of their denominators is zero only when the numerator is.
+    denominator. Every division by zero takes the policy value: in each measure a zero
+    denominator implies a zero numerator, so ``x/0`` with ``x != 0`` can only be round-off
+    left in the numerator by non-integer counts, and is treated as the ``0/0`` it stands for.
 
     Parameters
     ----------
     numerator, denominator : array_like
-        Broadcast against each other.
+        Broadcast against each other; the denominator must be non-negative.
     zero_division : {"nan", 0.0, 1.0}, default "nan"
         Value of ``0/0``.
 
@@ -80,7 +81,7 @@ def safe_divide(numerator, denominator, zero_division: ZeroDivision = "nan") -> 
     den = np.asarray(denominator, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.divide(num, den)
-    undefined = (den == 0) & (num == 0)
+    undefined = den == 0
     if np.any(undefined):
         out = np.where(undefined, fill, out)
     return out

@@ -143,14 +143,35 @@ def per_class_counts(cm) -> PerClassCounts:
 
 
 def _counts(arr: np.ndarray) -> PerClassCounts:
+    # FN and FP are sums of off-diagonal cells (not row/column total minus TP), so they are
+    # exactly 0 whenever the cells are, also for non-integer counts. TN, the only count
+    # obtained by subtraction, is set to exactly 0 where no cell outside row i and column i
+    # is non-zero (an exact integer count of cells), and clipped at 0 against round-off.
     tp = np.diagonal(arr, axis1=-2, axis2=-1).copy()
+    off = arr.copy()
+    np.einsum("...ii->...i", off)[...] = 0.0
+    fn = off.sum(axis=-1)
+    fp = off.sum(axis=-2)
     support = arr.sum(axis=-1)
     predicted = arr.sum(axis=-2)
     n = support.sum(axis=-1)
-    fn = support - tp
-    fp = predicted - tp
-    tn = n[..., None] - tp - fp - fn
+    tn = np.maximum(n[..., None] - tp - fp - fn, 0.0)
+    nonzero = arr != 0
+    cells_outside = (
+        nonzero.sum(axis=(-2, -1))[..., None]
+        - nonzero.sum(axis=-1)
+        - nonzero.sum(axis=-2)
+        + np.diagonal(nonzero, axis1=-2, axis2=-1)
+    )
+    tn[cells_outside == 0] = 0.0
     return PerClassCounts(tp, fp, fn, tn, support, predicted, n)
+
+
+def _sum_of_others(totals: np.ndarray) -> np.ndarray:
+    """``sum_{l != k} totals_l`` for every k: a sum of non-negative terms, so it is exactly 0
+    when it should be (no cancellation as in ``n - totals_k``)."""
+    C = totals.shape[-1]
+    return totals @ (1.0 - np.eye(C))
 
 
 def _scalar(result: np.ndarray):
@@ -170,7 +191,9 @@ def _recall(c: PerClassCounts, zd) -> np.ndarray:
 
 
 def _specificity(c: PerClassCounts, zd) -> np.ndarray:
-    return safe_divide(c.tn, c.tn + c.fp, zd)
+    # TN_i + FP_i is the number of samples outside class i; summed from the other classes'
+    # supports it is exactly 0 when every sample is in class i.
+    return safe_divide(c.tn, _sum_of_others(c.support), zd)
 
 
 def _fbeta(precision: np.ndarray, recall: np.ndarray, beta: float, zd) -> np.ndarray:
@@ -329,18 +352,22 @@ def _m_balanced_accuracy(arr, c, zd):
 
 
 def _m_mcc(arr, c, zd):
+    # s^2 - sum_k p_k^2 = sum_k p_k * sum_{l != k} p_l (Gorodkin's cov(X, X), paper 001 eq. 8):
+    # a sum of non-negative products, exactly 0 iff at most one class is ever predicted.
     s = c.n
     cov_xy = s * c.tp.sum(-1) - (c.predicted * c.support).sum(-1)
-    cov_xx = s * s - (c.predicted * c.predicted).sum(-1)
-    cov_yy = s * s - (c.support * c.support).sum(-1)
-    return safe_divide(cov_xy, np.sqrt(cov_xx * cov_yy), zd)
+    cov_xx = (c.predicted * _sum_of_others(c.predicted)).sum(-1)
+    cov_yy = (c.support * _sum_of_others(c.support)).sum(-1)
+    return safe_divide(cov_xy, np.sqrt(cov_xx) * np.sqrt(cov_yy), zd)
 
 
 def _m_kappa(arr, c, zd):
-    # (P_o - P_e) / (1 - P_e) multiplied through by s**2, which keeps integer counts exact.
+    # (P_o - P_e) / (1 - P_e) multiplied through by s**2, which keeps integer counts exact;
+    # s^2 - sum_i t_i p_i = sum_i t_i * sum_{j != i} p_j is exactly 0 iff every sample sits
+    # in one diagonal cell.
     s = c.n
     chance = (c.support * c.predicted).sum(-1)
-    return safe_divide(s * c.tp.sum(-1) - chance, s * s - chance, zd)
+    return safe_divide(s * c.tp.sum(-1) - chance, (c.support * _sum_of_others(c.predicted)).sum(-1), zd)
 
 
 def _m_cen(arr, c, zd):
