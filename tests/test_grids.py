@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from pdmeasure import measures
@@ -80,3 +81,25 @@ def test_nan_pd_is_refused():
     with pytest.raises(ValueError, match="zero_division=0.0"):
         grid_distribution(CMS[:1] * [[1, 1, 0]] * [[1], [1], [0]], [0, 1], bin_width=0.1,
                           zero_division="nan")
+
+
+def test_figure7_is_rendered_from_the_histogram_file(tmp_path):
+    from pdmeasure.grids import read_histogram
+    from pdmeasure.plotting import figure7, save_figure
+
+    frames = []
+    for dataset, cms in (("one", CMS), ("two", CMS[:2])):
+        keys = [("e", dataset, name) for name in ("A", "B", "C")[: len(cms)]]
+        frames.append(grid_tables(dict(zip(keys, cms)), VALUES, bin_width=0.05)[0])
+    path = tmp_path / "histogram.csv"
+    pd.concat(frames).to_csv(path, index=False)
+    histogram = read_histogram(path)
+    fig = figure7(histogram, title="t")
+    assert len(fig.axes) == 2 * 3
+    assert not fig.axes[5].axison  # dataset "two" has no classifier C: empty panel
+    assert fig.axes[0].get_title() == "(a) one: A"
+    out = save_figure(fig, tmp_path / "fig" / "figure7.png")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert list(out.parent.iterdir()) == [out]  # no temporary file left behind
+    with pytest.raises(ValueError, match="lacks columns"):
+        figure7(histogram.drop(columns="count"))

@@ -75,3 +75,9 @@ def test_round_trip_keeps_empty_kappa_as_text(pooled, tmp_path):
     back = read_measures(path)
     assert (back["kappa"] == table["kappa"]).all()
     np.testing.assert_allclose(back["value"], table["value"], rtol=0, atol=0)
+
+
+def test_two_names_for_one_vector_give_one_row(pooled):
+    table = measures_table(pooled, {"toy": {"a": [0, 1, 0.5], "b": [0.0, 1.0, 0.5]}})
+    pd_rows = table[(table["measure"] == "preference_driven") & (table["classifier"] == "X")]
+    assert list(pd_rows["kappa"]) == ["default", "0;1;0.5"]

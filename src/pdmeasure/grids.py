@@ -242,3 +242,14 @@ def grid_tables(
         }
     )
     return histogram, summary[list(SUMMARY_COLUMNS)]
+
+
+def read_histogram(path) -> pd.DataFrame:
+    """Read a ``histogram.csv`` keeping engine, dataset and classifier names as text."""
+    frame = pd.read_csv(
+        path, dtype={"engine": str, "dataset": str, "classifier": str}, keep_default_na=False
+    )
+    missing = set(HISTOGRAM_COLUMNS) - set(frame.columns)
+    if missing:
+        raise ValueError(f"{path}: missing columns {sorted(missing)}; expected {HISTOGRAM_COLUMNS}")
+    return frame

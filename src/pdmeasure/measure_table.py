@@ -77,7 +77,7 @@ def measures_table(
         :func:`pdmeasure.confusion.pooled_matrices`.
     kappa_vectors : mapping
         Dataset -> {vector name -> kappa vector}; the config's ``kappa_vectors``. A dataset
-        missing here gets only the default pd.
+        missing here gets only the default pd. Vectors with equal values share one row.
     zero_division : {"nan", 0.0, 1.0}
         Value of 0/0 in every measure; the pipeline uses the papers' convention 0.0.
 
@@ -103,10 +103,10 @@ def measures_table(
         columns.append(
             (PD, DEFAULT_KAPPA, measures.preference_driven(cms, None, zero_division=zero_division))
         )
-        for vector in vectors.values():
-            kappa = np.asarray(vector, dtype=float)
-            value = measures.preference_driven(cms, kappa, zero_division=zero_division)
-            columns.append((PD, format_kappa(kappa), value))
+        # Two names for the same vector give one row: the row is keyed by the vector itself.
+        for written in dict.fromkeys(format_kappa(v) for v in vectors.values()):
+            value = measures.preference_driven(cms, parse_kappa(written), zero_division=zero_division)
+            columns.append((PD, written, value))
         for i, key in enumerate(keys):
             blocks[key] = pd.DataFrame(
                 {

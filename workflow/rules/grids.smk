@@ -1,62 +1,54 @@
-# Module grids (step 5): pd over each dataset's full kappa product grid (paper 000, Section
-# 5.1), streamed in chunks -> histogram counts and summary statistics; Figure 7 per engine,
-# rendered from the histogram CSVs only.
+# Module grids (DAG step 5): pd over each dataset's full kappa product grid (paper 000,
+# Section 5.1), streamed in chunks -> histogram counts and summary statistics per engine and
+# dataset; Figure 7 per engine, rendered from the histogram files only.
+
+
+def grid_confusion_files(wildcards):
+    """Per-classifier confusion files of {engine} on {dataset}, in configured order."""
+    return [
+        results_path("cv", wildcards.engine, wildcards.dataset, classifier, "confusion.csv")
+        for classifier in config["classifiers"][wildcards.engine]
+    ]
 
 
 rule kappa_grid:
     input:
-        confusion=lambda wc: expand(
-            "{results}/cv/{engine}/{dataset}/{classifier}/confusion.csv",
-            results=config["results"],
-            engine=wc.engine,
-            dataset=wc.dataset,
-            classifier=list(config["classifiers"][wc.engine]),
-        ),
+        confusion=grid_confusion_files,
     output:
-        histogram=f"{config['results']}/grids/{{engine}}/{{dataset}}/histogram.csv",
-        summary=f"{config['results']}/grids/{{engine}}/{{dataset}}/summary.csv",
+        histogram=results_path("grids/{engine}/{dataset}/histogram.csv"),
+        summary=results_path("grids/{engine}/{dataset}/summary.csv"),
     params:
         bin_width=config["histogram"]["bin_width"],
         chunk_size=config["histogram"]["chunk_size"],
-        zero_division=config.get("zero_division", 0.0),
-    wildcard_constraints:
-        engine="|".join(config["engines"]),
-        dataset="|".join(config["datasets"]),
+        zero_division=config["zero_division"],
     log:
         "logs/grids/{engine}/{dataset}.log",
     benchmark:
-        f"{config['results']}/benchmarks/grids/{{engine}}/{{dataset}}.tsv"
+        benchmark_path("grids/{engine}/{dataset}.tsv")
+    conda:
+        CONDA_ENV
     script:
         "../scripts/kappa_grid_hist.py"
 
 
 rule figure7:
     input:
-        expand(
-            "{results}/grids/{{engine}}/{dataset}/histogram.csv",
-            results=config["results"],
-            dataset=list(config["datasets"]),
-        ),
+        [results_path("grids", "{engine}", dataset, "histogram.csv") for dataset in DATASETS],
     output:
-        figure=f"{config['results']}/figures/figure7_{{engine}}.png",
+        figure=results_path("figures/figure7_{engine}.png"),
     params:
-        classifiers=lambda wc: list(config["classifiers"][wc.engine]),
-    wildcard_constraints:
-        engine="|".join(config["engines"]),
+        classifiers=lambda wildcards: list(config["classifiers"][wildcards.engine]),
     log:
         "logs/figures/figure7_{engine}.log",
+    conda:
+        CONDA_ENV
     script:
         "../scripts/render_figure7.py"
 
 
-GRIDS_TARGETS = expand(
-    "{results}/grids/{engine}/{dataset}/{name}.csv",
-    results=config["results"],
-    engine=config["engines"],
-    dataset=list(config["datasets"]),
-    name=["histogram", "summary"],
-) + expand(
-    "{results}/figures/figure7_{engine}.png",
-    results=config["results"],
-    engine=config["engines"],
-)
+GRIDS_TARGETS = [
+    results_path("grids", engine, dataset, f"{name}.csv")
+    for engine in ENGINES
+    for dataset in DATASETS
+    for name in ("histogram", "summary")
+] + [results_path("figures", f"figure7_{engine}.png") for engine in ENGINES]

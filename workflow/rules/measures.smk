@@ -1,18 +1,20 @@
-# Module measures (step 4): every registry measure, and pd at the default kappa (eq. 31) and at
-# each configured kappa vector, on every pooled confusion matrix -> results/measures.csv.
+# Module measures (DAG step 4): every registry measure, and pd at the default kappa (eq. 31)
+# and at each configured kappa vector, on every pooled confusion matrix -> measures.csv.
 
 
 rule measures:
     input:
-        confusion=f"{config['results']}/confusion_matrices.csv",
+        confusion=results_path("confusion_matrices.csv"),
     output:
-        measures=f"{config['results']}/measures.csv",
+        measures=results_path("measures.csv"),
     params:
-        zero_division=config.get("zero_division", 0.0),
+        zero_division=config["zero_division"],
     log:
         "logs/measures.log",
+    conda:
+        CONDA_ENV
     script:
         "../scripts/compute_measures.py"
 
 
-MEASURES_TARGETS = [f"{config['results']}/measures.csv"]
+MEASURES_TARGETS = [results_path("measures.csv")]

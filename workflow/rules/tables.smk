@@ -1,28 +1,26 @@
-# Module tables (step 6): ranking tables in the layout of paper 000, Tables 6-9 (classifiers as
-# columns, "value (rank)" cells, ties share the best rank), as CSV and Markdown.
+# Module tables (DAG step 6): ranking tables in the layout of paper 000, Tables 6-9
+# (classifiers as columns, "value (rank)" cells, ties share the best rank), CSV and Markdown.
 
 
 rule ranking_table:
     input:
-        measures=f"{config['results']}/measures.csv",
+        measures=results_path("measures.csv"),
     output:
-        csv=f"{config['results']}/tables/table_{{dataset}}_{{engine}}.csv",
-        md=f"{config['results']}/tables/table_{{dataset}}_{{engine}}.md",
+        csv=results_path("tables/table_{dataset}_{engine}.csv"),
+        md=results_path("tables/table_{dataset}_{engine}.md"),
     params:
-        classifiers=lambda wc: list(config["classifiers"][wc.engine]),
-    wildcard_constraints:
-        engine="|".join(config["engines"]),
-        dataset="|".join(config["datasets"]),
+        classifiers=lambda wildcards: list(config["classifiers"][wildcards.engine]),
     log:
         "logs/tables/table_{dataset}_{engine}.log",
+    conda:
+        CONDA_ENV
     script:
         "../scripts/ranking_tables.py"
 
 
-TABLES_TARGETS = expand(
-    "{results}/tables/table_{dataset}_{engine}.{ext}",
-    results=config["results"],
-    dataset=list(config["datasets"]),
-    engine=config["engines"],
-    ext=["csv", "md"],
-)
+TABLES_TARGETS = [
+    results_path("tables", f"table_{dataset}_{engine}.{ext}")
+    for dataset in DATASETS
+    for engine in ENGINES
+    for ext in ("csv", "md")
+]

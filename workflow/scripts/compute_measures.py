@@ -1,12 +1,10 @@
 """Snakemake script: pooled confusion matrices -> measures.csv (thin wrapper)."""
-import logging
-
 from pdmeasure.confusion import pooled_matrices, read_long
-from pdmeasure.io import write_csv
+from pdmeasure.io import log_errors, script_logger, write_csv
 from pdmeasure.measure_table import measures_table
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     datasets = smk.config["datasets"]
     frame = read_long(smk.input.confusion)
     pooled = pooled_matrices(frame, {name: block["classes"] for name, block in datasets.items()})
@@ -16,9 +14,10 @@ def main(smk) -> None:
         zero_division=smk.params.zero_division,
     )
     write_csv(table, smk.output.measures)
-    logging.info("%d rows for %d matrices -> %s", len(table), len(pooled), smk.output.measures)
+    log.info("%d rows for %d matrices -> %s", len(table), len(pooled), smk.output.measures)
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    LOG = script_logger(snakemake.log[0])  # noqa: F821
+    with log_errors(LOG):
+        main(snakemake, LOG)  # noqa: F821

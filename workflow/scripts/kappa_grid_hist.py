@@ -1,14 +1,12 @@
 """Snakemake script: pd over one dataset's kappa grid -> histogram.csv, summary.csv."""
-import logging
-
 import pandas as pd
 
 from pdmeasure.confusion import pooled_matrices, read_long
 from pdmeasure.grids import grid_tables
-from pdmeasure.io import write_csv
+from pdmeasure.io import log_errors, script_logger, write_csv
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
     block = smk.config["datasets"][dataset]
     frame = pd.concat([read_long(path) for path in smk.input.confusion], ignore_index=True)
@@ -22,10 +20,14 @@ def main(smk) -> None:
     )
     write_csv(histogram, smk.output.histogram)
     write_csv(summary, smk.output.summary)
-    logging.info("%s/%s: %d matrices x %d kappa vectors", smk.wildcards.engine, dataset,
-                 len(pooled), int(summary["n"].iloc[0]))
+    log.info(
+        "%s/%s: %d matrices x %d kappa vectors (%s quantiles)",
+        smk.wildcards.engine, dataset, len(pooled), summary["n"].iloc[0],
+        summary["quantile_method"].iloc[0],
+    )
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    LOG = script_logger(snakemake.log[0])  # noqa: F821
+    with log_errors(LOG):
+        main(snakemake, LOG)  # noqa: F821

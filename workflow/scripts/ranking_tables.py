@@ -1,12 +1,10 @@
 """Snakemake script: measures.csv -> one ranking table (paper Tables 6-9), CSV and Markdown."""
-import logging
-
-from pdmeasure.io import write_csv, write_text
+from pdmeasure.io import log_errors, script_logger, write_csv, write_text
 from pdmeasure.measure_table import read_measures
 from pdmeasure.ranking import ranking_table, to_markdown
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     engine, dataset = smk.wildcards.engine, smk.wildcards.dataset
     vectors = smk.config["datasets"][dataset].get("kappa_vectors", {})
     table = ranking_table(
@@ -18,9 +16,10 @@ def main(smk) -> None:
     )
     write_csv(table, smk.output.csv)
     write_text(to_markdown(table, vectors), smk.output.md)
-    logging.info("%s/%s: %d cells", engine, dataset, len(table))
+    log.info("%s/%s: %d cells", engine, dataset, len(table))
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    LOG = script_logger(snakemake.log[0])  # noqa: F821
+    with log_errors(LOG):
+        main(snakemake, LOG)  # noqa: F821

@@ -1,20 +1,24 @@
 """Snakemake script: grid histograms of one engine -> Figure 7 (rendered from the CSVs only)."""
-import logging
-
 import pandas as pd
 
+from pdmeasure.grids import read_histogram
+from pdmeasure.io import log_errors, script_logger
 from pdmeasure.plotting import figure7, save_figure
 
 
-def main(smk) -> None:
-    histogram = pd.concat([pd.read_csv(p, dtype={"engine": str, "dataset": str, "classifier": str}) for p in smk.input],
-                          ignore_index=True)
-    fig = figure7(histogram, classifiers=smk.params.classifiers,
-                  title=f"Figure 7: pd over the kappa grids (engine {smk.wildcards.engine})")
+def main(smk, log) -> None:
+    histogram = pd.concat([read_histogram(path) for path in smk.input], ignore_index=True)
+    engine = smk.wildcards.engine
+    fig = figure7(
+        histogram,
+        classifiers=smk.params.classifiers,
+        title=f"Figure 7: pd over the kappa grids (engine {engine})",
+    )
     save_figure(fig, smk.output.figure)
-    logging.info("wrote %s", smk.output.figure)
+    log.info("%s: %d datasets -> %s", engine, histogram["dataset"].nunique(), smk.output.figure)
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    LOG = script_logger(snakemake.log[0])  # noqa: F821
+    with log_errors(LOG):
+        main(snakemake, LOG)  # noqa: F821
