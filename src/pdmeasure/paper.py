@@ -344,10 +344,12 @@ def pacc_table5(cms: np.ndarray | None = None, *,
     Over every 3-class matrix with 5 items per actual class (9261 matrices,
     :func:`pdmeasure.examples.pacc_table5_matrices`), per measure: the number of distinct
     values (NaN excluded, values rounded to ``distinct_decimals``), the mean of
-    ``|measure - ACC|`` over the matrices where the measure is defined (halved for KAPPA and
-    R_k, whose range is [-1, 1]; CEN itself, not 1 - CEN; undefined for ACC, printed "-"),
-    and the number of matrices where the measure is NaN (not printed; FMEAS is NaN for
-    "almost 63%").
+    ``|measure - ACC|`` over all matrices with an undefined measure taken as 0 (Section 5.3's
+    patch: "take the measure to be equal to 0"; this gives FMEAS's printed 0.169, while
+    leaving NaN out would give 0.016), halved for KAPPA and R_k, whose range is [-1, 1];
+    CEN itself, not 1 - CEN; undefined for ACC, printed "-". Also the number of matrices where
+    the measure is NaN (not printed; FMEAS is NaN for "almost 63%"). The paper prints the
+    averages truncated to 3 decimals (0.16667 as 0.166); the values here are exact.
 
     Returns
     -------
@@ -364,7 +366,8 @@ def pacc_table5(cms: np.ndarray | None = None, *,
         if name == "ACC":
             avg = np.nan
         else:
-            avg = np.abs(values - acc)[defined].mean() if defined.any() else np.nan
+            # Section 5.3's patch for undefined values: "take the measure to be equal to 0".
+            avg = np.abs(np.where(defined, values, 0.0) - acc).mean()
             avg = avg / 2 if name in PACC_TABLE5_HALVED else avg
         parts.append(pd.DataFrame({
             "paper": PACC_PAPER, "table": "5", "row": name,
@@ -421,6 +424,14 @@ def render_markdown(table: pd.DataFrame) -> str:
     return f"# {title}\n\n{grid.to_markdown(disable_numparse=True)}\n"
 
 
+def _numbers(column: pd.Series) -> list[float]:
+    """Text cells as floats; an empty cell (how ``to_csv`` writes NaN) is NaN.
+
+    (``pd.to_numeric`` rejects the text "nan" in Arrow-backed string columns.)
+    """
+    return [float(x) if x else np.nan for x in column]
+
+
 def read_table(path) -> pd.DataFrame:
     """Read a tidy paper table CSV (keys as text, ``value`` float, ``decimals`` int)."""
     frame = pd.read_csv(path, dtype={"paper": str, "table": str, "row": str, "column": str},
@@ -428,6 +439,6 @@ def read_table(path) -> pd.DataFrame:
     missing = set(TABLE_COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"{path}: missing columns {sorted(missing)}; expected {TABLE_COLUMNS}")
-    frame["value"] = pd.to_numeric(frame["value"].replace("", "nan"))
+    frame["value"] = _numbers(frame["value"])
     frame["decimals"] = frame["decimals"].astype(int)
     return frame

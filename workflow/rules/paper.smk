@@ -1,2 +1,72 @@
-# Module paper: rules and the final targets it contributes to `rule all`.
-PAPER_TARGETS = []
+# Module paper (DAG step 7): the papers' tables and figures that need no data, computed from the
+# example matrices in pdmeasure.examples (cm1..cm9, Table 4, the Pacc matrices). Compute writes
+# tidy CSVs; Markdown tables and PNG figures are rendered from those files only.
+
+# Tidy paper tables (pdmeasure.paper format: paper, table, row, column, value, decimals).
+PAPER_TABLE_NAMES = [
+    "pd_table3", "pd_table4", "pd_section42",
+    "pacc_table2", "pacc_table4", "pacc_table5", "pacc_table6",
+]
+PAPER_FIGURES = [2, 3, 4, 5, 6]
+
+
+def paper_path(name):
+    """A file under <results>/paper/."""
+    return results_path("paper", name)
+
+
+rule paper_data:
+    output:
+        **{name: paper_path(f"{name}.csv") for name in PAPER_TABLE_NAMES},
+        surfaces=paper_path("pd_surfaces.csv"),
+        **{f"figure{n}": paper_path(f"pd_figure{n}.csv") for n in PAPER_FIGURES},
+        figure2_points=paper_path("pd_figure2_points.csv"),
+    params:
+        zero_division=config.get("zero_division", 0.0),
+    log:
+        "logs/paper/paper_data.log",
+    benchmark:
+        benchmark_path("paper/paper_data.tsv")
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/paper_tables.py"
+
+
+rule paper_markdown:
+    input:
+        paper_path("{name}.csv"),
+    output:
+        paper_path("{name}.md"),
+    wildcard_constraints:
+        name="|".join(PAPER_TABLE_NAMES),
+    log:
+        "logs/paper/{name}_md.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/paper_markdown.py"
+
+
+rule paper_figure:
+    input:
+        data=paper_path("pd_figure{n}.csv"),
+        points=lambda wc: paper_path("pd_figure2_points.csv") if wc.n == "2" else [],
+    output:
+        paper_path("pd_figure{n}.png"),
+    wildcard_constraints:
+        n="|".join(str(n) for n in PAPER_FIGURES),
+    log:
+        "logs/paper/pd_figure{n}.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/paper_figures.py"
+
+
+PAPER_TARGETS = [
+    *[paper_path(f"{name}.{ext}") for name in PAPER_TABLE_NAMES for ext in ("csv", "md")],
+    *[paper_path(f"pd_figure{n}.{ext}") for n in PAPER_FIGURES for ext in ("csv", "png")],
+    paper_path("pd_figure2_points.csv"),
+    paper_path("pd_surfaces.csv"),
+]

@@ -1,2 +1,40 @@
-# Module reproduction: rules and the final targets it contributes to `rule all`.
-REPRODUCTION_TARGETS = []
+# Module reproduction (DAG step 8): every published number against its reproduction, per engine
+# (pdmeasure.reproduction), and a short Markdown summary with the counts per status.
+
+
+rule reproduction:
+    input:
+        paper=[paper_path(f"{name}.csv") for name in PAPER_TABLE_NAMES],
+        measures=results_path("measures.csv"),
+        confusion=results_path("confusion_matrices.csv"),
+        rankings=[
+            results_path(f"tables/table_{dataset}_{engine}.csv")
+            for dataset in DATASETS
+            for engine in ENGINES
+        ],
+    output:
+        results_path("reproduction.csv"),
+    log:
+        "logs/reproduction/reproduction.log",
+    benchmark:
+        benchmark_path("reproduction/reproduction.tsv")
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/reproduction.py"
+
+
+rule reproduction_summary:
+    input:
+        results_path("reproduction.csv"),
+    output:
+        results_path("reproduction.md"),
+    log:
+        "logs/reproduction/reproduction_summary.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/reproduction_summary.py"
+
+
+REPRODUCTION_TARGETS = [results_path("reproduction.csv"), results_path("reproduction.md")]

@@ -1,0 +1,22 @@
+"""Snakemake script: one figure's data CSV(s) -> paper 000 Figure 2, 3, 4, 5 or 6 (PNG)."""
+import logging
+
+from pdmeasure import paper_figures as F
+from pdmeasure.plotting import save_figure
+
+
+def main(smk) -> None:
+    figure = int(smk.wildcards.n)
+    if figure == 2:
+        fig = F.figure2(F.read_surface(smk.input.data), F.read_points(smk.input.points))
+    elif figure == 6:
+        fig = F.figure6(F.read_figure6(smk.input.data))
+    else:
+        fig = {3: F.figure3, 4: F.figure4, 5: F.figure5}[figure](F.read_surface(smk.input.data))
+    save_figure(fig, smk.output[0])
+    logging.info("figure %d -> %s", figure, smk.output[0])
+
+
+if __name__ == "__main__":
+    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
+    main(snakemake)  # noqa: F821

@@ -1,0 +1,15 @@
+"""Snakemake script: one tidy paper table CSV -> Markdown."""
+import logging
+
+from pdmeasure.io import write_text
+from pdmeasure.paper import read_table, render_markdown
+
+
+def main(smk) -> None:
+    write_text(render_markdown(read_table(smk.input[0])), smk.output[0])
+    logging.info("rendered %s", smk.output[0])
+
+
+if __name__ == "__main__":
+    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
+    main(snakemake)  # noqa: F821

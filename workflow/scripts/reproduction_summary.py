@@ -1,0 +1,15 @@
+"""Snakemake script: reproduction.csv -> the short Markdown summary reproduction.md."""
+import logging
+
+from pdmeasure.io import write_text
+from pdmeasure.reproduction import read_reproduction, summary_markdown
+
+
+def main(smk) -> None:
+    write_text(summary_markdown(read_reproduction(smk.input[0])), smk.output[0])
+    logging.info("summary -> %s", smk.output[0])
+
+
+if __name__ == "__main__":
+    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
+    main(snakemake)  # noqa: F821
