@@ -1,2 +1,156 @@
-# Module stats: rules and the final targets it contributes to `rule all`.
-STATS_TARGETS = []
+# Module stats: statistical comparison of classifiers (Stapor's procedure, issue 5).
+#   across datasets (from measures.csv): ranks, Friedman / Iman-Davenport, aligned ranks,
+#     Quade, Nemenyi, Holm vs best, Wilcoxon-Holm -> stats/across_*.csv, stats/cd.csv,
+#     CD diagrams rendered from cd.csv -> figures/cd/{engine}/*.png
+#   within each dataset (from the CV predictions): corrected resampled t-test, McNemar, and
+#     the 5x2cv t / F tests on their own 5 x 2-fold CV jobs -> stats/{engine}/{dataset}/
+#   report: stats/report.md collects everything.
+from pdmeasure.stats import comparison_keys, file_stem
+
+STATS_DIR = f"{config['results']}/stats"
+STATS_CFG = config.get("stats", {})
+STATS_CV5X2 = bool(STATS_CFG.get("cv5x2", True))
+STATS_KAPPA_VECTORS = {
+    name: dict(block.get("kappa_vectors", {})) for name, block in config["datasets"].items()
+}
+STATS_CD_KEYS = [
+    (engine, measure, kappa)
+    for engine in config["engines"]
+    for measure, kappa in comparison_keys(STATS_KAPPA_VECTORS)
+]
+
+
+def stats_cd_path(engine, measure, kappa):
+    return f"{config['results']}/figures/cd/{engine}/{file_stem(measure, kappa)}.png"
+
+
+def stats_inputs(kind, engine, dataset):
+    """Prediction files of every classifier of an engine on a dataset (CV or 5x2cv)."""
+    folder = f"{config['results']}/cv" if kind == "cv" else f"{STATS_DIR}/cv5x2"
+    return expand(
+        "{folder}/{engine}/{dataset}/{classifier}/predictions.csv",
+        folder=folder,
+        engine=engine,
+        dataset=dataset,
+        classifier=list(config["classifiers"][engine]),
+    )
+
+
+rule stats_cv5x2:
+    input:
+        data=f"{config['results']}/data/{{dataset}}.csv",
+    output:
+        predictions=f"{STATS_DIR}/cv5x2/{{engine}}/{{dataset}}/{{classifier}}/predictions.csv",
+    params:
+        seed=config["cv"]["seed"],
+    wildcard_constraints:
+        engine="|".join(config["engines"]),
+        dataset="|".join(config["datasets"]),
+        classifier="|".join(sorted({c for e in config["engines"] for c in config["classifiers"][e]})),
+    log:
+        "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
+    benchmark:
+        f"{config['results']}/benchmarks/stats/cv5x2/{{engine}}/{{dataset}}/{{classifier}}.tsv"
+    script:
+        "../scripts/stats_cv5x2.py"
+
+
+rule stats_within:
+    input:
+        cv=lambda wc: stats_inputs("cv", wc.engine, wc.dataset),
+        cv5x2=lambda wc: stats_inputs("cv5x2", wc.engine, wc.dataset) if STATS_CV5X2 else [],
+    output:
+        folds=f"{STATS_DIR}/{{engine}}/{{dataset}}/fold_measures.csv",
+        pairwise=f"{STATS_DIR}/{{engine}}/{{dataset}}/pairwise.csv",
+        significance=f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.csv",
+        markdown=f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.md",
+    params:
+        classes=lambda wc: list(config["datasets"][wc.dataset]["classes"]),
+        kappa_vectors=lambda wc: STATS_KAPPA_VECTORS[wc.dataset],
+        classifiers=lambda wc: list(config["classifiers"][wc.engine]),
+        zero_division=config.get("zero_division", 0.0),
+        alpha=STATS_CFG.get("alpha", 0.05),
+        mcnemar_exact_below=STATS_CFG.get("mcnemar_exact_below", 25),
+    wildcard_constraints:
+        engine="|".join(config["engines"]),
+        dataset="|".join(config["datasets"]),
+    log:
+        "logs/stats/within/{engine}/{dataset}.log",
+    benchmark:
+        f"{config['results']}/benchmarks/stats/within/{{engine}}/{{dataset}}.tsv"
+    script:
+        "../scripts/stats_within.py"
+
+
+rule stats_across:
+    input:
+        measures=f"{config['results']}/measures.csv",
+    output:
+        ranks=f"{STATS_DIR}/across_ranks.csv",
+        omnibus=f"{STATS_DIR}/across_omnibus.csv",
+        posthoc=f"{STATS_DIR}/across_posthoc.csv",
+        cd=f"{STATS_DIR}/cd.csv",
+    params:
+        kappa_vectors=STATS_KAPPA_VECTORS,
+        classifiers={engine: list(config["classifiers"][engine]) for engine in config["engines"]},
+        alpha=STATS_CFG.get("alpha", 0.05),
+    log:
+        "logs/stats/across.log",
+    benchmark:
+        f"{config['results']}/benchmarks/stats/across.tsv"
+    script:
+        "../scripts/stats_across.py"
+
+
+rule stats_cd_diagrams:
+    input:
+        cd=f"{STATS_DIR}/cd.csv",
+    output:
+        figures=[stats_cd_path(*key) for key in STATS_CD_KEYS],
+    params:
+        keys=STATS_CD_KEYS,
+    log:
+        "logs/stats/cd_diagrams.log",
+    script:
+        "../scripts/stats_cd.py"
+
+
+rule stats_report:
+    input:
+        ranks=f"{STATS_DIR}/across_ranks.csv",
+        omnibus=f"{STATS_DIR}/across_omnibus.csv",
+        posthoc=f"{STATS_DIR}/across_posthoc.csv",
+        cd=f"{STATS_DIR}/cd.csv",
+        significance=expand(
+            "{stats}/{engine}/{dataset}/significance.csv",
+            stats=STATS_DIR,
+            engine=config["engines"],
+            dataset=list(config["datasets"]),
+        ),
+        figures=[stats_cd_path(*key) for key in STATS_CD_KEYS],
+    output:
+        report=f"{STATS_DIR}/report.md",
+    params:
+        keys=STATS_CD_KEYS,
+        alpha=STATS_CFG.get("alpha", 0.05),
+    log:
+        "logs/stats/report.log",
+    script:
+        "../scripts/stats_report.py"
+
+
+STATS_TARGETS = [
+    f"{STATS_DIR}/report.md",
+    f"{STATS_DIR}/across_ranks.csv",
+    f"{STATS_DIR}/across_omnibus.csv",
+    f"{STATS_DIR}/across_posthoc.csv",
+    f"{STATS_DIR}/cd.csv",
+    *[stats_cd_path(*key) for key in STATS_CD_KEYS],
+    *expand(
+        "{stats}/{engine}/{dataset}/{name}",
+        stats=STATS_DIR,
+        engine=config["engines"],
+        dataset=list(config["datasets"]),
+        name=["fold_measures.csv", "pairwise.csv", "significance.csv", "significance.md"],
+    ),
+]

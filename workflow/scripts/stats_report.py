@@ -1,0 +1,26 @@
+"""Snakemake script: the statistics report (Markdown) from the stats tables (thin wrapper)."""
+import logging
+import os
+
+import pandas as pd
+
+from pdmeasure.io import write_text
+from pdmeasure.stats import AcrossTables, read_stats_table, stats_report
+
+
+def main(smk) -> None:
+    across = AcrossTables(*(read_stats_table(smk.input[name])
+                            for name in ("ranks", "omnibus", "posthoc", "cd")))
+    significance = pd.concat([read_stats_table(p) for p in smk.input.significance],
+                             ignore_index=True)
+    folder = os.path.dirname(smk.output.report)
+    figures = {tuple(key): os.path.relpath(path, folder)
+               for key, path in zip(smk.params["keys"], smk.input.figures)}
+    write_text(stats_report(across, significance, alpha=smk.params.alpha, figures=figures),
+               smk.output.report)
+    logging.info("report -> %s", smk.output.report)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
+    main(snakemake)  # noqa: F821
