@@ -266,3 +266,43 @@ def test_transcription_matches_paper_text(table, shared_dir, repo_root):
                else r"p -  d  \[ ([0-9., ]+?) \]")
     vectors = [[float(x) for x in v.split(",")] for v in re.findall(pattern, block)]
     assert vectors == [list(map(float, v)) for v in config["kappa_vectors"].values()]
+
+
+# ------------------------------------------------------------------ loader and helpers
+def test_every_erratum_is_a_printed_cell_with_an_anchor_in_the_doc(repo_root):
+    printed = P.load()
+    cells = {(r.paper, r.table, r.row, r.column): r.value for r in printed.itertuples()}
+    doc = (repo_root / "docs" / "errata.md").read_text(encoding="utf-8")
+    for key, entry in ERRATA.items():
+        assert key in cells, f"erratum {key} is not a published cell"
+        assert cells[key] == entry.published
+        assert entry.published != entry.correct
+        assert f'<a id="{entry.anchor}"></a>' in doc, entry.anchor
+        assert entry.evidence.strip()
+
+
+def test_load_filters_and_rejects_unknown_names():
+    assert set(P.load()["paper"]) == set(P.PAPERS)
+    assert len(P.load(PAPER, "9")) == 11 * 10
+    assert P.load(PAPER, 9).equals(P.load(PAPER, "9"))
+    with pytest.raises(ValueError, match="unknown paper"):
+        P.load("nope")
+    with pytest.raises(ValueError, match="no published numbers"):
+        P.load(PAPER, "42")
+    with pytest.raises(KeyError):
+        P.value(PAPER, "3", "cm1", "nope")
+
+
+def test_reproduces_accepts_ties_and_matches_nan_only_with_nan():
+    assert P.reproduces(0.375, 0.37, 2) and P.reproduces(0.375, 0.38, 2)
+    assert not P.reproduces(0.3751, 0.37, 2)
+    assert P.reproduces(np.nan, np.nan, 2)
+    assert not P.reproduces(np.nan, 0.5, 2) and not P.reproduces(0.5, np.nan, 2)
+    np.testing.assert_array_equal(P.reproduces([0.12344, 0.12346], 0.1234, 4), [True, False])
+
+
+def test_paper_ranks_share_the_best_rank_on_printed_ties():
+    np.testing.assert_array_equal(P.paper_ranks([0.86004, 0.7, 0.85996, 0.9]), [2, 4, 2, 1])
+    np.testing.assert_array_equal(P.paper_ranks([0.8600, 0.8600, 0.8295]), [1, 1, 3])
+    with pytest.raises(ValueError):
+        P.paper_ranks([0.5, np.nan])

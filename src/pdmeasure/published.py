@@ -35,6 +35,7 @@ entry's heading anchor in ``docs/errata.md``, the human-readable twin with the f
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from importlib import resources
 
 import numpy as np
@@ -61,6 +62,11 @@ def _number(text: str, name: str, column: str) -> float:
 
 
 def _read(name: str, columns: tuple[str, ...], numeric: tuple[str, ...]) -> pd.DataFrame:
+    return _read_cached(name, columns, numeric).copy()
+
+
+@lru_cache(maxsize=None)
+def _read_cached(name: str, columns: tuple[str, ...], numeric: tuple[str, ...]) -> pd.DataFrame:
     with resources.files("pdmeasure").joinpath("data", name).open("r", encoding="utf-8") as fh:
         frame = pd.read_csv(fh, dtype=str, keep_default_na=False)
     if tuple(frame.columns) != columns:
