@@ -77,8 +77,13 @@ def specificity_i(m, i, zd):  # paper 000 eq. 13, class i against the rest
     return div(tn(m, i), fp(m, i) + tn(m, i), zd)
 
 
+def f_zero_division(zd):
+    """F with P = R = 0: NaN under the "nan" policy, else its limit 0 (documented choice)."""
+    return zd if math.isnan(zd) else 0.0
+
+
 def f_beta(p, r, beta, zd):  # paper 000 eq. 8 / 21 / 22
-    return div((1 + beta**2) * p * r, beta**2 * p + r, zd)
+    return div((1 + beta**2) * p * r, beta**2 * p + r, f_zero_division(zd))
 
 
 def accuracy(m, zd):  # paper 000 eq. 16
@@ -118,7 +123,7 @@ def fbeta_macro(m, beta, zd):  # paper 000 eq. 21
 def f1_macro(m, zd):  # paper 000 eq. 23
     p = precision_macro(m, zd)
     r = recall_macro(m, zd)
-    return div(2 * p * r, p + r, zd)
+    return div(2 * p * r, p + r, f_zero_division(zd))
 
 
 def f1_macro_mean(m, zd):  # paper 001 eqs. 10-12 (FMEAS)
@@ -127,7 +132,7 @@ def f1_macro_mean(m, zd):  # paper 001 eqs. 10-12 (FMEAS)
     for i in range(c):
         p = precision_i(m, i, zd)
         r = recall_i(m, i, zd)
-        s += div(2 * p * r, p + r, zd)
+        s += div(2 * p * r, p + r, f_zero_division(zd))
     return s / c
 
 
@@ -156,7 +161,7 @@ def fbeta_micro(m, beta, zd):  # paper 000 eq. 22
 def f1_micro(m, zd):  # paper 000 eq. 24
     p = precision_micro(m, zd)
     r = recall_micro(m, zd)
-    return div(2 * p * r, p + r, zd)
+    return div(2 * p * r, p + r, f_zero_division(zd))
 
 
 def specificity_macro(m, zd):
@@ -281,7 +286,11 @@ def preference_driven(m, zd, kappa_vec=None):  # paper 000 eq. 27
         kappa_vec = default_kappa(m)
     s = 0.0
     for i in range(n):
-        s += kappa_vec[i] * precision_i(m, i, zd) + (1 - kappa_vec[i]) * recall_i(m, i, zd)
+        # a term whose weight is 0 is absent (documented choice for undefined P_i or R_i)
+        if kappa_vec[i] != 0:
+            s += kappa_vec[i] * precision_i(m, i, zd)
+        if kappa_vec[i] != 1:
+            s += (1 - kappa_vec[i]) * recall_i(m, i, zd)
     return s / n
 
 

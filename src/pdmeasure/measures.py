@@ -28,14 +28,23 @@ Every ratio goes through one helper, :func:`safe_divide`, and every measure take
 * ``1.0``: the optimistic choice of some libraries.
 
 The policy applies where the literature leaves a rate undefined: per-class precision,
-recall and specificity, F scores, micro averages, MCC, Cohen's kappa, the per-class
-correctness ``P_ii`` of Pacc, and the preference-driven measure built from them. A
-denominator is zero only together with its numerator, so only ``0/0`` ever occurs; measures
-never raise on a row or a column of zeros. Two terms are limits rather than undefined
-rates and are therefore 0 under every policy: the ``p log p`` terms of CEN with ``p = 0``
-(Wei et al.: ``0 log 0 = 0``; such a term is also weighted by zero), and the Pacc
-misclassification probability ``P_ij`` (i != j) of a pair whose count ``C_ij`` is zero.
-A matrix with no samples at all is rejected with a ``ValueError``.
+recall and specificity, micro averages, MCC, Cohen's kappa, the per-class correctness
+``P_ii`` of Pacc, and everything built from them (macro averages, F scores, G-mean, IBA, the
+preference-driven measure). A denominator is zero only together with its numerator, so only
+``0/0`` ever occurs; measures never raise on a row or a column of zeros. Some ``0/0`` are
+limits rather than undefined rates and take their limit under the numeric policies:
+
+* an F score with precision = recall = 0 is NaN under ``"nan"`` (paper 001's FMEAS is NaN
+  there) and 0 under ``0.0`` **and** ``1.0`` (``F <= 2 min(P, R)``; scikit-learn agrees);
+* the ``p log p`` terms of CEN with ``p = 0`` are 0 under every policy (Wei et al.:
+  ``0 log 0 = 0``; such a term is also weighted by zero), so CEN is never NaN;
+* the Pacc misclassification probability ``P_ij`` (i != j) of a pair whose count ``C_ij``
+  is zero is 0 under every policy.
+
+With non-integer counts, quantities that should be exactly zero (FP, FN, TN, the variance
+terms of MCC and kappa) are computed as sums of non-negative cells, so they are exactly zero
+and the policy still applies. A matrix with no samples at all is rejected with a
+``ValueError``.
 
 Registry
 --------
@@ -197,8 +206,12 @@ def _specificity(c: PerClassCounts, zd) -> np.ndarray:
 
 
 def _fbeta(precision: np.ndarray, recall: np.ndarray, beta: float, zd) -> np.ndarray:
+    # P = R = 0 makes F a 0/0: NaN under "nan" (paper 001's FMEAS convention), otherwise its
+    # limit 0 (F <= 2 min(P, R)), also under 1.0: an F of 1 for zero precision and zero
+    # recall would be absurd (scikit-learn also returns 0 there whatever zero_division).
     b2 = beta * beta
-    return safe_divide((1.0 + b2) * precision * recall, b2 * precision + recall, zd)
+    f_zd = zd if math.isnan(zd) else 0.0
+    return safe_divide((1.0 + b2) * precision * recall, b2 * precision + recall, f_zd)
 
 
 def _check_beta(beta) -> float:
@@ -421,15 +434,32 @@ def _pd_from_counts(c: PerClassCounts, kappa_arr, zd):
     # or (..., K, C, C) array; this grouping also reproduces the authors' script to the
     # last bit on their public example.
     try:
-        weighted = np.einsum("...i,...i->...", precision, kappa_arr) + np.einsum(
-            "...i,...i->...", recall, 1.0 - kappa_arr
-        )
+        np.broadcast_shapes(precision.shape, np.shape(kappa_arr))
     except ValueError as exc:
         raise ValueError(
             f"kappa of shape {np.shape(kappa_arr)} does not broadcast against the leading "
-            f"axes {precision.shape[:-1]} of the confusion matrices: {exc}"
+            f"axes {precision.shape[:-1]} of the confusion matrices"
         ) from exc
-    return weighted / C
+    weight_r = 1.0 - kappa_arr
+    nan_p = np.isnan(precision)
+    nan_r = np.isnan(recall)
+    if not (nan_p.any() or nan_r.any()):
+        return (_dot(precision, kappa_arr) + _dot(recall, weight_r)) / C
+    # An undefined (NaN) precision or recall only makes pd undefined if it has a non-zero
+    # weight: a term with weight 0 is absent from eq. 30, so kappa = 0 gives macro recall
+    # even when a class is never predicted. The indicator dot products are exact.
+    value = _dot(np.where(nan_p, 0.0, precision), kappa_arr) + _dot(
+        np.where(nan_r, 0.0, recall), weight_r
+    )
+    undefined = (_dot(nan_p.astype(np.float64), kappa_arr) > 0) | (
+        _dot(nan_r.astype(np.float64), weight_r) > 0
+    )
+    return np.where(undefined, np.nan, value) / C
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Dot product over the last axis with broadcasting of the leading axes."""
+    return np.einsum("...i,...i->...", a, b)
 
 
 def _m_preference_driven(arr, c, zd):
@@ -626,9 +656,10 @@ def f1_macro_mean(cm, *, zero_division: ZeroDivision = "nan"):
               \mathrm{FMEAS} = \frac{1}{C} \sum_i F_i
 
     with per-class precision and recall ``P_i``, ``R_i`` (paper 001, eq. 10). ``F_i`` is
-    ``0/0`` when ``P_i = R_i = 0`` (no correct prediction of class i) and whenever ``P_i``
-    or ``R_i`` is itself ``0/0``; under ``zero_division="nan"`` this gives the NaN cells of
-    paper 001's Tables 2, 4 and 6. Also oneDAL's and scikit-learn's macro F1.
+    ``0/0`` when ``P_i = R_i = 0`` (no correct prediction of class i): NaN under
+    ``zero_division="nan"``, which gives the NaN cells of paper 001's Tables 2, 4 and 6, and
+    0 (the limit) under the numeric policies. A ``P_i`` or ``R_i`` that is itself ``0/0``
+    follows the policy. Also oneDAL's and scikit-learn's macro F1.
 
     Parameters
     ----------
@@ -1035,9 +1066,10 @@ def preference_driven(cm, kappa=None, *, zero_division: ZeroDivision = "nan"):
         ``(M, C, C)`` and ``grid`` of shape ``(K, C)`` gives ``(M, K)`` without building
         an ``(M, K, C, C)`` array.
     zero_division : {"nan", 0.0, 1.0}, default "nan"
-        Value of ``0/0`` in a per-class precision or recall. Under ``"nan"`` an undefined
-        precision or recall makes the result NaN even where its weight is 0
-        (``0 * nan = nan``); paper 000 uses ``0.0``.
+        Value of ``0/0`` in a per-class precision or recall; paper 000 uses ``0.0``. Under
+        ``"nan"`` an undefined precision (recall) makes the result NaN only if its weight
+        ``kappa_i`` (``1 - kappa_i``) is non-zero: a term with weight 0 is absent from
+        eq. 30, so ``kappa = 0`` still gives macro recall when a class is never predicted.
 
     Returns
     -------

@@ -1,0 +1,242 @@
+"""Hypothesis property tests of the measures library.
+
+Bounds, invariance under permuting classes (kappa permuted alongside), scale invariance
+where the measure has it, f1_micro == accuracy, batch == one matrix at a time, and the
+identities between measures that the papers state.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from pdmeasure import measures as M
+
+POLICIES = ["nan", 0.0, 1.0]
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def confusion_matrices(draw, min_classes=2, max_classes=7, max_count=40):
+    """One non-empty (C, C) matrix of integer counts, often with empty rows/columns."""
+    c = draw(st.integers(min_classes, max_classes))
+    cm = draw(arrays(np.int64, (c, c), elements=st.integers(0, max_count)))
+    if draw(st.booleans()):
+        cm[draw(st.integers(0, c - 1)), :] = 0
+    if draw(st.booleans()):
+        cm[:, draw(st.integers(0, c - 1))] = 0
+    if cm.sum() == 0:
+        cm[draw(st.integers(0, c - 1)), draw(st.integers(0, c - 1))] = draw(
+            st.integers(1, max_count)
+        )
+    return cm
+
+
+@st.composite
+def matrix_and_kappa(draw):
+    cm = draw(confusion_matrices())
+    kappa = draw(
+        arrays(np.float64, cm.shape[0], elements=st.floats(0.0, 1.0, allow_nan=False))
+    )
+    return cm, kappa
+
+
+def _all(cm, zd, kappa=None):
+    values = M.evaluate(cm, zero_division=zd)
+    if kappa is not None:
+        values["preference_driven_kappa"] = M.preference_driven(cm, kappa, zero_division=zd)
+    return values
+
+
+def _close(a, b, name, rtol=1e-12, atol=1e-12):
+    np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True, err_msg=name)
+
+
+@FAST
+@given(cm=confusion_matrices(max_classes=9), zd=st.sampled_from(POLICIES))
+def test_bounds(cm, zd):
+    c = cm.shape[0]
+    for name, value in M.evaluate(cm, zero_division=zd).items():
+        info = M.INFO[name]
+        if math.isnan(value):
+            assert zd == "nan", f"{name} is NaN under zero_division={zd}"
+            continue
+        assert info.lower - 1e-12 <= value <= info.upper + 1e-12, (name, value)
+    acc = M.accuracy(cm)
+    assert M.error_rate(cm) <= 2.0 / c + 1e-12
+    assert M.average_accuracy(cm) >= 1.0 - 2.0 / c - 1e-12
+    if c >= 3:
+        assert M.cen(cm) <= 1.0 + 1e-12
+    assert 0.0 <= acc <= 1.0
+
+
+@FAST
+@given(data=matrix_and_kappa(), zd=st.sampled_from(POLICIES), seed=st.integers(0, 2**32 - 1))
+def test_class_permutation_invariance(data, zd, seed):
+    cm, kappa = data
+    perm = np.random.default_rng(seed).permutation(cm.shape[0])
+    before = _all(cm, zd, kappa)
+    after = _all(cm[np.ix_(perm, perm)], zd, kappa[perm])
+    for name in before:
+        _close(after[name], before[name], name)
+
+
+@FAST
+@given(
+    cm=confusion_matrices(),
+    zd=st.sampled_from(POLICIES),
+    factor=st.sampled_from([2.0, 3.0, 0.5, 7.25, 1000.0]),
+)
+def test_uniform_scale_invariance(cm, zd, factor):
+    before = M.evaluate(cm, zero_division=zd)
+    after = M.evaluate(cm * factor, zero_division=zd)
+    for name in before:
+        _close(after[name], before[name], name)
+
+
+@FAST
+@given(
+    cm=confusion_matrices(),
+    zd=st.sampled_from(POLICIES),
+    factor=st.sampled_from([2.0, 5.0, 0.25]),
+    which=st.integers(0, 6),
+)
+def test_row_and_column_scale_invariance(cm, zd, factor, which):
+    """Scaling one actual class (row) leaves the recall family unchanged (Pacc paper,
+    Section 5.3); scaling one predicted class (column) leaves macro precision unchanged."""
+    i = which % cm.shape[0]
+    rows = cm.astype(float)
+    rows[i, :] *= factor
+    cols = cm.astype(float)
+    cols[:, i] *= factor
+    base = M.evaluate(cm, zero_division=zd)
+    by_row = M.evaluate(rows, zero_division=zd)
+    by_col = M.evaluate(cols, zero_division=zd)
+    for name, info in M.INFO.items():
+        if info.row_scale_invariant:
+            _close(by_row[name], base[name], f"{name} (row)")
+        if info.column_scale_invariant:
+            _close(by_col[name], base[name], f"{name} (column)")
+
+
+def test_invariance_flags_are_not_vacuous():
+    """Row scaling does change measures flagged as not row-invariant (e.g. accuracy)."""
+    cm = np.array([[8, 2, 0], [3, 5, 2], [1, 1, 9]])
+    scaled = cm.astype(float)
+    scaled[0] *= 4
+    changed = [
+        name
+        for name, info in M.INFO.items()
+        if not info.row_scale_invariant
+        and not np.isclose(M.REGISTRY[name](scaled), M.REGISTRY[name](cm))
+    ]
+    assert {"accuracy", "precision_macro", "mcc", "kappa", "pacc"} <= set(changed)
+    assert M.INFO["recall_macro"].row_scale_invariant
+
+
+@FAST
+@given(cm=confusion_matrices(max_classes=12), zd=st.sampled_from(POLICIES))
+def test_micro_averages_equal_accuracy(cm, zd):
+    """Paper 000, Section 3.2: micro precision = micro recall = micro F1 = accuracy. The one
+    exception is F of P = R = 0 (accuracy 0), which is NaN under the "nan" policy."""
+    acc = M.accuracy(cm, zero_division=zd)
+    for name in ("precision_micro", "recall_micro"):
+        _close(M.REGISTRY[name](cm, zero_division=zd), acc, name, rtol=1e-14, atol=1e-15)
+    for name, value in (
+        ("f1_micro", M.f1_micro(cm, zero_division=zd)),
+        ("fbeta_micro", M.fbeta_micro(cm, 3.0, zero_division=zd)),
+    ):
+        if acc == 0 and zd == "nan":
+            assert math.isnan(value), name
+        else:
+            _close(value, acc, name, rtol=1e-14, atol=1e-15)
+
+
+@FAST
+@given(
+    stack=st.integers(2, 6).flatmap(
+        lambda c: st.lists(confusion_matrices(min_classes=c, max_classes=c), min_size=1, max_size=6)
+    ),
+    zd=st.sampled_from(POLICIES),
+)
+def test_batch_equals_one_at_a_time(stack, zd):
+    batch = np.stack(stack)
+    c = batch.shape[-1]
+    kappa = np.linspace(0.0, 1.0, c)
+    grid = np.array([np.zeros(c), np.ones(c), kappa])
+    for name, func in M.REGISTRY.items():
+        together = func(batch, zero_division=zd)
+        assert together.shape == (len(stack),)
+        single = [func(cm, zero_division=zd) for cm in stack]
+        _close(together, single, name, rtol=1e-14, atol=0)
+        # a 2-D batch (B, 1, C, C) behaves the same
+        _close(func(batch[:, None], zero_division=zd)[:, 0], single, name, rtol=1e-14, atol=0)
+    pd_grid = M.preference_driven(batch[:, None], grid, zero_division=zd)
+    assert pd_grid.shape == (len(stack), len(grid))
+    for b, cm in enumerate(stack):
+        for k, vector in enumerate(grid):
+            _close(pd_grid[b, k], M.preference_driven(cm, vector, zero_division=zd), "pd", 1e-14, 0)
+
+
+@FAST
+@given(data=matrix_and_kappa(), zd=st.sampled_from(POLICIES))
+def test_preference_driven_identities(data, zd):
+    """kappa = 1 -> macro precision, 0 -> macro recall (paper 000, Table 3 footnotes); the
+    default is eq. 31; pd is linear in kappa and lies between the per-class extremes."""
+    cm, kappa = data
+    c = cm.shape[0]
+    _close(M.preference_driven(cm, np.ones(c), zero_division=zd), M.precision_macro(cm, zero_division=zd), "k=1")
+    _close(M.preference_driven(cm, np.zeros(c), zero_division=zd), M.recall_macro(cm, zero_division=zd), "k=0")
+    shares = cm.sum(axis=1) / cm.sum()
+    _close(M.preference_driven(cm, zero_division=zd), M.preference_driven(cm, shares, zero_division=zd), "eq31")
+    precision, recall = M.class_precision_recall(cm, zero_division=zd)
+    value = M.preference_driven(cm, kappa, zero_division=zd)
+    if not (np.isnan(precision).any() or np.isnan(recall).any()):
+        low = np.minimum(precision, recall).mean()
+        high = np.maximum(precision, recall).mean()
+        assert low - 1e-12 <= value <= high + 1e-12
+
+
+@FAST
+@given(cm=confusion_matrices(max_classes=9), zd=st.sampled_from(POLICIES))
+def test_identities_between_measures(cm, zd):
+    c = cm.shape[0]
+    acc = M.accuracy(cm)
+    _close(M.error_rate(cm), 2.0 * (1.0 - acc) / c, "error_rate = 2(1-acc)/C")
+    _close(M.error_rate(cm) + M.average_accuracy(cm), 1.0, "error_rate + average_accuracy")
+    _close(M.balanced_accuracy(cm, zero_division=zd), M.recall_macro(cm, zero_division=zd), "eq. 26")
+    _close(M.fbeta_macro(cm, 1.0, zero_division=zd), M.f1_macro(cm, zero_division=zd), "F1 = F_beta(1)")
+    g = M.g_mean(cm, zero_division=zd)
+    if not math.isnan(g):
+        assert g <= M.recall_macro(cm, zero_division=zd) + 1e-12  # AM-GM
+
+
+@FAST
+@given(cm=confusion_matrices(min_classes=2, max_classes=2, max_count=60))
+def test_binary_mcc_is_the_classic_formula(cm):
+    """For two classes eq. 25 reduces to the binary MCC of paper 000, eq. 10."""
+    tp_, fn_, fp_, tn_ = float(cm[0, 0]), float(cm[0, 1]), float(cm[1, 0]), float(cm[1, 1])
+    den = math.sqrt((tp_ + fp_) * (tp_ + fn_) * (tn_ + fp_) * (tn_ + fn_))
+    expected = (tp_ * tn_ - fp_ * fn_) / den if den else 0.0
+    _close(M.mcc(cm, zero_division=0.0), expected, "binary mcc")
+    balanced = 0.5 * (M.class_precision_recall(cm, zero_division=0.0)[1].sum())
+    _close(M.balanced_accuracy(cm, zero_division=0.0), balanced, "eq. 11-12")
+
+
+@pytest.mark.parametrize("c", [2, 3, 7])
+def test_perfect_and_worst_classifications(c):
+    perfect = np.diag(np.arange(1, c + 1) * 3)
+    for name, value in M.evaluate(perfect).items():
+        info = M.INFO[name]
+        expected = 0.0 if not info.higher_is_better else 1.0
+        _close(value, expected, name)
+    # every sample of class i predicted as class i+1 (a cycle): nothing is right
+    cycle = np.roll(np.diag(np.full(c, 5)), 1, axis=1)
+    values = M.evaluate(cycle)
+    for name in ("accuracy", "precision_macro", "recall_macro", "pacc", "g_mean", "preference_driven"):
+        _close(values[name], 0.0, name)
+    assert values["mcc"] < 0 and values["kappa"] < 0
