@@ -270,8 +270,9 @@ def compare_data_tables(
     Parameters
     ----------
     published : DataFrame
-        Published numbers of the ranking tables (rows ``accuracy, precision, recall, F1, MCC,
-        pd default, pd <vector name>``; columns a paper classifier or ``<classifier> rank``).
+        Published numbers; only paper 000's ranking tables are used (rows ``accuracy,
+        precision, recall, F1, MCC, pd default, pd <vector name>``; columns a paper classifier
+        or ``<classifier> rank``).
     config : mapping
         The validated pipeline config (``engines``, ``classifiers``, ``datasets``, ``cv``).
     measures : DataFrame
@@ -286,6 +287,8 @@ def compare_data_tables(
         the errata were established with the authors' own (Weka) matrices.
     """
     table_dataset = {str(number): name for name, number in PAPER_TABLES.items()}
+    published = published[(published["paper"] == PD_PAPER)
+                          & published["table"].astype(str).isin(list(table_dataset))]
     errata = errata if errata is not None else pd.DataFrame(
         columns=["paper", "table", "row", "column", "published", "correct", "evidence", "anchor"])
     index = _errata_index(errata)

@@ -1,0 +1,230 @@
+"""reproduction.csv: published numbers against reproduced ones (pdmeasure.reproduction)."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from pdmeasure import paper, published
+from pdmeasure import reproduction as R
+from pdmeasure.measure_table import measures_table
+from pdmeasure.measures import preference_driven
+from pdmeasure.ranking import ranking_table
+
+SKLEARN_FOR = {"Bagging": "Bagging", "NaiveBayes": "BayesNet", "DecisionTree": "J48",
+               "RandomForest": "RandomForest"}
+
+
+@pytest.fixture(scope="module")
+def config(repo_root):
+    return yaml.safe_load((repo_root / "config.yaml").read_text())
+
+
+@pytest.fixture(scope="module")
+def authors(shared_dir):
+    path = shared_dir / "reference" / "krkopt-weka-confusion-matrices.json"
+    if not path.is_file():
+        pytest.skip("the authors' krkopt matrices are not available")
+    return {k: np.array(v) for k, v in json.loads(path.read_text())["confusion_matrices"].items()}
+
+
+@pytest.fixture(scope="module")
+def krkopt_run(config, authors):
+    """A synthetic krkopt run: weka = the authors' own matrices; sklearn = perturbed ones."""
+    cfg = copy.deepcopy(config)
+    cfg["datasets"] = {"krkopt": cfg["datasets"]["krkopt"]}
+    cfg["engines"] = ["sklearn", "weka"]
+    pooled = {("weka", "krkopt", name): cm for name, cm in authors.items()}
+    rng = np.random.default_rng(0)
+    for sk, name in SKLEARN_FOR.items():
+        cm = authors[name] + np.diag(rng.integers(20, 60, len(authors[name])))
+        pooled[("sklearn", "krkopt", sk)] = cm
+    vectors = cfg["datasets"]["krkopt"]["kappa_vectors"]
+    measures = measures_table(pooled, {"krkopt": vectors}, zero_division=0.0)
+    rankings = pd.concat([
+        ranking_table(measures, engine=e, dataset="krkopt",
+                      classifiers=list(cfg["classifiers"][e]), kappa_vectors=vectors)
+        for e in cfg["engines"]], ignore_index=True)
+    table = R.compare_data_tables(published.load(), config=cfg, measures=measures,
+                                  rankings=rankings, pooled=pooled, errata=published.errata())
+    return table, pooled
+
+
+def test_is_match_rounding_truncation_and_nan():
+    assert R.is_match(0.5503, 0.550252, 4)
+    assert not R.is_match(0.5502, 0.550252, 4)
+    assert R.is_match(0.166, 0.1666667, 3, truncated=True)
+    assert not R.is_match(0.167, 0.1666667, 3, truncated=True)
+    assert not R.is_match(0.166, 0.1666667, 3)
+    assert R.is_match(np.nan, np.nan, 2) and not R.is_match(np.nan, 0.0, 2)
+    assert R.is_match(3, 3.0, 0) and not R.is_match(3, 4.0, 0)
+
+
+def test_reason_rules():
+    assert "CategoricalNB" in R.known_cause("sklearn", "BayesNet")
+    assert R.known_cause("sklearn", "DecisionTable").startswith("not run")
+    assert "text of a training instance" in R.known_cause("weka", "RandomForest")
+    assert R.known_cause("weka", "J48").startswith("unexplained")
+    assert R.known_cause("another", "J48").startswith("unexplained")
+    with pytest.raises(ValueError, match="no reason rule"):
+        R.known_cause("sklearn", "J48", rules=())
+
+
+def test_paper_columns():
+    assert R.paper_columns("sklearn", SKLEARN_FOR) == {v: k for k, v in SKLEARN_FOR.items()}
+    weka = ["Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest"]
+    assert R.paper_columns("weka", weka) == {c: c for c in weka}
+    assert R.paper_columns("weka", ["SMO"]) == {}
+
+
+def _pub(rows):
+    return pd.DataFrame(rows, columns=["paper", "table", "row", "column", "value", "decimals"])
+
+
+def test_compare_no_data_statuses():
+    pub = _pub([["p", "1", "a", "x", 0.50, 2], ["p", "1", "a", "y", 0.90, 2],
+                ["p", "1", "a", "z", 0.10, 2], ["p", "1", "b", "x", 0.20, 2],
+                ["p", "1", "b", "y", np.nan, 2]])
+    computed = pd.DataFrame({"paper": "p", "table": "1", "row": ["a", "a", "a", "b"],
+                             "column": ["x", "y", "z", "y"], "value": [0.504, 0.8, 0.3, np.nan]})
+    errata = pd.DataFrame([["p", "1", "a", "y", 0.9, 0.8, "ev", "p-a-y"],
+                           ["p", "1", "a", "z", 0.1, 0.2, "ev", "p-a-z"]],
+                          columns=list(published.ERRATA_COLUMNS))
+    out = R.compare_no_data(pub, computed, errata).set_index(["row", "column"])
+    assert list(out.columns) == [c for c in R.REPRODUCTION_COLUMNS if c not in ("row", "column")]
+    assert out.loc[("a", "x"), "status"] == "match"
+    assert out.loc[("a", "y"), "status"] == "erratum"
+    assert out.loc[("a", "y"), "reason"].startswith("docs/errata.md#p-a-y")
+    # an erratum entry whose correct value the formulas do not give is not an erratum
+    assert out.loc[("a", "z"), "status"] == "differs"
+    assert out.loc[("b", "x"), "status"] == "differs"
+    assert out.loc[("b", "x"), "reason"].startswith("not run")
+    assert np.isnan(out.loc[("b", "x"), "reproduced"])
+    assert out.loc[("b", "y"), "status"] == "match"  # printed NaN, computed NaN
+    assert (out["engine"] == R.NO_DATA_ENGINE).all()
+
+
+def test_weka_table9_from_the_authors_matrices(krkopt_run):
+    table, _ = krkopt_run
+    weka = table[(table["engine"] == "weka") & (table["table"] == "9")]
+    assert len(weka) == len(published.load("preference-driven", "9"))
+    statuses = weka.set_index(["row", "column"])["status"]
+    assert statuses[("pd fn2", "J48 rank")] == "erratum"
+    not_matching = statuses[statuses != "match"]
+    assert (not_matching == "erratum").all()
+    # every non-matching cell is in the footnote-3 row or the recorded fn2 rank
+    assert set(not_matching.index) - {("pd fn2", "J48 rank")} <= {
+        ("pd fn3", c) for c in weka["column"]}
+    fn3 = weka[(weka["row"] == "pd fn3") & ~weka["column"].str.endswith(" rank")]
+    assert (fn3["status"] == "erratum").all()
+
+
+def test_footnote3_vector_found_by_search_reproduces_the_printed_row(krkopt_run, authors):
+    table, _ = krkopt_run
+    reason = table[(table["engine"] == "weka") & (table["row"] == "pd fn3")
+                   & (table["column"] == "Bagging")]["reason"].item()
+    assert "kappa_search finds 1 vector" in reason and "docs/errata.md#" in reason
+    vector = np.array([float(x) for x in re.search(r": \[([^\]]+)\]", reason)[1].split(",")])
+    printed = published.load("preference-driven", "9")
+    printed = printed[printed["row"] == "pd fn3"].set_index("column")["value"]
+    for name, cm in authors.items():
+        value = preference_driven(cm, vector, zero_division=0.0)
+        assert published.reproduces(value, printed[name], 4)
+
+
+def test_footnote3_printed_vector_is_not_the_found_one(krkopt_run, config):
+    table, _ = krkopt_run
+    reason = table[(table["engine"] == "weka") & (table["row"] == "pd fn3")
+                   & (table["column"] == "J48")]["reason"].item()
+    found = [float(x) for x in re.search(r": \[([^\]]+)\]", reason)[1].split(",")]
+    assert found != config["datasets"]["krkopt"]["kappa_vectors"]["fn3"]
+
+
+def test_sklearn_rows_name_their_cause(krkopt_run):
+    table, _ = krkopt_run
+    sk = table[(table["engine"] == "sklearn") & (table["table"] == "9")]
+    assert (sk["status"] != "erratum").all()  # errata apply to the paper's own classifiers only
+    dt = sk[sk["column"].str.startswith("DecisionTable")]
+    assert dt["reproduced"].isna().all()
+    assert dt["reason"].str.contains("no scikit-learn counterpart").all()
+    nb = sk[(sk["column"] == "BayesNet") & (sk["status"] == "differs")]
+    assert len(nb) > 0 and nb["reason"].str.contains("CategoricalNB").all()
+    ranks = sk[sk["column"].str.endswith(" rank") & (sk["status"] == "differs")
+               & ~sk["column"].str.startswith("DecisionTable")]
+    assert ranks["reason"].str.contains("rank among 4 sklearn classifiers").all()
+    assert (sk["reason"][sk["status"] == "differs"] != "").all()
+
+
+def test_datasets_not_in_the_run_give_not_run_rows(krkopt_run):
+    table, _ = krkopt_run
+    car = table[table["table"] == "6"]
+    assert len(car) == 2 * len(published.load("preference-driven", "6"))
+    assert (car["status"] == "differs").all()
+    assert car["reason"].str.startswith("not run: dataset 'car'").all()
+
+
+def test_cv_settings_other_than_the_papers_are_named(config, authors):
+    cfg = copy.deepcopy(config)
+    cfg["datasets"] = {"krkopt": cfg["datasets"]["krkopt"]}
+    cfg["engines"], cfg["cv"] = ["weka"], {"folds": 3, "seed": 1, "repeats": 1}
+    pooled = {("weka", "krkopt", n): cm + np.eye(len(cm), dtype=int) * 5
+              for n, cm in authors.items()}
+    vectors = cfg["datasets"]["krkopt"]["kappa_vectors"]
+    measures = measures_table(pooled, {"krkopt": vectors}, zero_division=0.0)
+    rankings = ranking_table(measures, engine="weka", dataset="krkopt",
+                             classifiers=list(cfg["classifiers"]["weka"]), kappa_vectors=vectors)
+    out = R.compare_data_tables(published.load("preference-driven", "9"), config=cfg,
+                                measures=measures, rankings=rankings, pooled=pooled)
+    differs = out[out["status"] == "differs"]
+    assert len(differs) > 0
+    assert differs["reason"].str.startswith("this run uses 3-fold CV").all()
+
+
+def test_reproduction_table_and_summary(krkopt_run, config):
+    _, pooled = krkopt_run
+    surface = paper.kappa_surface()
+    computed = pd.concat([paper.pd_table3(), paper.pd_table4(), paper.pd_section42(surface),
+                          paper.pacc_table2(), paper.pacc_table4(), paper.pacc_table5(),
+                          paper.pacc_table6()])
+    cfg = copy.deepcopy(config)
+    cfg["engines"] = []
+    table = R.reproduction_table(published.load(), published.errata(), computed=computed,
+                                 config=cfg)
+    assert tuple(table.columns) == R.REPRODUCTION_COLUMNS
+    assert (table["engine"] == R.NO_DATA_ENGINE).all()
+    assert set(table["status"]) <= set(R.STATUSES)
+    counts = R.status_counts(table, ["engine"])
+    assert counts["total"].sum() == len(table)
+    text = R.summary_markdown(table)
+    assert "## Per table and engine" in text and "| none" in text
+    with pytest.raises(ValueError, match="empty"):
+        R.summary_markdown(table.iloc[:0])
+
+
+@pytest.mark.slow
+def test_pipeline_outputs(small_pipeline):
+    results = small_pipeline
+    for name in ("pd_table3", "pd_table4", "pacc_table2", "pacc_table4", "pacc_table5",
+                 "pacc_table6"):
+        assert (results / "paper" / f"{name}.csv").is_file()
+        assert (results / "paper" / f"{name}.md").read_text().startswith("# ")
+    for n in range(2, 7):
+        assert (results / "paper" / f"pd_figure{n}.png").stat().st_size > 10_000
+        assert (results / "paper" / f"pd_figure{n}.csv").is_file()
+    table = R.read_reproduction(results / "reproduction.csv")
+    pub = published.load()
+    data = (pub["paper"] == "preference-driven") & pub["table"].isin(["6", "7", "8", "9"])
+    engines = yaml.safe_load((results.parent / "config.yaml").read_text())["engines"]
+    assert len(table) == (~data).sum() + data.sum() * len(engines)
+    assert set(table["status"]) <= set(R.STATUSES)
+    assert (table.loc[table["status"] == "differs", "reason"] != "").all()
+    anchors = set(published.errata()["anchor"])
+    for reason in table.loc[table["status"] == "erratum", "reason"]:
+        assert re.match(r"docs/errata\.md#([\w-]+)", reason)[1] in anchors
+    summary = (results / "reproduction.md").read_text()
+    assert summary.startswith("# Reproduction") and "| sklearn" in summary
