@@ -6,9 +6,9 @@ Conventions
   integers or floats. Every measure takes an array-like of shape ``(..., C, C)`` and returns
   an array of shape ``(...)`` (a NumPy scalar for one matrix), broadcasting over the leading
   axes without a Python loop over matrices.
-* "Paper 000" is Kozak et al., *Preference-driven classification measure* (Entropy 2022);
-  "paper 001" is Sigdel & Aygun, *Pacc - a discriminative and accuracy correlated measure*.
-  Each docstring cites the equation it implements.
+* "Paper 000" is Kozak et al., *Preference-driven classification measure* (2022); "paper
+  001" is Sigdel & Aygun, *Pacc - a discriminative and accuracy correlated measure for
+  assessment of classification results*. Each docstring cites the equation it implements.
 * Per class i (paper 000, Section 3.2): ``TP_i = C_ii``, ``FN_i = row_i - TP_i``,
   ``FP_i = col_i - TP_i``, ``TN_i = n - TP_i - FP_i - FN_i`` where ``row_i`` (the support)
   and ``col_i`` are the actual and predicted totals and ``n`` the number of samples. They
@@ -1084,8 +1084,22 @@ def preference_driven(cm, kappa=None, *, zero_division: ZeroDivision = "nan"):
 
     Examples
     --------
-    >>> preference_driven([[100, 10, 10], [10, 80, 30], [1, 10, 30]], [0.3, 0.1, 0.9])
-    0.6641628736750...
+    The authors' public example:
+
+    >>> float(preference_driven([[100, 10, 10], [10, 80, 30], [1, 10, 30]], [0.3, 0.1, 0.9]))
+    0.6641628736750688
+
+    Paper 000's cm9 needs ``0/0 = 0`` (class 2 is never predicted):
+
+    >>> float(preference_driven([[10, 0], [10, 0]], [1.0, 1.0], zero_division=0.0))
+    0.25
+
+    Two matrices against the 121 vectors of Section 4.2:
+
+    >>> stack = np.array([[[10, 0], [5, 5]], [[5, 5], [0, 10]]])
+    >>> grid = np.concatenate(list(kappa_grid(np.linspace(0, 1, 11), 2)))
+    >>> preference_driven(stack[:, None], grid).shape
+    (2, 121)
     """
     arr, c, zd = _prepare(cm, zero_division)
     kappa_arr = None if kappa is None else check_kappa(kappa, arr.shape[-1])
