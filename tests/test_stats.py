@@ -542,3 +542,47 @@ def test_cross_validate_5x2_through_the_sklearn_engine():
         index=["repeat", "fold"], columns="classifier", values="value")
     result = stats.paired_ttest_5x2cv((d["NaiveBayes"] - d["DecisionTree"]).to_numpy().reshape(5, 2))
     assert np.isfinite(result.p_value) or result.note
+
+
+def test_nan_fold_value_is_excluded_with_a_warning():
+    pred = _predictions({"a": 0.9, "b": 0.6}, n=120, folds=6)
+    values = stats.fold_measure_values(pred, classes=["x", "y", "z"], zero_division=0.0)
+    mask = (values["classifier"] == "b") & (values["fold"] == 3) & (values["measure"] == "mcc")
+    values.loc[mask, "value"] = np.nan
+    with pytest.warns(stats.NaNExcludedWarning, match=r"mcc.*repeat 1 fold 3.*NaN for b"):
+        pairwise = stats.compare_within_dataset(values, alpha=0.05)
+    mcc = pairwise[pairwise["measure"] == "mcc"].iloc[0]
+    assert mcc["n"] == 5 and np.isfinite(mcc["p_value"])
+    assert pairwise[pairwise["measure"] == "accuracy"]["n"].iloc[0] == 6
+
+
+@pytest.mark.slow
+def test_pipeline_stats_outputs(small_pipeline):
+    """The small pipeline (car only, sklearn, 3 folds): stats files agree with direct calls."""
+    import yaml
+
+    config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
+    classifiers = list(config["classifiers"]["sklearn"])
+    folder = small_pipeline / "stats" / "sklearn" / "car"
+    five = stats.read_predictions(
+        small_pipeline / "stats" / "cv5x2" / "sklearn" / "car" / classifiers[0] / "predictions.csv")
+    assert sorted(set(zip(five["repeat"], five["fold"]))) == [(r, f) for r in range(1, 6)
+                                                              for f in (1, 2)]
+    folds = stats.read_stats_table(folder / "fold_measures.csv")
+    pred = stats.read_predictions(small_pipeline / "cv" / "sklearn" / "car" / classifiers[0]
+                                  / "predictions.csv")
+    first = pred[pred["fold"] == 1]
+    accuracy = folds[(folds["scheme"] == "cv") & (folds["classifier"] == classifiers[0])
+                     & (folds["fold"] == 1) & (folds["measure"] == "accuracy")]["value"]
+    assert accuracy.iloc[0] == pytest.approx((first["actual"] == first["predicted"]).mean())
+    pairwise = stats.read_stats_table(folder / "pairwise.csv")
+    assert set(pairwise["test"]) == set(stats.WITHIN_TESTS)
+    n_pairs = len(classifiers) * (len(classifiers) - 1) // 2
+    assert (pairwise.groupby(["measure", "kappa", "test"]).size() == n_pairs).all()
+    assert "## preference_driven [default]" in (folder / "significance.md").read_text()
+    omnibus = stats.read_stats_table(small_pipeline / "stats" / "across_omnibus.csv")
+    assert omnibus["note"].str.contains("N = 1").all()  # one dataset: no test across datasets
+    report = (small_pipeline / "stats" / "report.md").read_text()
+    assert "### Within car (sklearn)" in report
+    figure = small_pipeline / "figures" / "cd" / "sklearn" / "preference_driven_default.png"
+    assert figure.read_bytes()[:4] == b"\x89PNG"

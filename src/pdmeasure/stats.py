@@ -85,21 +85,13 @@ class NaNExcludedWarning(UserWarning):
 def lower_is_better(measure: str) -> bool:
     """Whether smaller values of ``measure`` are better.
 
-    Taken from ``pdmeasure.measures.INFO[measure]`` when the registry records a direction
-    (an attribute ``higher_is_better`` or ``direction`` of ``"higher"``/``"lower"``), else
-    from :data:`LOWER_IS_BETTER_FALLBACK` (error rate and CEN; every other measure of the
-    papers is better when higher).
+    Read from the registry's ``pdmeasure.measures.INFO[measure].higher_is_better``; a
+    measure the registry does not describe falls back to :data:`LOWER_IS_BETTER_FALLBACK`
+    (error rate and CEN; every other measure of the papers is better when higher).
     """
     info = getattr(measures, "INFO", {}).get(measure)
     if info is not None:
-        higher = getattr(info, "higher_is_better", None)
-        if higher is not None:
-            return not bool(higher)
-        direction = str(getattr(info, "direction", "")).lower()
-        if direction.startswith(("low", "min", "decreas")):
-            return True
-        if direction.startswith(("high", "max", "increas")):
-            return False
+        return not bool(info.higher_is_better)
     return measure in LOWER_IS_BETTER_FALLBACK
 
 
@@ -755,11 +747,12 @@ def compare_across_datasets(
     if not parts:
         raise ValueError("the measures table is empty")
     columns = (RANK_COLUMNS, OMNIBUS_COLUMNS, POSTHOC_COLUMNS, CD_COLUMNS)
-    return AcrossTables(*(
-        pd.concat([p[i] for p in parts if len(p[i])], ignore_index=True).reindex(
-            columns=list(cols))
-        for i, cols in enumerate(columns)
-    ))
+    tables = []
+    for i, cols in enumerate(columns):
+        frames = [p[i] for p in parts if len(p[i])]
+        tables.append(pd.concat(frames, ignore_index=True).reindex(columns=list(cols))
+                      if frames else pd.DataFrame(columns=list(cols)))
+    return AcrossTables(*tables)
 
 
 # --------------------------------------------------------------------------------------
@@ -989,12 +982,15 @@ def compare_within_dataset(
                                   math.nan, lower, corrected_resampled_ttest(d, ratio)))
             if five is not None:
                 d5 = (five[a] - five[b]).to_numpy()
-                if d5.size != 10:
-                    raise ValueError(f"{what}: 5x2cv needs 10 folds without NaN, got {d5.size}")
-                d5 = d5.reshape(5, 2)
                 for test, func in (("cv5x2_t", paired_ttest_5x2cv),
                                    ("cv5x2_f", combined_ftest_5x2cv)):
-                    rows.append(_pair_row(keys, test, a, b, float(d5.mean()), lower, func(d5)))
+                    if d5.size == 10:
+                        result = func(d5.reshape(5, 2))
+                    else:  # a fold was dropped for a NaN value (warned by _fold_matrix)
+                        result = PairedResult(math.nan, math.nan, math.nan, math.nan, d5.size,
+                                              f"needs all 10 folds, {d5.size} without NaN")
+                    rows.append(_pair_row(keys, test, a, b, float(d5.mean()) if d5.size
+                                          else math.nan, lower, result))
             if correct is not None and measure in MCNEMAR_MEASURES:
                 ca, cb = correct[a].to_numpy(bool), correct[b].to_numpy(bool)
                 diff = float(ca.mean() - cb.mean()) * (-1.0 if measure == "error_rate" else 1.0)
@@ -1092,7 +1088,8 @@ def _pairs(rows: pd.DataFrame) -> str:
 
 
 def _table(frame: pd.DataFrame) -> str:
-    return frame.to_markdown(index=False) if len(frame) else "_(no rows)_"
+    # disable_numparse: cells are pre-formatted text ("0.9320" must not become "0.932")
+    return frame.to_markdown(index=False, disable_numparse=True) if len(frame) else "_(no rows)_"
 
 
 def significance_markdown(table: pd.DataFrame, *, alpha: float) -> str:
@@ -1135,10 +1132,15 @@ def _across_summary(across: AcrossTables, engine: str, alpha: float) -> pd.DataF
             "best (avg rank)": "" if best is None else
             f"{best['classifier']} ({best['average_rank']:.2f})",
             **_omnibus_cells(omni, alpha),
-            **{TEST_TITLES[t]: _pairs(post[(post["test"] == t) & post["significant"]])
-               for t in POSTHOC_TESTS},
+            **{TEST_TITLES[t]: _posthoc_cell(post, t) for t in POSTHOC_TESTS},
         })
     return pd.DataFrame(rows)
+
+
+def _posthoc_cell(post: pd.DataFrame, test: str) -> str:
+    """Significant pairs of one post-hoc test, or n/a when the test was not run (N < 2)."""
+    rows = post[post["test"] == test]
+    return _pairs(rows[rows["significant"].astype(bool)]) if len(rows) else "n/a"
 
 
 def _select(frame: pd.DataFrame, keys: Mapping[str, str]) -> pd.DataFrame:
@@ -1181,8 +1183,7 @@ def headline_text(across: AcrossTables, significance: pd.DataFrame, *, alpha: fl
             name = measure_label(measure, kappa)
             omnibus = ", ".join(f"{TEST_TITLES[t]} p = {_p(p, 1.0)}"
                                 for t, p in zip(omni["test"], omni["p_value"]))
-            post_sig = {TEST_TITLES[t]: _pairs(post[(post["test"] == t) & post["significant"]])
-                        for t in POSTHOC_TESTS}
+            post_sig = {TEST_TITLES[t]: _posthoc_cell(post, t) for t in POSTHOC_TESTS}
             lines.append(f"- **{engine}, {name}, across datasets** ({omnibus}); significant "
                          "pairs: " + "; ".join(f"{t}: {v}" for t, v in post_sig.items()))
             sub = _select(significance, sel) if len(significance) else significance

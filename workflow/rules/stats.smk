@@ -7,7 +7,7 @@
 #   report: stats/report.md collects everything.
 from pdmeasure.stats import comparison_keys, file_stem
 
-STATS_DIR = f"{config['results']}/stats"
+STATS_DIR = results_path("stats")
 STATS_CFG = config.get("stats", {})
 STATS_CV5X2 = bool(STATS_CFG.get("cv5x2", True))
 STATS_KAPPA_VECTORS = {
@@ -21,12 +21,12 @@ STATS_CD_KEYS = [
 
 
 def stats_cd_path(engine, measure, kappa):
-    return f"{config['results']}/figures/cd/{engine}/{file_stem(measure, kappa)}.png"
+    return results_path("figures", "cd", engine, f"{file_stem(measure, kappa)}.png")
 
 
 def stats_inputs(kind, engine, dataset):
     """Prediction files of every classifier of an engine on a dataset (CV or 5x2cv)."""
-    folder = f"{config['results']}/cv" if kind == "cv" else f"{STATS_DIR}/cv5x2"
+    folder = results_path("cv") if kind == "cv" else f"{STATS_DIR}/cv5x2"
     return expand(
         "{folder}/{engine}/{dataset}/{classifier}/predictions.csv",
         folder=folder,
@@ -38,19 +38,20 @@ def stats_inputs(kind, engine, dataset):
 
 rule stats_cv5x2:
     input:
-        data=f"{config['results']}/data/{{dataset}}.csv",
+        data=results_path("data/{dataset}.csv"),
     output:
         predictions=f"{STATS_DIR}/cv5x2/{{engine}}/{{dataset}}/{{classifier}}/predictions.csv",
     params:
+        dataset=engine_dataset_params,
+        classifier=classifier_params,
         seed=config["cv"]["seed"],
-    wildcard_constraints:
-        engine="|".join(config["engines"]),
-        dataset="|".join(config["datasets"]),
-        classifier="|".join(sorted({c for e in config["engines"] for c in config["classifiers"][e]})),
     log:
         "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
     benchmark:
-        f"{config['results']}/benchmarks/stats/cv5x2/{{engine}}/{{dataset}}/{{classifier}}.tsv"
+        benchmark_path("stats/cv5x2/{engine}/{dataset}/{classifier}.tsv")
+    threads: 1
+    conda:
+        CONDA_ENV
     script:
         "../scripts/stats_cv5x2.py"
 
@@ -71,20 +72,19 @@ rule stats_within:
         zero_division=config.get("zero_division", 0.0),
         alpha=STATS_CFG.get("alpha", 0.05),
         mcnemar_exact_below=STATS_CFG.get("mcnemar_exact_below", 25),
-    wildcard_constraints:
-        engine="|".join(config["engines"]),
-        dataset="|".join(config["datasets"]),
     log:
         "logs/stats/within/{engine}/{dataset}.log",
     benchmark:
-        f"{config['results']}/benchmarks/stats/within/{{engine}}/{{dataset}}.tsv"
+        benchmark_path("stats/within/{engine}/{dataset}.tsv")
+    conda:
+        CONDA_ENV
     script:
         "../scripts/stats_within.py"
 
 
 rule stats_across:
     input:
-        measures=f"{config['results']}/measures.csv",
+        measures=results_path("measures.csv"),
     output:
         ranks=f"{STATS_DIR}/across_ranks.csv",
         omnibus=f"{STATS_DIR}/across_omnibus.csv",
@@ -97,7 +97,9 @@ rule stats_across:
     log:
         "logs/stats/across.log",
     benchmark:
-        f"{config['results']}/benchmarks/stats/across.tsv"
+        benchmark_path("stats/across.tsv")
+    conda:
+        CONDA_ENV
     script:
         "../scripts/stats_across.py"
 
@@ -108,9 +110,11 @@ rule stats_cd_diagrams:
     output:
         figures=[stats_cd_path(*key) for key in STATS_CD_KEYS],
     params:
-        keys=STATS_CD_KEYS,
+        figure_keys=STATS_CD_KEYS,
     log:
         "logs/stats/cd_diagrams.log",
+    conda:
+        CONDA_ENV
     script:
         "../scripts/stats_cd.py"
 
@@ -131,10 +135,12 @@ rule stats_report:
     output:
         report=f"{STATS_DIR}/report.md",
     params:
-        keys=STATS_CD_KEYS,
+        figure_keys=STATS_CD_KEYS,
         alpha=STATS_CFG.get("alpha", 0.05),
     log:
         "logs/stats/report.log",
+    conda:
+        CONDA_ENV
     script:
         "../scripts/stats_report.py"
 

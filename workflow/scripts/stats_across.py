@@ -1,7 +1,7 @@
 """Snakemake script: every test across datasets, per engine and measure (thin wrapper)."""
 import logging
 
-from pdmeasure.io import write_csv
+from pdmeasure.io import log_errors, script_logger, write_csv
 from pdmeasure.measure_table import read_measures
 from pdmeasure.stats import compare_across_datasets
 
@@ -21,6 +21,6 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    logging.captureWarnings(True)
-    main(snakemake)  # noqa: F821
+    smk = snakemake  # noqa: F821
+    with log_errors(script_logger(smk.log[0])):
+        main(smk)

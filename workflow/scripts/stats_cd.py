@@ -2,14 +2,16 @@
 import logging
 
 from pdmeasure.cd_diagram import read_cd_table, render_cd_diagrams
+from pdmeasure.io import log_errors, script_logger
 
 
 def main(smk) -> None:
-    keys = [tuple(key) for key in smk.params["keys"]]
+    keys = [tuple(key) for key in smk.params.figure_keys]
     render_cd_diagrams(read_cd_table(smk.input.cd), dict(zip(keys, smk.output.figures)))
     logging.info("%d CD diagrams", len(keys))
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    smk = snakemake  # noqa: F821
+    with log_errors(script_logger(smk.log[0])):
+        main(smk)

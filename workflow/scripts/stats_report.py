@@ -4,7 +4,7 @@ import os
 
 import pandas as pd
 
-from pdmeasure.io import write_text
+from pdmeasure.io import log_errors, script_logger, write_text
 from pdmeasure.stats import AcrossTables, read_stats_table, stats_report
 
 
@@ -15,12 +15,13 @@ def main(smk) -> None:
                              ignore_index=True)
     folder = os.path.dirname(smk.output.report)
     figures = {tuple(key): os.path.relpath(path, folder)
-               for key, path in zip(smk.params["keys"], smk.input.figures)}
+               for key, path in zip(smk.params.figure_keys, smk.input.figures)}
     write_text(stats_report(across, significance, alpha=smk.params.alpha, figures=figures),
                smk.output.report)
     logging.info("report -> %s", smk.output.report)
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    smk = snakemake  # noqa: F821
+    with log_errors(script_logger(smk.log[0])):
+        main(smk)

@@ -3,7 +3,7 @@ import logging
 
 import pandas as pd
 
-from pdmeasure.io import write_csv, write_text
+from pdmeasure.io import log_errors, script_logger, write_csv, write_text
 from pdmeasure.stats import (
     check_paired_folds,
     compare_within_dataset,
@@ -49,6 +49,6 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    logging.captureWarnings(True)
-    main(snakemake)  # noqa: F821
+    smk = snakemake  # noqa: F821
+    with log_errors(script_logger(smk.log[0])):
+        main(smk)
