@@ -103,3 +103,27 @@ def test_figure7_is_rendered_from_the_histogram_file(tmp_path):
     assert list(out.parent.iterdir()) == [out]  # no temporary file left behind
     with pytest.raises(ValueError, match="lacks columns"):
         figure7(histogram.drop(columns="count"))
+
+
+@pytest.mark.slow
+def test_pipeline_grid_files(small_pipeline):
+    import yaml
+
+    from pdmeasure.confusion import pooled_matrices, read_long
+    from pdmeasure.grids import read_histogram
+
+    config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
+    block = config["datasets"]["car"]
+    n_vectors = len(block["kappa_grid"]) ** len(block["classes"])
+    pooled = pooled_matrices(read_long(small_pipeline / "confusion_matrices.csv"),
+                             {"car": block["classes"]})
+    edges = histogram_edges(config["histogram"]["bin_width"])
+    histogram = read_histogram(small_pipeline / "grids/sklearn/car/histogram.csv")
+    summary = pd.read_csv(small_pipeline / "grids/sklearn/car/summary.csv")
+    assert list(summary["classifier"]) == list(config["classifiers"]["sklearn"])
+    assert (summary["n"] == n_vectors).all()
+    for (_, _, classifier), cm in pooled.items():
+        counts = histogram.loc[histogram["classifier"] == classifier, "count"].to_numpy()
+        expected = np.histogram(brute_force(cm[None], block["kappa_grid"])[0], bins=edges)[0]
+        np.testing.assert_array_equal(counts, expected)
+    assert (small_pipeline / "figures/figure7_sklearn.png").stat().st_size > 10_000

@@ -81,3 +81,32 @@ def test_two_names_for_one_vector_give_one_row(pooled):
     table = measures_table(pooled, {"toy": {"a": [0, 1, 0.5], "b": [0.0, 1.0, 0.5]}})
     pd_rows = table[(table["measure"] == "preference_driven") & (table["classifier"] == "X")]
     assert list(pd_rows["kappa"]) == ["default", "0;1;0.5"]
+
+
+@pytest.mark.slow
+def test_pipeline_measures_csv_matches_direct_calls(small_pipeline):
+    import yaml
+
+    from pdmeasure.confusion import read_long
+
+    config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
+    zero_division = config.get("zero_division", 0.0)
+    classes = {name: block["classes"] for name, block in config["datasets"].items()}
+    pooled = pooled_matrices(read_long(small_pipeline / "confusion_matrices.csv"), classes)
+    table = read_measures(small_pipeline / "measures.csv")
+    assert tuple(table.columns) == MEASURE_COLUMNS
+    values = table.set_index(["engine", "dataset", "classifier", "measure", "kappa"])["value"]
+    assert values.index.is_unique
+    for (engine, dataset, classifier), cm in pooled.items():
+        assert cm.sum() > 0
+        key = (engine, dataset, classifier)
+        for name in ("accuracy", "f1_macro", "mcc", "pacc"):
+            assert values[(*key, name, "")] == pytest.approx(
+                measures.REGISTRY[name](cm, zero_division=zero_division)
+            )
+        for vector in config["datasets"][dataset]["kappa_vectors"].values():
+            assert values[(*key, "preference_driven", format_kappa(vector))] == pytest.approx(
+                measures.preference_driven(cm, vector, zero_division=zero_division)
+            )
+    per_matrix = len(measures.REGISTRY) + len(config["datasets"]["car"]["kappa_vectors"])
+    assert len(table) == per_matrix * len(pooled)

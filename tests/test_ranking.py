@@ -84,3 +84,21 @@ def test_missing_value_is_an_error_naming_it():
 def test_a_fifth_dataset_gets_a_generic_title():
     assert table_title("iris", "sklearn") == "Ranking table: iris (engine sklearn)"
     assert table_title("krkopt", "sklearn").startswith("Table 9")
+
+
+@pytest.mark.slow
+def test_pipeline_ranking_table(small_pipeline):
+    import yaml
+
+    config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
+    classifiers = list(config["classifiers"]["sklearn"])
+    vectors = config["datasets"]["car"]["kappa_vectors"]
+    table = pd.read_csv(small_pipeline / "tables/table_car_sklearn.csv")
+    rows = ["accuracy", "precision", "recall", "F1", "MCC", "pd default",
+            *(f"pd {name}" for name in vectors)]
+    assert list(dict.fromkeys(table["row"])) == rows
+    for _, group in table.groupby("row", sort=False):
+        assert list(group["classifier"]) == classifiers
+        np.testing.assert_array_equal(group["rank"], competition_ranks(group["value"]))
+    md = (small_pipeline / "tables/table_car_sklearn.md").read_text()
+    assert md.startswith("# Table 6: car (engine sklearn)")

@@ -56,10 +56,10 @@ def figure7(
     Returns
     -------
     Figure
-        Every panel uses the bins of the CSV (one binning rule for all). The panels of a
-        dataset share their x range: the occupied bins of that row, padded by two bins (at
-        least 0.1 wide, within [0, 1]). y is the number of kappa vectors per bin, scaled per
-        panel.
+        Every panel uses the bins of the CSV (one binning rule for all). Each panel's x range
+        is its occupied bins padded by two bins, at least 0.1 wide, within [0, 1]: the
+        distributions are narrow and far apart, and the panels show their shapes. y is the
+        number of kappa vectors per bin.
     """
     missing = set(HISTOGRAM_COLUMNS) - set(histogram.columns)
     if missing:
@@ -72,7 +72,6 @@ def figure7(
     ncols = max(1, len(classifiers))
     fig, axes = new_figure(len(datasets), ncols)
     for r, dataset in enumerate(datasets):
-        xlim = _occupied_range(histogram[histogram["dataset"] == dataset])
         for c, classifier in enumerate(classifiers):
             ax = axes[r, c]
             panel = histogram[
@@ -83,8 +82,9 @@ def figure7(
                 continue
             left = panel["bin_left"].to_numpy(dtype=float)
             width = panel["bin_right"].to_numpy(dtype=float) - left
-            ax.bar(left, panel["count"].to_numpy(), width=width, align="edge", color="#3b6ea8")
-            ax.set_xlim(*xlim)
+            ax.bar(left, panel["count"].to_numpy(), width=width, align="edge", color="#3b6ea8",
+                   edgecolor="white", linewidth=0.3)
+            ax.set_xlim(*_occupied_range(panel))
             ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
             ax.tick_params(labelsize=6)
             if c == 0:

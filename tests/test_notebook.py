@@ -1,0 +1,57 @@
+"""notebooks/reproduction.ipynb executes top to bottom against the small pipeline's results."""
+from __future__ import annotations
+
+import shutil
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+NOTEBOOK = "notebooks/reproduction.ipynb"
+
+
+def execute(repo_root, results, monkeypatch, tmp_path):
+    """Run the notebook with PDM_RESULTS=results; return every text output, joined."""
+    monkeypatch.setenv("PDM_RESULTS", str(results))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    notebook = nbformat.read(repo_root / NOTEBOOK, as_version=4)
+    client = NotebookClient(
+        notebook, timeout=300, kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute()  # raises CellExecutionError, with the cell and traceback, on any error
+    texts = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            texts.append(output.get("text", ""))
+            data = output.get("data", {})
+            texts.append(data.get("text/markdown", "") + data.get("text/plain", ""))
+    return "\n".join(texts)
+
+
+@pytest.mark.slow
+def test_notebook_executes_against_pipeline_results(repo_root, small_pipeline, monkeypatch,
+                                                    tmp_path):
+    text = execute(repo_root, small_pipeline, monkeypatch, tmp_path)
+    assert f"results folder: {small_pipeline.resolve()}" in text
+    assert "largest difference: 0.0" in text  # pd default recomputed = measures.csv
+    assert "# Table 6: car (engine sklearn)" in text
+    assert "kappa:    [0.5, 0.5, 0.5, 0.5]" in text
+    if (small_pipeline / "reproduction.csv").is_file():
+        assert "does not exist yet" not in text
+
+
+@pytest.mark.slow
+def test_notebook_explains_a_missing_reproduction_file(repo_root, small_pipeline, monkeypatch,
+                                                      tmp_path):
+    results = tmp_path / "results"
+    shutil.copytree(small_pipeline, results, ignore=shutil.ignore_patterns("reproduction.*"))
+    text = execute(repo_root, results, monkeypatch, tmp_path)
+    assert "reproduction.csv does not exist yet" in text
+
+
+def test_notebook_refuses_a_folder_without_results(repo_root, monkeypatch, tmp_path):
+    from nbclient.exceptions import CellExecutionError
+
+    with pytest.raises(CellExecutionError, match="has no confusion_matrices.csv"):
+        execute(repo_root, tmp_path / "nothing", monkeypatch, tmp_path)
