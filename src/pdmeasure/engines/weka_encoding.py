@@ -9,10 +9,10 @@ at least one published number of paper 000 (Tables 6-9):
     numeric attributes (the missing marker then becomes Weka's missing value).
 ``value_order`` (``"sorted"`` or ``"first_appearance"``)
     Order in which a nominal attribute's values are declared. ``sorted``: numeric order when
-    every value is a number, otherwise alphabetical (code-point) order; with
-    ``missing_as_category`` the missing marker does not count in the "every value is a number"
-    test and is declared last (see :func:`declared_values`). ``first_appearance``: order of
-    first appearance in the file. The class attribute never follows this rule: its values are
+    every declared value is a number, otherwise alphabetical (code-point) order; a missing
+    marker kept as a category is a declared value like any other, so dermatology's age is
+    declared ``10, 12, ..., 8, 9, ?`` (see :func:`declared_values`). ``first_appearance``:
+    order of first appearance in the file (breaks Table 8's Bagging column). The class attribute never follows this rule: its values are
     declared in the dataset's configured class order (the positional order of kappa vectors).
 ``missing_as_category`` (bool)
     Keep the missing marker (dermatology's ``?`` ages) as an ordinary category instead of a
@@ -90,42 +90,39 @@ def _as_number(value: str) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def declared_values(
-    values: Sequence[str], *, value_order: str = "sorted", missing: str | None = None
-) -> list[str]:
+def declared_values(values: Sequence[str], *, value_order: str = "sorted") -> list[str]:
     """The declared value list of one nominal attribute.
 
     Parameters
     ----------
     values : sequence of str
-        The column's cells in file order (cells equal to ``missing`` are treated as Weka
-        missing values by the caller and must be removed before; pass ``missing`` only when the
-        marker is kept as a category).
+        The column's cells that are values (cells that become Weka missing values removed).
     value_order : {"sorted", "first_appearance"}
-        ``sorted``: numeric order (ties broken by the text) when every value other than
-        ``missing`` is a number, else alphabetical; the ``missing`` category, if present, is
-        declared last. ``first_appearance``: order of first appearance.
-    missing : str, optional
-        The missing marker kept as an ordinary category.
+        ``sorted``: numeric order (ties broken by the text) when every value is a number,
+        otherwise alphabetical (code-point order, as Python's and Java's string sort).
+        ``first_appearance``: order of first appearance.
 
     Returns
     -------
     list of str
         Distinct values, each once.
+
+    Examples
+    --------
+    >>> declared_values(["10", "8", "9", "10"])
+    ['8', '9', '10']
+    >>> declared_values(["10", "8", "?"])
+    ['10', '8', '?']
     """
     distinct = list(dict.fromkeys(values))
     if value_order == "first_appearance":
         return distinct
     if value_order != "sorted":
         raise ValueError(f"value_order must be one of {VALUE_ORDERS}, got {value_order!r}")
-    has_marker = missing is not None and missing in distinct
-    rest = [v for v in distinct if v != missing] if has_marker else distinct
-    numbers = [_as_number(v) for v in rest]
-    if rest and all(n is not None for n in numbers):
-        ordered = [v for _, v in sorted(zip(numbers, rest))]
-    else:
-        ordered = sorted(rest)
-    return ordered + [missing] if has_marker else ordered
+    numbers = [_as_number(v) for v in distinct]
+    if all(n is not None for n in numbers):
+        return [v for _, v in sorted(zip(numbers, distinct))]
+    return sorted(distinct)
 
 
 @dataclass(frozen=True)
@@ -192,9 +189,7 @@ def encode(data: pd.DataFrame, dataset: DatasetSpec) -> tuple[list[AttributeSpec
             continue
         keep_marker = encoding.missing_as_category
         present = cells if keep_marker else cells[~is_missing]
-        declared = declared_values(
-            list(present), value_order=encoding.value_order, missing=marker if keep_marker else None
-        )
+        declared = declared_values(list(present), value_order=encoding.value_order)
         index = {v: float(i) for i, v in enumerate(declared)}
         column = np.array([index.get(cell, np.nan) for cell in cells])
         attributes.append(AttributeSpec(name, tuple(declared)))

@@ -91,30 +91,48 @@ def weka_version() -> str:
     return str(JClass("weka.core.Version").VERSION)
 
 
-def make_classifier(params: Mapping[str, Any]):
-    """A Weka classifier from a config entry ``{class: weka.classifiers..., options: [...]}``.
+def classifier_setup(params: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """Validate a config entry ``{class: weka.classifiers..., options: [...]}`` (no JVM needed).
+
+    Returns
+    -------
+    class_name : str
+    options : list of str
+        Weka command-line options; empty means Weka's defaults (the paper's setting).
 
     Raises
     ------
     ValueError
-        On unknown keys, a missing ``class`` or options that are not a list of strings.
+        On unknown keys, a missing or non-Weka ``class``, or options that are not a list of
+        strings.
     """
     unknown = sorted(set(params) - PARAM_KEYS)
     if unknown:
         raise ValueError(f"unknown weka classifier parameter(s) {unknown}; known: {sorted(PARAM_KEYS)}")
-    if "class" not in params:
-        raise ValueError("a weka classifier entry needs `class` (e.g. weka.classifiers.trees.J48)")
+    class_name = params.get("class")
+    if not isinstance(class_name, str) or not class_name.startswith("weka.classifiers."):
+        raise ValueError(
+            "a weka classifier entry needs `class`, a Weka class name such as "
+            f"weka.classifiers.trees.J48; got {class_name!r}"
+        )
     options = params.get("options") or []
-    if not isinstance(options, Sequence) or isinstance(options, str) or not all(
+    if isinstance(options, str) or not isinstance(options, Sequence) or not all(
         isinstance(o, str) for o in options
     ):
         raise ValueError(f"weka classifier options must be a list of strings, got {options!r}")
+    return class_name, list(options)
+
+
+def make_classifier(params: Mapping[str, Any]):
+    """A Weka classifier (``AbstractClassifier.forName``) from a config entry.
+
+    See :func:`classifier_setup` for the entry's keys. Starts the JVM if needed.
+    """
+    class_name, options = classifier_setup(params)
     ensure_jvm()
     from jpype import JArray, JClass, JString
 
-    return JClass("weka.classifiers.AbstractClassifier").forName(
-        str(params["class"]), JArray(JString)(list(options))
-    )
+    return JClass("weka.classifiers.AbstractClassifier").forName(class_name, JArray(JString)(options))
 
 
 @dataclass(frozen=True)
@@ -252,6 +270,16 @@ class WekaEngine(Engine):
             jpype.getDefaultJVMPath()
         except jpype.JVMNotFoundException as exc:
             raise EngineUnavailable(f"{JVM_MISSING.format(error=exc)} {HOW_TO_RUN_WITHOUT}") from None
+
+    def check_classifier(self, name: str, params: Mapping[str, Any]) -> None:
+        """Validate one configured classifier entry without starting Java (config check hook).
+
+        Raises
+        ------
+        ValueError
+            See :func:`classifier_setup`.
+        """
+        classifier_setup(params)
 
     def cross_validate(
         self,
