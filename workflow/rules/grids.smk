@@ -3,17 +3,13 @@
 # dataset; Figure 7 per engine, rendered from the histogram files only.
 
 
-def grid_confusion_files(wildcards):
-    """Per-classifier confusion files of {engine} on {dataset}, in configured order."""
-    return [
-        results_path("cv", wildcards.engine, wildcards.dataset, classifier, "confusion.csv")
-        for classifier in config["classifiers"][wildcards.engine]
-    ]
-
-
 rule kappa_grid:
     input:
-        confusion=grid_confusion_files,
+        # Per-classifier confusion files of {engine} on {dataset}, in configured order.
+        confusion=lambda wildcards: [
+            results_path("cv", wildcards.engine, wildcards.dataset, classifier, "confusion.csv")
+            for classifier in config["classifiers"][wildcards.engine]
+        ],
     output:
         histogram=results_path("grids/{engine}/{dataset}/histogram.csv"),
         summary=results_path("grids/{engine}/{dataset}/summary.csv"),
