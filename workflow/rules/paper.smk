@@ -10,17 +10,12 @@ PAPER_TABLE_NAMES = [
 PAPER_FIGURES = [2, 3, 4, 5, 6]
 
 
-def paper_path(name):
-    """A file under <results>/paper/."""
-    return results_path("paper", name)
-
-
 rule paper_data:
     output:
-        **{name: paper_path(f"{name}.csv") for name in PAPER_TABLE_NAMES},
-        surfaces=paper_path("pd_surfaces.csv"),
-        **{f"figure{n}": paper_path(f"pd_figure{n}.csv") for n in PAPER_FIGURES},
-        figure2_points=paper_path("pd_figure2_points.csv"),
+        **{name: results_path("paper", f"{name}.csv") for name in PAPER_TABLE_NAMES},
+        surfaces=results_path("paper", "pd_surfaces.csv"),
+        **{f"figure{n}": results_path("paper", f"pd_figure{n}.csv") for n in PAPER_FIGURES},
+        figure2_points=results_path("paper", "pd_figure2_points.csv"),
     params:
         zero_division=config.get("zero_division", 0.0),
     log:
@@ -35,9 +30,9 @@ rule paper_data:
 
 rule paper_markdown:
     input:
-        paper_path("{name}.csv"),
+        results_path("paper", "{name}.csv"),
     output:
-        paper_path("{name}.md"),
+        results_path("paper", "{name}.md"),
     wildcard_constraints:
         name="|".join(PAPER_TABLE_NAMES),
     log:
@@ -50,10 +45,10 @@ rule paper_markdown:
 
 rule paper_figure:
     input:
-        data=paper_path("pd_figure{n}.csv"),
-        points=lambda wc: paper_path("pd_figure2_points.csv") if wc.n == "2" else [],
+        data=results_path("paper", "pd_figure{n}.csv"),
+        points=lambda wc: results_path("paper", "pd_figure2_points.csv") if wc.n == "2" else [],
     output:
-        paper_path("pd_figure{n}.png"),
+        results_path("paper", "pd_figure{n}.png"),
     wildcard_constraints:
         n="|".join(str(n) for n in PAPER_FIGURES),
     log:
@@ -65,8 +60,8 @@ rule paper_figure:
 
 
 PAPER_TARGETS = [
-    *[paper_path(f"{name}.{ext}") for name in PAPER_TABLE_NAMES for ext in ("csv", "md")],
-    *[paper_path(f"pd_figure{n}.{ext}") for n in PAPER_FIGURES for ext in ("csv", "png")],
-    paper_path("pd_figure2_points.csv"),
-    paper_path("pd_surfaces.csv"),
+    *[results_path("paper", f"{name}.{ext}") for name in PAPER_TABLE_NAMES for ext in ("csv", "md")],
+    *[results_path("paper", f"pd_figure{n}.{ext}") for n in PAPER_FIGURES for ext in ("csv", "png")],
+    results_path("paper", "pd_figure2_points.csv"),
+    results_path("paper", "pd_surfaces.csv"),
 ]

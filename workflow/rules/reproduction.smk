@@ -4,7 +4,7 @@
 
 rule reproduction:
     input:
-        paper=[paper_path(f"{name}.csv") for name in PAPER_TABLE_NAMES],
+        paper=[results_path("paper", f"{name}.csv") for name in PAPER_TABLE_NAMES],
         measures=results_path("measures.csv"),
         confusion=results_path("confusion_matrices.csv"),
         rankings=[
