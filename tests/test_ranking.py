@@ -102,3 +102,41 @@ def test_pipeline_ranking_table(small_pipeline):
         np.testing.assert_array_equal(group["rank"], competition_ranks(group["value"]))
     md = (small_pipeline / "tables/table_car_sklearn.md").read_text()
     assert md.startswith("# Table 6: car (engine sklearn)")
+
+
+def test_authors_krkopt_matrices_give_published_table9(shared_dir, repo_root):
+    """The authors' own Weka matrices -> measures table -> Table 9, cell for cell.
+
+    Every value and rank equals the printed one, except the cells listed in the errata,
+    which equal the errata's corrected value.
+    """
+    import json
+
+    import yaml
+
+    from pdmeasure import published
+    from pdmeasure.measure_table import measures_table
+
+    path = shared_dir / "reference" / "krkopt-weka-confusion-matrices.json"
+    if not path.is_file():
+        pytest.skip(f"{path} not available")
+    reference = json.loads(path.read_text())
+    config = yaml.safe_load((repo_root / "config.yaml").read_text())["datasets"]["krkopt"]
+    assert reference["class_order"] == config["classes"]
+    vectors = config["kappa_vectors"]
+    matrices = reference["confusion_matrices"]
+    pooled = {("weka", "krkopt", name): np.array(cm) for name, cm in matrices.items()}
+    table = ranking_table(
+        measures_table(pooled, {"krkopt": vectors}, zero_division=0.0),
+        engine="weka", dataset="krkopt", classifiers=list(matrices), kappa_vectors=vectors,
+    )
+    pub = published.load()
+    pub = pub[(pub["paper"] == "preference-driven") & (pub["table"] == "9")]
+    printed = pub.set_index(["row", "column"])["value"]
+    errata = published.errata()
+    errata = errata[(errata["paper"] == "preference-driven") & (errata["table"] == "9")]
+    printed.update(errata.set_index(["row", "column"])["correct"])
+    assert len(table) == len(printed) / 2
+    for row in table.itertuples():
+        assert f"{row.value:.4f}" == f"{printed[(row.row, row.classifier)]:.4f}", row
+        assert row.rank == printed[(row.row, f"{row.classifier} rank")], row
