@@ -1,0 +1,187 @@
+"""Data fetch: ucimlrepo first, then the mirror; one canonical table whatever the source."""
+from __future__ import annotations
+
+import io
+import json
+import logging
+import shutil
+
+import pandas as pd
+import pytest
+from conftest import small_config, write_config
+
+import pdmeasure.data as pddata
+from pdmeasure.config import ConfigError, load_manifest
+from pdmeasure.data import DataFetchError, canonicalise_uci, fetch_dataset, parse_original
+from pdmeasure.io import write_csv
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """ucimlrepo fails as it does without network."""
+
+    def fail(**kwargs):
+        raise ConnectionError("Error connecting to server")
+
+    monkeypatch.setattr(pddata.ucimlrepo, "fetch_ucirepo", fail)
+
+
+@pytest.fixture
+def manifest(uci_mirror):
+    return load_manifest(uci_mirror)
+
+
+def block(manifest, name, **extra):
+    """A config block for a mirror dataset."""
+    entry = manifest["datasets"][name]
+    return {"uci_id": entry["uci_id"], "path": None, "target": entry["target"],
+            "classes": entry["class_order_first_appearance"], "missing": entry["missing"],
+            "numeric_features": [], **extra}
+
+
+def raw_lines(path):
+    return [line.split(",") for line in path.read_text().splitlines() if line]
+
+
+@pytest.mark.parametrize("name", ["car", "nursery", "dermatology", "krkopt"])
+def test_mirror_gives_the_original_cells(name, uci_mirror, manifest, offline, caplog):
+    entry = manifest["datasets"][name]
+    with caplog.at_level(logging.INFO):
+        frame, source = fetch_dataset(name, block(manifest, name), mirror=uci_mirror)
+    assert list(frame.columns) == entry["columns"]
+    assert len(frame) == entry["rows"]
+    assert frame.to_numpy(dtype=object).tolist() == raw_lines(uci_mirror / entry["file"])
+    assert source == f"offline mirror {(uci_mirror / entry['file']).resolve()}"
+    assert "ConnectionError" in caplog.text and "offline mirror" in caplog.text
+
+
+def test_missing_marker_is_kept(uci_mirror, manifest, offline):
+    frame, _ = fetch_dataset("dermatology", block(manifest, "dermatology"), mirror=uci_mirror)
+    assert (frame["age"] == "?").sum() == 8
+    assert frame["class"].iloc[0] == "2"
+
+
+def test_ucimlrepo_frame_is_canonicalised_like_the_mirror(uci_mirror, manifest, monkeypatch):
+    """ucimlrepo's frame (header row, '?' parsed as NaN, ints widened to float) -> same table."""
+    entry = manifest["datasets"]["dermatology"]
+    text = (uci_mirror / entry["file"]).read_text()
+    header = ",".join(c.replace("_", "-").title() for c in entry["columns"])
+    original = pd.read_csv(io.StringIO(f"{header}\n{text}"), na_values="?")
+    assert original.iloc[:, 33].dtype == float  # age became float because of the NaNs
+
+    class Result:
+        class data:
+            pass
+
+    Result.data.original = original
+    monkeypatch.setattr(pddata.ucimlrepo, "fetch_ucirepo", lambda **kw: Result)
+    frame, source = fetch_dataset("dermatology", block(manifest, "dermatology"), mirror=uci_mirror)
+    from_mirror, _ = pddata.read_mirror("dermatology", entry["uci_id"], uci_mirror)
+    assert source.startswith("UCI Machine Learning Repository")
+    pd.testing.assert_frame_equal(frame, from_mirror)
+
+
+def test_canonicalise_without_manifest_uses_snake_case():
+    original = pd.DataFrame({"White-King-File": ["a", "b"], "depth of win": [1.0, None]})
+    frame = canonicalise_uci(original, "toy", None, "?")
+    assert list(frame.columns) == ["white_king_file", "depth_of_win"]
+    assert frame["depth_of_win"].tolist() == ["1", "?"]
+    with pytest.raises(DataFetchError, match=r"`datasets.toy.missing` is null"):
+        canonicalise_uci(original, "toy", None, None)
+
+
+def test_offline_without_mirror(manifest, offline):
+    with pytest.raises(DataFetchError) as info:
+        fetch_dataset("car", block(manifest, "car"), mirror=None)
+    message = str(info.value)
+    assert "'car'" in message  # which dataset
+    assert "ConnectionError" in message and "no offline mirror" in message  # why
+    assert "UCI_MIRROR" in message and "`mirror`" in message  # how to fix
+
+
+@pytest.fixture
+def corrupt_mirror(tmp_path, uci_mirror, manifest):
+    """A copy of the mirror whose car.data has one byte changed."""
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    shutil.copy(uci_mirror / "MANIFEST.json", mirror / "MANIFEST.json")
+    data = bytearray((uci_mirror / "car.data").read_bytes())
+    data[0:5] = b"vlow,"  # was "vhigh" ... -> different bytes
+    (mirror / "car.data").write_bytes(bytes(data))
+    return mirror
+
+
+def test_checksum_mismatch(corrupt_mirror, manifest, offline):
+    with pytest.raises(DataFetchError) as info:
+        fetch_dataset("car", block(manifest, "car"), mirror=corrupt_mirror)
+    message = str(info.value)
+    assert "'car'" in message and "checksum mismatch" in message
+    assert manifest["datasets"]["car"]["sha256"] in message
+    assert "restore the original file" in message
+
+
+def test_mirror_without_entry(tmp_path, manifest, offline):
+    (tmp_path / "MANIFEST.json").write_text(json.dumps({"datasets": {}}))
+    with pytest.raises(DataFetchError, match=r"'car'.*no entry with uci_id 19"):
+        fetch_dataset("car", block(manifest, "car"), mirror=tmp_path)
+
+
+def test_wrong_field_count_is_an_error():
+    with pytest.raises(DataFetchError, match=r"line 2: 2 fields, expected 3"):
+        parse_original("a,b,c\nd,e\n", ["x", "y", "z"])
+    assert len(parse_original("a,b,c\n\n", ["x", "y", "z"])) == 1
+
+
+def test_local_csv(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "toy.csv").write_text("size,outcome\n01,no\nNA,yes\n?,no\n")
+    ds = {"path": "toy.csv", "target": "outcome", "classes": ["no", "yes"], "missing": "?"}
+    frame, source = fetch_dataset("toy", ds)
+    assert frame["size"].tolist() == ["01", "NA", "?"]  # cells kept verbatim
+    assert source == f"local file {(tmp_path / 'toy.csv').resolve()}"
+    with pytest.raises(ConfigError, match=r"`datasets.toy.classes`"):
+        fetch_dataset("toy", {**ds, "classes": ["yes", "no"]})
+    with pytest.raises(ConfigError, match=r"`datasets.toy.target`"):
+        fetch_dataset("toy", {**ds, "target": "label"})
+    with pytest.raises(DataFetchError, match=r"'toy'.*no file"):
+        fetch_dataset("toy", {**ds, "path": "missing.csv"})
+
+
+def test_atomic_write_leaves_nothing_on_error(tmp_path):
+    target = tmp_path / "out" / "table.csv"
+    with pytest.raises(TypeError):
+        write_csv(pd.DataFrame({"a": [1]}), target, no_such_option=True)
+    assert list((tmp_path / "out").iterdir()) == []
+    write_csv(pd.DataFrame({"a": [1]}), target)
+    assert target.read_text() == "a\n1\n"
+
+
+# --- through Snakemake: the fetch job fails, names dataset/reason/fix, writes nothing -------
+
+
+def _no_output(workdir):
+    results = workdir / "results"
+    return not results.exists() or not any(p.is_file() for p in results.rglob("*"))
+
+
+def test_snakemake_offline_without_mirror(tmp_path, snakemake_runner):
+    config = small_config(None)
+    write_config(tmp_path, config)
+    done = snakemake_runner(tmp_path, "--cores", "1", "results/data/car.csv",
+                            env={"UCI_MIRROR": None})
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "DataFetchError" in output and "dataset 'car'" in output
+    assert "no offline mirror is configured" in output and "UCI_MIRROR" in output
+    assert _no_output(tmp_path)
+    assert "no offline mirror" in (tmp_path / "logs" / "data" / "car.log").read_text()
+
+
+def test_snakemake_checksum_mismatch(tmp_path, corrupt_mirror, snakemake_runner):
+    workdir = tmp_path / "run"
+    write_config(workdir, small_config(corrupt_mirror))
+    done = snakemake_runner(workdir, "--cores", "1", "results/data/car.csv")
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "DataFetchError" in output and "checksum mismatch" in output
+    assert _no_output(workdir)
