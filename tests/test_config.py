@@ -215,6 +215,13 @@ def test_numeric_features_must_be_columns(raw, uci_mirror, monkeypatch):
         pdconfig.check_data(config)
 
 
+def test_configured_mirror_must_exist(raw, tmp_path):
+    raw["mirror"] = str(tmp_path / "nowhere")
+    config = validate(raw)
+    with pytest.raises(ConfigError, match=r"`mirror`: .*nowhere.* is not a folder with MANIFEST"):
+        pdconfig.check_data(config)
+
+
 def test_specs(raw):
     config = validate(raw)
     spec = pdconfig.dataset_spec(config, "dermatology", "weka")

@@ -313,7 +313,8 @@ def check_class_order(name: str, configured: Sequence[str], observed: Sequence[s
 def check_data(config: Mapping) -> None:
     """Check each dataset's ``classes``, ``target`` and ``numeric_features`` against its data.
 
-    The data are looked up without running anything: the local ``path`` file, else the
+    An explicitly configured ``mirror`` must be a folder with ``MANIFEST.json``. The data
+    are looked up without running anything: the local ``path`` file, else the
     mirror's ``MANIFEST.json`` entry for the ``uci_id``, else an already fetched canonical
     table ``<results>/data/<name>.csv``. A dataset none of these describe is checked by the
     fetch step instead.
@@ -329,6 +330,11 @@ def check_data(config: Mapping) -> None:
     manifest = None
     if mirror is not None and (mirror / "MANIFEST.json").is_file():
         manifest = load_manifest(mirror)
+    elif config.get("mirror"):
+        raise ConfigError(
+            f"config key `mirror`: {config['mirror']!r} is not a folder with MANIFEST.json "
+            f"(relative paths start at the working directory {Path.cwd()})"
+        )
     for name, ds in config["datasets"].items():
         target = ds["target"]
         columns = observed = None
