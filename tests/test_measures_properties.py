@@ -240,3 +240,80 @@ def test_perfect_and_worst_classifications(c):
     for name in ("accuracy", "precision_macro", "recall_macro", "pacc", "g_mean", "preference_driven"):
         _close(values[name], 0.0, name)
     assert values["mcc"] < 0 and values["kappa"] < 0
+
+
+# --------------------------------------------------------------------------------------
+# kappa_grid (paper 000, Section 5.1)
+# --------------------------------------------------------------------------------------
+@FAST
+@given(
+    values=st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=1, max_size=4),
+    n_classes=st.integers(1, 5),
+    chunk_size=st.integers(1, 50),
+)
+def test_kappa_grid_is_itertools_product_in_chunks(values, n_classes, chunk_size):
+    import itertools
+
+    grid = M.kappa_grid(values, n_classes, chunk_size=chunk_size)
+    chunks = list(grid)
+    assert len(grid) == len(values) ** n_classes == grid.n_vectors
+    assert len(chunks) == grid.n_chunks
+    assert all(chunk.shape[1] == n_classes and 0 < len(chunk) <= chunk_size for chunk in chunks)
+    expected = np.array(list(itertools.product(values, repeat=n_classes)), dtype=float)
+    np.testing.assert_array_equal(np.concatenate(chunks), expected)
+    # re-iterable, and any window [start, stop) is the same slice
+    np.testing.assert_array_equal(np.concatenate(list(grid)), expected)
+    start, stop = len(expected) // 3, 2 * len(expected) // 3 + 1
+    window = list(grid.chunks(start, stop))
+    got = np.concatenate(window) if window else np.empty((0, n_classes))
+    np.testing.assert_array_equal(got, expected[start:stop])
+
+
+def test_huge_grids_are_lazy():
+    """11**18 vectors: len() and the first and last chunks, nothing materialised."""
+    values = [round(0.1 * i, 1) for i in range(11)]
+    grid = M.kappa_grid(values, 18, chunk_size=1000)
+    assert len(grid) == 11**18
+    first = next(iter(grid))
+    assert first.shape == (1000, 18)
+    np.testing.assert_array_equal(first[0], np.zeros(18))
+    np.testing.assert_array_equal(first[-1][-3:], [0.8, 0.2, 0.9])  # 999 = 8*121 + 2*11 + 9
+    last = list(grid.chunks(11**18 - 5))
+    assert len(last) == 1 and last[0].shape == (5, 18)
+    np.testing.assert_array_equal(last[0][-1], np.ones(18))
+    # beyond int64 (len() cannot report it, n_vectors can)
+    giant = M.kappa_grid(values, 40, chunk_size=10)
+    assert giant.n_vectors == 11**40
+    np.testing.assert_array_equal(next(iter(giant))[-1][-1], 0.9)
+
+
+def test_krkopt_grid_memory_is_bounded_by_the_chunk():
+    """Iterating the 2**18 x 18 krkopt grid allocates about one chunk at a time."""
+    import tracemalloc
+
+    chunk_size = 4096
+    grid = M.kappa_grid([0.33, 0.66], 18, chunk_size=chunk_size)
+    cms = np.random.default_rng(3).integers(0, 50, (5, 18, 18))
+    tracemalloc.start()
+    try:
+        total = 0
+        for chunk in grid:
+            total += M.preference_driven(cms[:, None], chunk, zero_division=0.0).size
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert total == 5 * 2**18
+    full_grid_bytes = 2**18 * 18 * 8
+    assert peak < full_grid_bytes / 8, f"peak {peak} bytes for a {full_grid_bytes}-byte grid"
+
+
+def test_preference_driven_over_a_grid_matches_the_loop():
+    cms = np.random.default_rng(4).integers(0, 30, (3, 4, 4))
+    grid = np.concatenate(list(M.kappa_grid([0, 0.5, 1], 4)))
+    together = M.preference_driven(cms[:, None], grid, zero_division=0.0)
+    assert together.shape == (3, 81)
+    for b in range(3):
+        for k in range(81):
+            assert together[b, k] == pytest.approx(
+                M.preference_driven(cms[b], grid[k], zero_division=0.0), rel=1e-14
+            )

@@ -187,10 +187,14 @@ def check_kappa(kappa, n_classes: int) -> np.ndarray:
             f"kappa must have length {n_classes} (one weight per class) in its last axis, "
             f"got shape {arr.shape}"
         )
-    if np.isnan(arr).any():
+    if arr.size == 0:
+        return arr
+    # min and max propagate NaN, so two reductions check everything without temporaries
+    # (kappa grids can be large)
+    low, high = arr.min(), arr.max()
+    if np.isnan(low) or np.isnan(high):
         raise ValueError("kappa must not contain NaN")
-    outside = (arr < 0) | (arr > 1)
-    if outside.any():
-        bad = float(arr[outside].ravel()[0])
+    if low < 0 or high > 1:
+        bad = float(low if low < 0 else high)
         raise ValueError(f"kappa values must lie in [0, 1], got {bad!r}")
     return arr

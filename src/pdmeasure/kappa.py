@@ -18,7 +18,8 @@ DEFAULT_CHUNK_SIZE = 65536
 class KappaGrid:
     """The product grid ``values ** n_classes``, iterated lazily in chunks.
 
-    Iterating yields float64 arrays of shape ``(<= chunk_size, n_classes)``; concatenated,
+    Iterating yields float64 arrays of shape ``(<= chunk_size, n_classes)`` (column-major,
+    a fresh array per chunk); concatenated,
     they are ``np.array(list(itertools.product(values, repeat=n_classes)))``. ``len()``
     is the number of vectors (``len(values) ** n_classes``). The grid can be iterated more
     than once. Use :func:`kappa_grid` to build one.
@@ -78,29 +79,51 @@ class KappaGrid:
         position = start
         while position < stop:
             length = min(self.chunk_size, stop - position)
-            yield self.values[self._digits(position, length)]
+            yield self._chunk(position, length)
             position += length
 
-    def _digits(self, start: int, length: int) -> np.ndarray:
-        """Mixed-radix digits of the flat indices ``start .. start + length - 1``.
+    def _chunk(self, start: int, length: int) -> np.ndarray:
+        """Vectors ``start .. start + length - 1`` of the product order, as one array.
 
-        The digits of ``start`` are computed with Python integers (no overflow for any grid
-        size) and the offsets are added column by column with carries, so every array
-        operation stays in small int64 values.
+        Column j (counted from the left) takes value ``(r // V**p) % V`` in row r, with
+        ``p = C - 1 - j``: runs of ``V**p`` equal values. Each column is filled from that
+        periodic pattern (a tile of ``np.repeat(values, V**p)``) or, for runs at least as
+        long as the chunk, from at most two slices. Positions are Python integers, so there
+        is no overflow for any grid size, and no index array is built.
         """
         base = len(self.values)
-        start_digits = []
-        rest = start
-        for _ in range(self.n_classes):
-            rest, digit = divmod(rest, base)
-            start_digits.append(digit)
-        start_digits.reverse()
-        digits = np.empty((length, self.n_classes), dtype=np.intp)
-        carry = np.arange(length, dtype=np.int64)
-        for column in range(self.n_classes - 1, -1, -1):
-            total = carry + start_digits[column]
-            carry, digits[:, column] = np.divmod(total, base)
-        return digits
+        # Filled column by column into a (C, length) buffer and returned transposed: an
+        # (length, C) Fortran-ordered array, which also makes the dot products over classes
+        # in preference_driven several times faster than a C-ordered chunk.
+        columns = np.empty((self.n_classes, length), dtype=np.float64)
+        for column in range(self.n_classes):
+            run = base ** (self.n_classes - 1 - column)
+            if run >= length:
+                row = start
+                while row < start + length:
+                    end = min((row // run + 1) * run, start + length)
+                    columns[column, row - start : end - start] = self.values[(row // run) % base]
+                    row = end
+            else:
+                pattern = np.repeat(self.values, run)
+                _fill_periodic(columns[column], pattern, start % len(pattern))
+        return columns.T
+
+
+def _fill_periodic(dest: np.ndarray, pattern: np.ndarray, offset: int) -> None:
+    """Fill ``dest`` with ``pattern`` repeated, starting at ``pattern[offset]``, in place.
+
+    (``np.tile`` would allocate the whole repetition first; this writes through a reshaped
+    view of ``dest``.)
+    """
+    period = len(pattern)
+    head = min(period - offset, len(dest))
+    dest[:head] = pattern[offset : offset + head]
+    rest = dest[head:]
+    whole = len(rest) // period
+    rest[: whole * period].reshape(whole, period)[...] = pattern
+    tail = len(rest) - whole * period
+    rest[whole * period :] = pattern[:tail]
 
 
 def kappa_grid(

@@ -152,28 +152,39 @@ def per_class_counts(cm) -> PerClassCounts:
 
 
 def _counts(arr: np.ndarray) -> PerClassCounts:
-    # FN and FP are sums of off-diagonal cells (not row/column total minus TP), so they are
-    # exactly 0 whenever the cells are, also for non-integer counts. TN, the only count
-    # obtained by subtraction, is set to exactly 0 where no cell outside row i and column i
-    # is non-zero (an exact integer count of cells), and clipped at 0 against round-off.
-    tp = np.diagonal(arr, axis1=-2, axis2=-1).copy()
-    off = arr.copy()
-    np.einsum("...ii->...i", off)[...] = 0.0
-    fn = off.sum(axis=-1)
-    fp = off.sum(axis=-2)
-    support = arr.sum(axis=-1)
-    predicted = arr.sum(axis=-2)
-    n = support.sum(axis=-1)
+    # Reductions use np.einsum, several times faster than ndarray.sum over the short class
+    # axes of large stacks. With integer counts (below 2**53) every value is exact. With
+    # non-integer counts a total whose cells are all zero is still exactly zero (adding
+    # exact zeros is exact), so FN and FP are exactly 0 when they should be; TN, obtained
+    # by subtraction, is clipped at 0 against round-off.
+    tp = np.einsum("...ii->...i", arr).copy()
+    support = _rows(arr)
+    predicted = _columns(arr)
+    n = _total(support)
+    fn = support - tp
+    fp = predicted - tp
     tn = np.maximum(n[..., None] - tp - fp - fn, 0.0)
-    nonzero = arr != 0
-    cells_outside = (
-        nonzero.sum(axis=(-2, -1))[..., None]
-        - nonzero.sum(axis=-1)
-        - nonzero.sum(axis=-2)
-        + np.diagonal(nonzero, axis1=-2, axis2=-1)
-    )
-    tn[cells_outside == 0] = 0.0
     return PerClassCounts(tp, fp, fn, tn, support, predicted, n)
+
+
+def _rows(arr: np.ndarray) -> np.ndarray:
+    """Row totals of (..., C, C)."""
+    return np.einsum("...ij->...i", arr)
+
+
+def _columns(arr: np.ndarray) -> np.ndarray:
+    """Column totals of (..., C, C)."""
+    return np.einsum("...ij->...j", arr)
+
+
+def _total(x: np.ndarray) -> np.ndarray:
+    """Sum over the last axis."""
+    return np.einsum("...i->...", x)
+
+
+def _mean(x: np.ndarray) -> np.ndarray:
+    """Mean over the last (class) axis."""
+    return _total(x) / x.shape[-1]
 
 
 def _sum_of_others(totals: np.ndarray) -> np.ndarray:
@@ -278,8 +289,8 @@ def fbeta_macro(cm, beta: float, *, zero_division: ZeroDivision = "nan"):
     """
     beta = _check_beta(beta)
     _, c, zd = _prepare(cm, zero_division)
-    p = _precision(c, zd).mean(axis=-1)
-    r = _recall(c, zd).mean(axis=-1)
+    p = _mean(_precision(c, zd))
+    r = _mean(_recall(c, zd))
     return _scalar(_fbeta(p, r, beta, zd))
 
 
@@ -307,8 +318,8 @@ def fbeta_micro(cm, beta: float, *, zero_division: ZeroDivision = "nan"):
     """
     beta = _check_beta(beta)
     _, c, zd = _prepare(cm, zero_division)
-    p = safe_divide(c.tp.sum(-1), (c.tp + c.fp).sum(-1), zd)
-    r = safe_divide(c.tp.sum(-1), (c.tp + c.fn).sum(-1), zd)
+    p = _m_precision_micro(None, c, zd)
+    r = _m_recall_micro(None, c, zd)
     return _scalar(_fbeta(p, r, beta, zd))
 
 
@@ -317,23 +328,23 @@ def fbeta_micro(cm, beta: float, *, zero_division: ZeroDivision = "nan"):
 # public wrapper that validates once.
 # --------------------------------------------------------------------------------------
 def _m_accuracy(arr, c, zd):
-    return safe_divide(c.tp.sum(-1), c.n, zd)
+    return safe_divide(_total(c.tp), c.n, zd)
 
 
 def _m_error_rate(arr, c, zd):
-    return safe_divide(c.fp + c.fn, c.n[..., None], zd).mean(-1)
+    return _mean(safe_divide(c.fp + c.fn, c.n[..., None], zd))
 
 
 def _m_average_accuracy(arr, c, zd):
-    return safe_divide(c.tp + c.tn, c.n[..., None], zd).mean(-1)
+    return _mean(safe_divide(c.tp + c.tn, c.n[..., None], zd))
 
 
 def _m_precision_macro(arr, c, zd):
-    return _precision(c, zd).mean(-1)
+    return _mean(_precision(c, zd))
 
 
 def _m_recall_macro(arr, c, zd):
-    return _recall(c, zd).mean(-1)
+    return _mean(_recall(c, zd))
 
 
 def _m_f1_macro(arr, c, zd):
@@ -341,15 +352,15 @@ def _m_f1_macro(arr, c, zd):
 
 
 def _m_f1_macro_mean(arr, c, zd):
-    return _fbeta(_precision(c, zd), _recall(c, zd), 1.0, zd).mean(-1)
+    return _mean(_fbeta(_precision(c, zd), _recall(c, zd), 1.0, zd))
 
 
 def _m_precision_micro(arr, c, zd):
-    return safe_divide(c.tp.sum(-1), (c.tp + c.fp).sum(-1), zd)
+    return safe_divide(_total(c.tp), _total(c.tp + c.fp), zd)
 
 
 def _m_recall_micro(arr, c, zd):
-    return safe_divide(c.tp.sum(-1), (c.tp + c.fn).sum(-1), zd)
+    return safe_divide(_total(c.tp), _total(c.tp + c.fn), zd)
 
 
 def _m_f1_micro(arr, c, zd):
@@ -357,20 +368,20 @@ def _m_f1_micro(arr, c, zd):
 
 
 def _m_specificity_macro(arr, c, zd):
-    return _specificity(c, zd).mean(-1)
+    return _mean(_specificity(c, zd))
 
 
 def _m_balanced_accuracy(arr, c, zd):
-    return _recall(c, zd).mean(-1)
+    return _mean(_recall(c, zd))
 
 
 def _m_mcc(arr, c, zd):
     # s^2 - sum_k p_k^2 = sum_k p_k * sum_{l != k} p_l (Gorodkin's cov(X, X), paper 001 eq. 8):
     # a sum of non-negative products, exactly 0 iff at most one class is ever predicted.
     s = c.n
-    cov_xy = s * c.tp.sum(-1) - (c.predicted * c.support).sum(-1)
-    cov_xx = (c.predicted * _sum_of_others(c.predicted)).sum(-1)
-    cov_yy = (c.support * _sum_of_others(c.support)).sum(-1)
+    cov_xy = s * _total(c.tp) - _dot(c.predicted, c.support)
+    cov_xx = _dot(c.predicted, _sum_of_others(c.predicted))
+    cov_yy = _dot(c.support, _sum_of_others(c.support))
     return safe_divide(cov_xy, np.sqrt(cov_xx) * np.sqrt(cov_yy), zd)
 
 
@@ -379,36 +390,37 @@ def _m_kappa(arr, c, zd):
     # s^2 - sum_i t_i p_i = sum_i t_i * sum_{j != i} p_j is exactly 0 iff every sample sits
     # in one diagonal cell.
     s = c.n
-    chance = (c.support * c.predicted).sum(-1)
-    return safe_divide(s * c.tp.sum(-1) - chance, (c.support * _sum_of_others(c.predicted)).sum(-1), zd)
+    chance = _dot(c.support, c.predicted)
+    return safe_divide(s * _total(c.tp) - chance, _dot(c.support, _sum_of_others(c.predicted)), zd)
 
 
 def _m_cen(arr, c, zd):
+    # Eqs. 1-5 summed in closed form. With b = 2(C - 1), P_j P^j_jk = C_jk / (2S) and
+    # P^j_jk = C_jk / both_j, where both_j = sum_k (C_jk + C_kj); so
+    #   CEN = -1/(2S ln b) sum_{j != k} C_jk [ln(C_jk / both_j) + ln(C_jk / both_k)]
+    #       = -1/(2S ln b) [2 sum_{j != k} C_jk ln C_jk - sum_j (FN_j + FP_j) ln both_j].
+    # Cells with C_jk = 0 contribute 0 log 0 = 0 (a limit; xlogy(0, .) = 0), so CEN is
+    # defined for every non-empty matrix and the zero-division policy never applies.
+    # tests/oracle.py evaluates eqs. 1-5 term by term.
     C = arr.shape[-1]
-    both = c.support + c.predicted  # sum_k C_jk + C_kj, the denominator of eqs. 1, 2 and 5
-    # P^j_{jk} = C_jk / both_j (row j) and P^j_{kj} = C_kj / both_j (column j). A zero
-    # denominator means row j and column j are empty: every such term is 0 log 0 = 0
-    # (a limit, not an undefined rate), so the policy is fixed at 0 here.
-    p_row = safe_divide(arr, both[..., :, None], 0.0)
-    p_col = safe_divide(arr, both[..., None, :], 0.0)
-    off = ~np.eye(C, dtype=bool)
-    plogp_row = np.where(off, xlogy(p_row, p_row), 0.0).sum(-1)  # over k, for row j
-    plogp_col = np.where(off, xlogy(p_col, p_col), 0.0).sum(-2)  # over k, for column j
-    cen_j = -(plogp_row + plogp_col) / math.log(2 * (C - 1))
-    weight = safe_divide(both, 2.0 * c.n[..., None], zd)  # eq. 5
-    return (weight * cen_j).sum(-1)
+    both = c.support + c.predicted
+    cell_terms = np.einsum("...ij->...", xlogy(arr, arr)) - _total(xlogy(c.tp, c.tp))
+    class_terms = _total(xlogy(c.fn + c.fp, both))
+    value = -(2.0 * cell_terms - class_terms) / (2.0 * c.n * math.log(2 * (C - 1)))
+    return np.maximum(value, 0.0)  # each bracket is <= 0; clip round-off below 0
 
 
 def _m_pacc(arr, c, zd):
     C = arr.shape[-1]
     denom = c.support[..., :, None] + c.predicted[..., None, :]  # row_i + col_j
-    diag = np.eye(C, dtype=bool)
-    # Off-diagonal: 0/0 only when C_ij = 0 with an empty row i and column j, a pair with no
-    # misclassification mass, so it contributes 0 under every policy.
-    p_off = safe_divide(2.0 * arr, denom, 0.0)
-    epsilon = np.where(diag, 0.0, p_off).sum(axis=(-2, -1)) / C  # eq. 17
+    # sum over all cells of 2 C_ij / (row_i + col_j), minus the diagonal, gives the error
+    # sum of eqs. 15 and 17. A zero denominator has C_ij = 0: a pair with no mass that
+    # contributes 0 under every policy.
+    all_cells = np.einsum("...ij->...", safe_divide(arr, denom, 0.0))
+    diagonal = _total(safe_divide(c.tp, c.support + c.predicted, 0.0))
+    epsilon = 2.0 * (all_cells - diagonal) / C  # eq. 17
     p_diag = safe_divide(2.0 * c.tp, c.support + c.predicted, zd)  # eq. 16
-    correct = p_diag.mean(-1)  # eq. 18
+    correct = _mean(p_diag)  # eq. 18
     return 0.5 + (correct - epsilon) / 2.0  # eq. 19
 
 
@@ -420,7 +432,7 @@ def _m_g_mean(arr, c, zd):
 def _m_iba(arr, c, zd):
     r = _recall(c, zd)
     s = _specificity(c, zd)
-    return ((1.0 + IBA_ALPHA * (r - s)) * r * s).mean(-1)
+    return _mean((1.0 + IBA_ALPHA * (r - s)) * r * s)
 
 
 def _pd_from_counts(c: PerClassCounts, kappa_arr, zd):
@@ -429,10 +441,6 @@ def _pd_from_counts(c: PerClassCounts, kappa_arr, zd):
     if kappa_arr is None:
         kappa_arr = safe_divide(c.support, c.n[..., None], zd)  # eq. 31
     C = precision.shape[-1]
-    # Eq. 30 as (sum_i k_i P_i + sum_i (1 - k_i) R_i) / C: two dot products over classes.
-    # np.einsum broadcasts the leading axes of cm and kappa without building a (..., K, C)
-    # or (..., K, C, C) array; this grouping also reproduces the authors' script to the
-    # last bit on their public example.
     try:
         np.broadcast_shapes(precision.shape, np.shape(kappa_arr))
     except ValueError as exc:
@@ -440,14 +448,21 @@ def _pd_from_counts(c: PerClassCounts, kappa_arr, zd):
             f"kappa of shape {np.shape(kappa_arr)} does not broadcast against the leading "
             f"axes {precision.shape[:-1]} of the confusion matrices"
         ) from exc
-    weight_r = 1.0 - kappa_arr
     nan_p = np.isnan(precision)
     nan_r = np.isnan(recall)
     if not (nan_p.any() or nan_r.any()):
-        return (_dot(precision, kappa_arr) + _dot(recall, weight_r)) / C
+        # Eq. 30 as (sum_i R_i + sum_i k_i (P_i - R_i)) / C: ONE dot product over classes.
+        # np.einsum broadcasts the leading axes of cm and kappa without building a
+        # (..., K, C) or (..., K, C, C) array. (This grouping also reproduces the authors'
+        # script to the last bit on their public example.)
+        value = _dot(precision - recall, kappa_arr)
+        value += _total(recall)  # shape cm.shape[:-2], broadcasts into value's shape
+        value /= C
+        return value
     # An undefined (NaN) precision or recall only makes pd undefined if it has a non-zero
     # weight: a term with weight 0 is absent from eq. 30, so kappa = 0 gives macro recall
     # even when a class is never predicted. The indicator dot products are exact.
+    weight_r = 1.0 - kappa_arr
     value = _dot(np.where(nan_p, 0.0, precision), kappa_arr) + _dot(
         np.where(nan_r, 0.0, recall), weight_r
     )
