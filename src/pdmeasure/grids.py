@@ -9,7 +9,9 @@ running statistics, so no ``(M, K, C, C)`` array is ever built. Exact quantiles 
 beyond that they are read off the histogram and the summary says so.
 
 Binning rule (one for every panel): bins of width ``bin_width`` with edges at the multiples of
-the width over [0, 1], the last bin closed (``numpy.histogram`` semantics).
+the width over [0, 1], the last bin closed (``numpy.histogram`` semantics). The paper says it
+rounded pd to two decimals, i.e. bins centred on the multiples of 0.01; ours are the same bins
+shifted by half a width, so that every bin lies inside [0, 1].
 """
 from __future__ import annotations
 
@@ -251,5 +253,7 @@ def read_histogram(path) -> pd.DataFrame:
     )
     missing = set(HISTOGRAM_COLUMNS) - set(frame.columns)
     if missing:
-        raise ValueError(f"{path}: missing columns {sorted(missing)}; expected {HISTOGRAM_COLUMNS}")
+        raise ValueError(
+            f"{path}: missing columns {sorted(missing)}; expected {HISTOGRAM_COLUMNS}"
+        )
     return frame

@@ -105,7 +105,8 @@ def measures_table(
         )
         # Two names for the same vector give one row: the row is keyed by the vector itself.
         for written in dict.fromkeys(format_kappa(v) for v in vectors.values()):
-            value = measures.preference_driven(cms, parse_kappa(written), zero_division=zero_division)
+            kappa = parse_kappa(written)
+            value = measures.preference_driven(cms, kappa, zero_division=zero_division)
             columns.append((PD, written, value))
         for i, key in enumerate(keys):
             blocks[key] = pd.DataFrame(
