@@ -152,3 +152,71 @@ def test_evaluate_equals_registry_calls(matrices):
     assert list(together) == list(M.REGISTRY)
     for name, values in together.items():
         np.testing.assert_array_equal(values, M.REGISTRY[name](stack, zero_division=0.0))
+
+
+# --------------------------------------------------------------------------------------
+# Independent implementations: PyCM 4 and scikit-learn agree where they define the measure
+# --------------------------------------------------------------------------------------
+def _dense_matrices(n: int, seed: int) -> list[np.ndarray]:
+    """Matrices without empty rows or columns (PyCM reports 'None' for undefined rates)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        c = int(rng.integers(2, 9))
+        cm = rng.poisson(3.0, (c, c)) + np.diag(rng.integers(0, 30, c))
+        if (cm.sum(0) > 0).all() and (cm.sum(1) > 0).all():
+            out.append(cm)
+    return out
+
+
+def test_agrees_with_pycm():
+    import warnings
+
+    from pycm import ConfusionMatrix
+
+    for cm in _dense_matrices(40, seed=11):
+        labels = [str(i) for i in range(len(cm))]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ref = ConfusionMatrix(
+                matrix={a: {p: int(cm[i, j]) for j, p in enumerate(labels)} for i, a in enumerate(labels)}
+            )
+            iba = np.mean([ref.IBA_alpha(M.IBA_ALPHA)[k] for k in ref.classes])
+        expected = {
+            "accuracy": ref.Overall_ACC,
+            "average_accuracy": ref.ACC_Macro,
+            "precision_macro": ref.PPV_Macro,
+            "recall_macro": ref.TPR_Macro,
+            "specificity_macro": ref.TNR_Macro,
+            "f1_macro_mean": ref.F1_Macro,
+            "mcc": ref.Overall_MCC,
+            "kappa": ref.Kappa,
+            "cen": ref.Overall_CEN,
+            "iba": iba,
+        }
+        for name, value in expected.items():
+            got = M.REGISTRY[name](cm, zero_division=0.0)  # F of P = R = 0 is 0 there too
+            assert got == pytest.approx(float(value), rel=1e-9, abs=1e-12), name
+
+
+def test_agrees_with_scikit_learn():
+    from sklearn import metrics
+
+    for cm in _dense_matrices(40, seed=12):
+        c = len(cm)
+        actual, predicted = np.divmod(np.arange(c * c), c)
+        weight = cm.ravel().astype(float)
+        kw = dict(sample_weight=weight)
+        expected = {
+            "accuracy": metrics.accuracy_score(actual, predicted, **kw),
+            "balanced_accuracy": metrics.balanced_accuracy_score(actual, predicted, **kw),
+            "f1_macro_mean": metrics.f1_score(actual, predicted, average="macro", **kw),
+            "f1_micro": metrics.f1_score(actual, predicted, average="micro", **kw),
+            "precision_macro": metrics.precision_score(actual, predicted, average="macro", **kw),
+            "recall_macro": metrics.recall_score(actual, predicted, average="macro", **kw),
+            "mcc": metrics.matthews_corrcoef(actual, predicted, **kw),
+            "kappa": metrics.cohen_kappa_score(actual, predicted, sample_weight=weight),
+        }
+        for name, value in expected.items():
+            got = M.REGISTRY[name](cm, zero_division=0.0)
+            assert got == pytest.approx(value, rel=1e-9, abs=1e-12), name
