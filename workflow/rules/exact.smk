@@ -1,2 +1,94 @@
-# Module exact: rules and the final targets it contributes to `rule all`.
-EXACT_TARGETS = []
+# Module exact (issue 6): exact analysis of the whole kappa space per engine and dataset
+# (distributions, win probabilities, best-classifier shares, ranking robustness by LP), the
+# figures rendered from its CSVs, and Figure 7 over the fine kappa grid.
+
+EXACT_TABLES = ["summary", "cdf", "histogram", "win", "share", "robustness"]
+EXACT_FIGURES = ["win", "cdf", "share"]
+EXACT_COLLECTED = {
+    "win": "win_probabilities.csv",
+    "share": "best_shares.csv",
+    "robustness": "robustness.csv",
+    "summary": "summary.csv",
+}
+
+
+def exact_confusion(wildcards):
+    """Pooled-matrix inputs of one (engine, dataset): every configured classifier's CV."""
+    return [
+        results_path("cv", wildcards.engine, wildcards.dataset, classifier, "confusion.csv")
+        for classifier in config["classifiers"][wildcards.engine]
+    ]
+
+
+rule exact_analysis:
+    input:
+        confusion=exact_confusion,
+    output:
+        **{name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv") for name in EXACT_TABLES},
+    log:
+        "logs/exact/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("exact/{engine}/{dataset}.tsv")
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/exact_analysis.py"
+
+
+rule exact_figures:
+    input:
+        **{name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv") for name in EXACT_FIGURES},
+    output:
+        **{name: results_path(f"exact/figures/{{engine}}/{{dataset}}_{name}.png") for name in EXACT_FIGURES},
+    log:
+        "logs/exact/figures/{engine}/{dataset}.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/exact_figures.py"
+
+
+rule exact_figure7:
+    input:
+        [results_path("exact", "{engine}", dataset, "histogram.csv") for dataset in DATASETS],
+    output:
+        figure=results_path("exact/figures/figure7_fine_{engine}.png"),
+    params:
+        classifiers=lambda wc: list(config["classifiers"][wc.engine]),
+        values=config["exact"]["fine_grid_values"],
+    log:
+        "logs/exact/figures/figure7_fine_{engine}.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/exact_figure7.py"
+
+
+rule exact_collect:
+    input:
+        **{
+            name: [results_path("exact", e, d, f"{name}.csv") for e in ENGINES for d in DATASETS]
+            for name in EXACT_COLLECTED
+        },
+    output:
+        **{name: results_path("exact", file) for name, file in EXACT_COLLECTED.items()},
+        robustness_summary=results_path("exact/robustness_summary.csv"),
+    log:
+        "logs/exact/collect.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/exact_collect.py"
+
+
+EXACT_TARGETS = (
+    [results_path("exact", file) for file in EXACT_COLLECTED.values()]
+    + [results_path("exact/robustness_summary.csv")]
+    + [
+        results_path("exact", "figures", engine, f"{dataset}_{name}.png")
+        for engine in ENGINES
+        for dataset in DATASETS
+        for name in EXACT_FIGURES
+    ]
+    + [results_path("exact", "figures", f"figure7_fine_{engine}.png") for engine in ENGINES]
+)

@@ -127,14 +127,15 @@ class GridDistribution:
         self.const = const
         self.multiplicity = self.total // math.prod(len(t) for t in terms) if terms else self.total
         first, second = _split([len(t) for t in terms]) if terms else ([], [])
+        half = max(math.prod(len(terms[i]) for i in g) for g in (first, second))
+        if half > max_half:  # checked before any partial sum is built
+            raise ValueError(
+                f"grid of {self.total} vectors needs {half} partial sums per half, "
+                f"more than max_half={max_half}; use the lattice method"
+            )
         groups = [_Group([terms[i] for i in first]), _Group([terms[i] for i in second])]
         groups.sort(key=lambda g: len(g.sums))
         self._a, self._b = groups
-        if len(self._b.sums) > max_half:
-            raise ValueError(
-                f"grid of {self.total} vectors needs {len(self._b.sums)} partial sums per half, "
-                f"more than max_half={max_half}; use the lattice method"
-            )
         self._order = np.argsort(self._b.sums, kind="stable")
         self._sorted_b = self._b.sums[self._order]
         self._scale = sum(max(abs(float(v)) for v in t) for t in terms) if terms else 0.0

@@ -58,6 +58,8 @@ class LatticeDistribution:
     weights: np.ndarray
     spread: int
     total: int | float
+    minimum: Fraction | None = None
+    maximum: Fraction | None = None
 
     @property
     def method(self) -> str:
@@ -96,7 +98,19 @@ class LatticeDistribution:
             return {"less_lo": less_hi, "less_hi": less_hi, "le_lo": le_hi, "le_hi": le_hi}
         low = np.array([math.floor(v - self.spread) + 1 for v in z], dtype=np.int64)
         less_lo = self._mass_below_index(low)  # K + spread <= z  ->  X < x
-        return {"less_lo": less_lo, "less_hi": less_hi, "le_lo": less_lo, "le_hi": le_hi}
+        out = {"less_lo": less_lo, "less_hi": less_hi, "le_lo": less_lo.copy(), "le_hi": le_hi}
+        # The exact extremes are known: nothing lies outside [minimum, maximum].
+        exact_x = [_as_threshold(x) for x in xs]
+        for q, x in enumerate(exact_x):
+            if self.maximum is not None and x >= self.maximum:
+                out["le_lo"][q] = self.total
+                if x > self.maximum:
+                    out["less_lo"][q] = self.total
+            if self.minimum is not None and x <= self.minimum:
+                out["less_hi"][q] = 0
+                if x < self.minimum:
+                    out["le_hi"][q] = 0
+        return out
 
     def histogram_bounds(self, edges) -> tuple[np.ndarray, np.ndarray]:
         """Lower and upper bounds per bin, ``numpy.histogram`` semantics (last bin closed)."""
@@ -104,7 +118,7 @@ class LatticeDistribution:
         lo_cdf, hi_cdf = b["less_lo"].copy(), b["less_hi"].copy()
         lo_cdf[-1], hi_cdf[-1] = b["le_lo"][-1], b["le_hi"][-1]
         lower = np.maximum(lo_cdf[1:] - hi_cdf[:-1], 0)
-        upper = hi_cdf[1:] - lo_cdf[:-1]
+        upper = np.maximum(hi_cdf[1:] - lo_cdf[:-1], lower)  # float weights: rounding only
         return lower, upper
 
 
@@ -163,7 +177,7 @@ def grid_lattice(form: LinearForm, grid: ProductGrid, *, size: int = DEFAULT_SIZ
             new[k : k + len(weights)] += weights * m if m > 1 else weights
         weights = new
     weights *= inactive
-    return LatticeDistribution(base, step, weights, spread, grid.n_vectors)
+    return LatticeDistribution(base, step, weights, spread, grid.n_vectors, base, base + span)
 
 
 def uniform_lattice(form: LinearForm, *, size: int = DEFAULT_SIZE) -> LatticeDistribution:
@@ -192,4 +206,4 @@ def uniform_lattice(form: LinearForm, *, size: int = DEFAULT_SIZE) -> LatticeDis
         if part:
             new[full : full + n] += weights * part
         weights = new
-    return LatticeDistribution(base, step, weights, len(widths), 1.0)
+    return LatticeDistribution(base, step, weights, len(widths), 1.0, base, base + span)

@@ -1,0 +1,126 @@
+"""Figures of the exact kappa-space analysis, rendered from its tidy CSVs only (headless).
+
+- :func:`win_heatmap`: P(row classifier beats column classifier), one panel per kappa space;
+- :func:`cdf_figure`: cumulative distribution of pd per classifier, one panel per space
+  (the band between the lower and upper bounds is drawn, invisible when exact);
+- :func:`share_bars`: share of each space in which each classifier ranks first, with the
+  confidence interval of Monte Carlo estimates;
+- :func:`fine_figure7`: paper 000's Figure 7 over the fine grid (11 values per class; 11**18
+  vectors on krkopt), from the exact or bounded histogram.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .plotting import figure7, new_figure
+
+_SPACE_TITLES = {"grid": "paper's kappa grid", "fine": "fine kappa grid", "uniform": "uniform kappa"}
+
+
+def _require(frame: pd.DataFrame, columns: Sequence[str], what: str) -> None:
+    missing = set(columns) - set(frame.columns)
+    if missing:
+        raise ValueError(f"{what} table lacks columns {sorted(missing)}")
+    if frame.empty:
+        raise ValueError(f"{what} table is empty")
+
+
+def _spaces(frame: pd.DataFrame) -> list[str]:
+    return list(dict.fromkeys(frame["space"]))
+
+
+def win_heatmap(win: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Heatmaps of ``p_greater`` (row beats column) per space, ties annotated when non-zero."""
+    _require(win, ["space", "classifier_a", "classifier_b", "p_greater", "p_tie"], "win")
+    spaces = _spaces(win)
+    names = list(dict.fromkeys(list(win["classifier_a"]) + list(win["classifier_b"])))
+    size = 0.55 * len(names) + 1.6
+    fig, axes = new_figure(1, len(spaces), panel_size=(size + 0.6, size))
+    for ax, space in zip(axes[0], spaces):
+        part = win[win["space"] == space]
+        mat = np.full((len(names), len(names)), np.nan)
+        tie = np.zeros_like(mat)
+        for row in part.itertuples():
+            i, j = names.index(row.classifier_a), names.index(row.classifier_b)
+            mat[i, j], tie[i, j] = row.p_greater, row.p_tie
+        image = ax.imshow(mat, vmin=0.0, vmax=1.0, cmap="RdBu")
+        for i in range(len(names)):
+            for j in range(len(names)):
+                if i != j and np.isfinite(mat[i, j]):
+                    text = f"{mat[i, j]:.3f}" + (f"\n(tie {tie[i, j]:.3f})" if tie[i, j] > 0 else "")
+                    ax.text(j, i, text, ha="center", va="center", fontsize=6,
+                            color="white" if abs(mat[i, j] - 0.5) > 0.35 else "black")
+        ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=7)
+        ax.set_yticks(range(len(names)), names, fontsize=7)
+        ax.set_title(f"P(row > column): {_SPACE_TITLES.get(space, space)}", fontsize=8)
+    fig.colorbar(image, ax=axes[0, -1], shrink=0.8)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def cdf_figure(cdf: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """CDF of pd per classifier; one panel per space."""
+    _require(cdf, ["space", "classifier", "x", "cdf_lower", "cdf_upper"], "cdf")
+    spaces = _spaces(cdf)
+    fig, axes = new_figure(1, len(spaces), panel_size=(3.4, 2.6))
+    for ax, space in zip(axes[0], spaces):
+        part = cdf[cdf["space"] == space]
+        for name, curve in part.groupby("classifier", sort=False):
+            curve = curve.sort_values("x")
+            x = curve["x"].to_numpy(dtype=float)
+            lo, hi = curve["cdf_lower"].to_numpy(dtype=float), curve["cdf_upper"].to_numpy(dtype=float)
+            (line,) = ax.step(x, (lo + hi) / 2, where="post", label=name, linewidth=1)
+            ax.fill_between(x, lo, hi, step="post", color=line.get_color(), alpha=0.3, linewidth=0)
+        ax.set_title(_SPACE_TITLES.get(space, space), fontsize=8)
+        ax.set_xlabel("preference-driven", fontsize=7)
+        ax.set_ylabel("P(pd <= x)", fontsize=7)
+        ax.tick_params(labelsize=6)
+    axes[0, 0].legend(fontsize=6)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def share_bars(share: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Grouped bars: share of first places per classifier and space, with CI error bars."""
+    _require(share, ["space", "classifier", "p_first", "ci_low", "ci_high"], "share")
+    spaces = _spaces(share)
+    names = list(dict.fromkeys(share["classifier"]))
+    fig, axes = new_figure(1, 1, panel_size=(1.2 + 0.9 * len(names), 2.8))
+    ax = axes[0, 0]
+    width = 0.8 / len(spaces)
+    for k, space in enumerate(spaces):
+        part = share[share["space"] == space].set_index("classifier").reindex(names)
+        p = part["p_first"].to_numpy(dtype=float)
+        err = np.vstack([p - part["ci_low"].to_numpy(dtype=float), part["ci_high"].to_numpy(dtype=float) - p])
+        ax.bar(np.arange(len(names)) + (k - (len(spaces) - 1) / 2) * width, p, width=width,
+               yerr=np.clip(err, 0, None), capsize=2, label=_SPACE_TITLES.get(space, space))
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=7)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("share ranked first", fontsize=7)
+    ax.legend(fontsize=6)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def fine_figure7(histogram: pd.DataFrame, *, classifiers: Sequence[str] | None = None,
+                 title: str | None = None) -> Figure:
+    """Figure 7 over the fine grid: rows of ``histogram.csv`` with ``space == "fine"``.
+
+    Bars are the midpoints of the exact or bounded counts (the bounds differ by a negligible
+    fraction; see the ``count_lower``/``count_upper`` columns).
+    """
+    _require(histogram, ["space", "dataset", "classifier", "bin_left", "bin_right", "count_lower",
+                         "count_upper"], "histogram")
+    fine = histogram[histogram["space"] == "fine"]
+    if fine.empty:
+        raise ValueError("histogram table has no rows for the fine grid")
+    counts = (fine["count_lower"].astype(float) + fine["count_upper"].astype(float)) / 2
+    frame = fine.assign(count=counts)[["engine", "dataset", "classifier", "bin_left", "bin_right", "count"]]
+    return figure7(frame, classifiers=classifiers, title=title)

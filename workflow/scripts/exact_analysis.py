@@ -1,0 +1,36 @@
+"""Snakemake script: exact kappa-space analysis of one (engine, dataset) -> six tidy CSVs."""
+import logging
+import time
+
+import pandas as pd
+
+from pdmeasure.confusion import pooled_matrices, read_long
+from pdmeasure.exact import DatasetAnalysis, ExactSettings
+from pdmeasure.io import write_csv
+
+
+def main(smk) -> None:
+    engine, dataset = smk.wildcards.engine, smk.wildcards.dataset
+    block = smk.config["datasets"][dataset]
+    frame = pd.concat([read_long(path) for path in smk.input.confusion], ignore_index=True)
+    pooled = pooled_matrices(frame, {dataset: block["classes"]})
+    matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
+    analysis = DatasetAnalysis(matrices, block["kappa_grid"], ExactSettings.from_config(smk.config),
+                               engine=engine, dataset=dataset)
+    steps = {
+        "summary": lambda: {"summary": analysis.summary()},
+        "distributions": lambda: dict(zip(("cdf", "histogram"), analysis.distributions())),
+        "win": lambda: {"win": analysis.win_probabilities()},
+        "share": lambda: {"share": analysis.shares()},
+        "robustness": lambda: {"robustness": analysis.robustness()},
+    }
+    for step, compute in steps.items():
+        start = time.perf_counter()
+        for name, table in compute().items():
+            write_csv(table, smk.output[name])
+        logging.info("%s/%s %s: %.2f s", engine, dataset, step, time.perf_counter() - start)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
+    main(snakemake)  # noqa: F821

@@ -1,0 +1,24 @@
+"""Snakemake script: exact histograms of one engine -> Figure 7 over the fine kappa grid."""
+import logging
+
+import pandas as pd
+
+from pdmeasure.exact_plots import fine_figure7
+from pdmeasure.plotting import save_figure
+
+
+def main(smk) -> None:
+    histogram = pd.concat(
+        [pd.read_csv(p, dtype={"engine": str, "dataset": str, "classifier": str}) for p in smk.input],
+        ignore_index=True,
+    )
+    fig = fine_figure7(histogram, classifiers=smk.params.classifiers,
+                       title=f"Figure 7 over the fine kappa grid ({smk.params.values} values per class), "
+                             f"engine {smk.wildcards.engine}")
+    save_figure(fig, smk.output.figure)
+    logging.info("wrote %s", smk.output.figure)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
+    main(snakemake)  # noqa: F821

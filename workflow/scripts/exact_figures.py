@@ -1,0 +1,25 @@
+"""Snakemake script: exact-analysis CSVs of one (engine, dataset) -> win, CDF and share figures."""
+import logging
+
+import pandas as pd
+
+from pdmeasure.exact_plots import cdf_figure, share_bars, win_heatmap
+from pdmeasure.plotting import save_figure
+
+_TEXT = {"engine": str, "dataset": str, "classifier": str, "classifier_a": str, "classifier_b": str}
+
+
+def main(smk) -> None:
+    label = f"{smk.wildcards.dataset} ({smk.wildcards.engine})"
+    win = pd.read_csv(smk.input.win, dtype=_TEXT)
+    cdf = pd.read_csv(smk.input.cdf, dtype=_TEXT)
+    share = pd.read_csv(smk.input.share, dtype=_TEXT)
+    save_figure(win_heatmap(win, title=f"Win probabilities over kappa: {label}"), smk.output.win)
+    save_figure(cdf_figure(cdf, title=f"Distribution of pd over kappa: {label}"), smk.output.cdf)
+    save_figure(share_bars(share, title=f"Share of kappa space ranked first: {label}"), smk.output.share)
+    logging.info("wrote %s, %s, %s", smk.output.win, smk.output.cdf, smk.output.share)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
+    main(snakemake)  # noqa: F821
