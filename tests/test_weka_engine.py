@@ -182,6 +182,18 @@ def test_check_available_names_package_when_missing(monkeypatch):
         WekaEngine().check_available()
 
 
+def test_check_available_names_java_home_when_jvm_library_missing(monkeypatch):
+    jpype = pytest.importorskip("jpype")
+
+    def no_jvm():
+        raise jpype.JVMNotFoundException("No JVM shared library file (libjvm.so) found")
+
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: "/usr/bin/java")
+    monkeypatch.setattr(jpype, "getDefaultJVMPath", no_jvm)
+    with pytest.raises(EngineUnavailable, match=r"libjvm.so.*JAVA_HOME.*remove `weka`"):
+        WekaEngine().check_available()
+
+
 def test_pipeline_config_check_fails_before_any_job(monkeypatch, config):
     from pdmeasure.config import ConfigError, check_engines
 
