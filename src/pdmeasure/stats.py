@@ -1070,11 +1070,18 @@ def measure_label(measure: str, kappa: str) -> str:
     return f"{measure} [{kappa}]" if kappa else measure
 
 
-def _p(value: float, alpha: float) -> str:
+def _fmt_p(value: float) -> str:
     if value is None or not np.isfinite(value):
         return "n/a"
-    text = f"{value:.2e}" if value < 1e-4 else f"{value:.4f}"
-    return f"**{text}**" if value <= alpha else text
+    if value == 0.0:
+        return "0"
+    return f"{value:.2e}" if value < 1e-4 else f"{value:.4f}"
+
+
+def _p(value: float, alpha: float) -> str:
+    """A p-value as text, bold when significant at ``alpha``."""
+    text = _fmt_p(value)
+    return f"**{text}**" if text != "n/a" and value <= alpha else text
 
 
 def _pairs(rows: pd.DataFrame) -> str:
@@ -1162,13 +1169,33 @@ def _within_summary(sig: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _notes(frames: Sequence[pd.DataFrame]) -> list[str]:
-    seen = []
-    for frame in frames:
-        for test, note in zip(frame["test"], frame["note"]):
-            if isinstance(note, str) and note and (test, note) not in seen:
-                seen.append((test, note))
-    return [f"- {TEST_TITLES.get(t, t)}: {n}" for t, n in seen]
+def power_table(across: AcrossTables, engine: str, alpha: float) -> pd.DataFrame:
+    """What each test can show with the available N: one row per (N, test).
+
+    ``smallest p`` is the ``min_p`` column (the smallest p-value the test can produce with N
+    datasets and K classifiers, after the multiple-comparison adjustment for post-hoc tests);
+    ``can reach alpha`` is ``no`` when even a perfectly consistent ranking could not be
+    significant.
+    """
+    omnibus = _select(across.omnibus, {"engine": engine})
+    posthoc = _select(across.posthoc, {"engine": engine})
+    size = omnibus.drop_duplicates(["measure", "kappa"]).set_index(["measure", "kappa"])[
+        ["n_datasets", "n_classifiers"]]
+    posthoc = posthoc.join(size, on=["measure", "kappa"])
+    rows = pd.concat([omnibus, posthoc], ignore_index=True)
+    rows = rows[rows["n_datasets"] >= 2].drop_duplicates(["n_datasets", "test"]) \
+        .sort_values(["n_datasets", "test"], kind="stable")
+    verdict = np.where(rows["min_p"].isna(), "unknown",
+                       np.where(rows["min_p"] <= alpha, "yes", "no"))
+    return pd.DataFrame({
+        "N": rows["n_datasets"].astype(int).astype(str),
+        "K": rows["n_classifiers"].astype(int).astype(str),
+        "test": [TEST_TITLES[t] for t in rows["test"]],
+        "smallest p": [_fmt_p(v) for v in rows["min_p"]],
+        "can reach alpha": verdict,
+        # the control's name is not a power note
+        "note": [n if t != "holm_control" else "" for t, n in zip(rows["test"], rows["note"])],
+    })
 
 
 def headline_text(across: AcrossTables, significance: pd.DataFrame, *, alpha: float) -> str:
@@ -1181,7 +1208,7 @@ def headline_text(across: AcrossTables, significance: pd.DataFrame, *, alpha: fl
             if omni.empty:
                 continue
             name = measure_label(measure, kappa)
-            omnibus = ", ".join(f"{TEST_TITLES[t]} p = {_p(p, 1.0)}"
+            omnibus = ", ".join(f"{TEST_TITLES[t]} p = {_p(p, alpha)}"
                                 for t, p in zip(omni["test"], omni["p_value"]))
             post_sig = {TEST_TITLES[t]: _posthoc_cell(post, t) for t in POSTHOC_TESTS}
             lines.append(f"- **{engine}, {name}, across datasets** ({omnibus}); significant "
@@ -1238,10 +1265,14 @@ def stats_report(
         if shown:
             lines += ["Critical-difference diagrams: " + ", ".join(
                 f"[{measure_label(m, k)}]({path})" for (_, m, k), path in shown), ""]
-        notes = _notes([_select(across.omnibus, {"engine": engine}),
-                        _select(across.posthoc, {"engine": engine})])
-        if notes:
-            lines += ["What N allows:", "", *notes, ""]
+        ranks = across.ranks[(across.ranks["engine"] == engine) & (across.ranks["n_datasets"] < 2)]
+        single = [measure_label(m, k) for m, k in
+                  ranks[["measure", "kappa"]].drop_duplicates().itertuples(index=False)]
+        lines += ["What N allows (smallest attainable p-value per test):", "",
+                  _table(power_table(across, engine, alpha)), ""]
+        if single:
+            lines += [f"On a single dataset, so not tested across datasets: {', '.join(single)}.",
+                      ""]
         sub = significance[significance["engine"] == engine] if len(significance) else significance
         for dataset, group in sub.groupby("dataset", sort=False):
             lines += [f"### Within {dataset} ({engine})", "",

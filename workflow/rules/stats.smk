@@ -18,29 +18,19 @@ STATS_CD_KEYS = [
     for engine in config["engines"]
     for measure, kappa in comparison_keys(STATS_KAPPA_VECTORS)
 ]
-
-
-def stats_cd_path(engine, measure, kappa):
-    return results_path("figures", "cd", engine, f"{file_stem(measure, kappa)}.png")
-
-
-def stats_inputs(kind, engine, dataset):
-    """Prediction files of every classifier of an engine on a dataset (CV or 5x2cv)."""
-    folder = results_path("cv") if kind == "cv" else f"{STATS_DIR}/cv5x2"
-    return expand(
-        "{folder}/{engine}/{dataset}/{classifier}/predictions.csv",
-        folder=folder,
-        engine=engine,
-        dataset=dataset,
-        classifier=list(config["classifiers"][engine]),
-    )
+STATS_CD_FIGURES = [
+    results_path("figures", "cd", engine, f"{file_stem(measure, kappa)}.png")
+    for engine, measure, kappa in STATS_CD_KEYS
+]
+STATS_CV_PREDICTIONS = results_path("cv/{engine}/{dataset}/{classifier}/predictions.csv")
+STATS_CV5X2_PREDICTIONS = f"{STATS_DIR}/cv5x2/{{engine}}/{{dataset}}/{{classifier}}/predictions.csv"
 
 
 rule stats_cv5x2:
     input:
         data=results_path("data/{dataset}.csv"),
     output:
-        predictions=f"{STATS_DIR}/cv5x2/{{engine}}/{{dataset}}/{{classifier}}/predictions.csv",
+        predictions=STATS_CV5X2_PREDICTIONS,
     params:
         dataset=engine_dataset_params,
         classifier=classifier_params,
@@ -58,8 +48,18 @@ rule stats_cv5x2:
 
 rule stats_within:
     input:
-        cv=lambda wc: stats_inputs("cv", wc.engine, wc.dataset),
-        cv5x2=lambda wc: stats_inputs("cv5x2", wc.engine, wc.dataset) if STATS_CV5X2 else [],
+        cv=lambda wc: expand(
+            STATS_CV_PREDICTIONS,
+            engine=wc.engine,
+            dataset=wc.dataset,
+            classifier=list(config["classifiers"][wc.engine]),
+        ),
+        cv5x2=lambda wc: expand(
+            STATS_CV5X2_PREDICTIONS,
+            engine=wc.engine,
+            dataset=wc.dataset,
+            classifier=list(config["classifiers"][wc.engine]) if STATS_CV5X2 else [],
+        ),
     output:
         folds=f"{STATS_DIR}/{{engine}}/{{dataset}}/fold_measures.csv",
         pairwise=f"{STATS_DIR}/{{engine}}/{{dataset}}/pairwise.csv",
@@ -108,7 +108,7 @@ rule stats_cd_diagrams:
     input:
         cd=f"{STATS_DIR}/cd.csv",
     output:
-        figures=[stats_cd_path(*key) for key in STATS_CD_KEYS],
+        figures=STATS_CD_FIGURES,
     params:
         figure_keys=STATS_CD_KEYS,
     log:
@@ -131,7 +131,7 @@ rule stats_report:
             engine=config["engines"],
             dataset=list(config["datasets"]),
         ),
-        figures=[stats_cd_path(*key) for key in STATS_CD_KEYS],
+        figures=STATS_CD_FIGURES,
     output:
         report=f"{STATS_DIR}/report.md",
     params:
@@ -151,7 +151,7 @@ STATS_TARGETS = [
     f"{STATS_DIR}/across_omnibus.csv",
     f"{STATS_DIR}/across_posthoc.csv",
     f"{STATS_DIR}/cd.csv",
-    *[stats_cd_path(*key) for key in STATS_CD_KEYS],
+    *STATS_CD_FIGURES,
     *expand(
         "{stats}/{engine}/{dataset}/{name}",
         stats=STATS_DIR,
