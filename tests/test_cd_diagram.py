@@ -86,3 +86,13 @@ def test_missing_key_raises_and_leaves_no_file(tmp_path):
     with pytest.raises(ValueError, match="no CD data"):
         cd_diagram.render_cd_diagrams(_cd_table(), {("e", "mcc", ""): tmp_path / "x.png"})
     assert not list(tmp_path.iterdir())
+
+
+def test_all_nan_measure_renders_a_placeholder(tmp_path):
+    frame = pd.DataFrame({"engine": "e", "dataset": ["d1", "d1", "d2", "d2"],
+                          "classifier": ["A", "B", "A", "B"], "measure": "mcc", "kappa": "",
+                          "value": [np.nan, 0.5, 0.4, np.nan]})
+    with pytest.warns(stats.NaNExcludedWarning):
+        table = stats.compare_across_datasets(frame, alpha=0.05).cd
+    fig = cd_diagram.cd_figure_from_table(table, engine="e", measure="mcc")
+    assert "NaN" in fig.axes[0].texts[0].get_text()

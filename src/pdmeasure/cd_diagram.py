@@ -147,6 +147,15 @@ def cd_figure_from_table(frame: pd.DataFrame, *, engine: str, measure: str,
     first = rows.iloc[0]
     title = (f"{measure_label(measure, kappa)}, {engine}: N = {int(first['n_datasets'])} "
              f"datasets, Nemenyi alpha = {float(first['alpha']):g}")
+    if not np.all(np.isfinite(rows["average_rank"].to_numpy(float))):
+        # every dataset was excluded for NaN values: say so instead of failing the job
+        fig = Figure(figsize=(7.0, 1.5))
+        ax = fig.add_subplot()
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, "no average ranks: every dataset has a NaN value", ha="center",
+                va="center")
+        ax.set_title(title, fontsize=10)
+        return fig
     return plot_cd_diagram(list(rows["classifier"]), rows["average_rank"].to_numpy(float),
                            float(first["cd"]), title=title)
 
