@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import yaml
 
 from .engines import ENGINES, get_engine
@@ -324,8 +325,6 @@ def check_data(config: Mapping) -> None:
     ConfigError
         Naming the key.
     """
-    import pandas as pd  # only needed when a table is read
-
     mirror = mirror_path(config)
     manifest = None
     if mirror is not None and (mirror / "MANIFEST.json").is_file():

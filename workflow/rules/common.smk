@@ -48,7 +48,10 @@ def cv_jobs():
 
 
 def cv_files(name):
-    """`name` (e.g. "confusion.csv") of every CV job: <results>/cv/{engine}/{dataset}/{classifier}/name."""
+    """File `name` (e.g. "confusion.csv") of every CV job.
+
+    <results>/cv/{engine}/{dataset}/{classifier}/<name>
+    """
     return [
         results_path("cv", engine, dataset, classifier, name)
         for engine, dataset, classifier in cv_jobs()

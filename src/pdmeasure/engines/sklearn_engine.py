@@ -26,6 +26,7 @@ predictions are identical across runs and across ``snakemake --cores``.
 """
 from __future__ import annotations
 
+import importlib
 import warnings
 from collections.abc import Mapping
 from typing import Any
@@ -51,8 +52,6 @@ _RESERVED = ("n_jobs", "random_state", "min_categories")
 
 
 def _estimator_class(classifier: str):
-    import importlib
-
     try:
         module, cls = CLASSIFIERS[classifier].split(":")
     except KeyError:
@@ -244,7 +243,9 @@ class SklearnEngine(Engine):
         try:
             import sklearn  # noqa: F401
         except ImportError as exc:
-            raise EngineUnavailable(f"scikit-learn is not installed ({exc}); pip install scikit-learn") from None
+            raise EngineUnavailable(
+                f"scikit-learn is not installed ({exc}); pip install scikit-learn"
+            ) from None
 
     def check_classifier(self, classifier: str, params: Mapping[str, Any]) -> None:
         """Raise ValueError for an unknown classifier or a parameter it does not accept."""
