@@ -30,6 +30,8 @@ from pdmeasure.exact import (
     uniform_cdf,
     uniform_lattice,
 )
+from pdmeasure.exact.forms import pd_forms
+from pdmeasure.exact.grid import grid_histograms
 from pdmeasure.exact.uniform import TooManyTerms
 
 # The papers' grids (config.yaml) and their numbers of classes.
@@ -93,10 +95,29 @@ def test_histogram_equals_enumeration_bin_for_bin(dataset, krkopt_matrices):
     grid = ProductGrid.regular(values, n_classes)
     for width in (0.01, 0.002):
         edges = np.linspace(0.0, 1.0, round(1 / width) + 1)
-        for row, cm in zip(brute, cms.values()):
+        expected = np.stack([np.histogram(row, edges)[0] for row in brute])
+        for row, cm in zip(expected, cms.values()):
             exact = GridDistribution(pd_form(cm), grid).histogram(edges)
-            np.testing.assert_array_equal(exact, np.histogram(row, edges)[0])
+            np.testing.assert_array_equal(exact, row)
             assert exact.sum() == grid.n_vectors
+        batched = grid_histograms(pd_forms(np.stack(list(cms.values()))), grid, edges)
+        np.testing.assert_array_equal(batched, expected)
+
+
+def test_batched_histograms_settle_values_on_edges_exactly():
+    # Dyadic precision and recall: every pd value is a float exactly, some fall on edges.
+    a, b = np.array([[1, 3], [1, 3]]), np.array([[3, 1], [3, 1]])
+    grid = ProductGrid.regular([0, 0.25, 0.5, 0.75, 1], 2)
+    forms = pd_forms(np.stack([a, b]))
+    values = [exact_enumeration(f, grid) for f in forms]
+    edges = np.array([0.0, 0.4375, 0.5, 0.5625, 1.0])
+    assert all(Fraction(e) in values[0] for e in edges[1:-1]), "values must sit on the edges"
+    for form, vals, counts in zip(forms, values, grid_histograms(forms, grid, edges)):
+        exact_edges = [Fraction(e) for e in edges]
+        expected = [sum(lo <= v < hi for v in vals) for lo, hi in zip(exact_edges[:-2], exact_edges[1:-1])]
+        expected.append(sum(exact_edges[-2] <= v <= exact_edges[-1] for v in vals))
+        assert counts.tolist() == expected
+        assert GridDistribution(form, grid).histogram(edges).tolist() == expected
 
 
 @pytest.mark.parametrize("dataset", list(GRIDS))

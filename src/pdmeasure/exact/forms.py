@@ -13,6 +13,7 @@ computed from the integer counts, so they are exact.
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,31 +45,83 @@ def to_fraction(value) -> Fraction:
     return Fraction(repr(number))
 
 
-@dataclass(frozen=True)
 class LinearForm:
     """``const + sum_i slopes[i] * kappa[i]`` with exact rational coefficients.
 
-    Attributes
+    The exact coefficients (:class:`~fractions.Fraction`) may be computed on first use: the fast
+    paths work on the float copies (:attr:`const_float`, :attr:`slopes_float`) and call for the
+    exact values only to settle near-ties, so building a form from a confusion matrix costs a
+    few numpy operations.
+
+    Parameters
     ----------
-    const : Fraction
-    slopes : tuple of Fraction
-        One slope per class (the length of kappa).
+    const : number
+    slopes : sequence of numbers
+        One slope per class (the length of kappa). Numbers are read with :func:`to_fraction`.
     """
 
-    const: Fraction
-    slopes: tuple[Fraction, ...]
+    __slots__ = ("_exact", "_make_exact", "_floats")
+
+    def __init__(self, const, slopes):
+        exact = (to_fraction(const), tuple(to_fraction(s) for s in slopes))
+        self._exact = exact
+        self._make_exact = None
+        self._floats = (float(exact[0]), np.array([float(v) for v in exact[1]]))
+
+    @classmethod
+    def deferred(cls, const_float: float, slopes_float: np.ndarray, make_exact) -> "LinearForm":
+        """A form from float coefficients and a function returning the exact ``(const, slopes)``.
+
+        The floats must be the exact values rounded by at most a few float operations on
+        numbers of magnitude <= 1 (as pd's coefficients are); the rounding bound of
+        :class:`pdmeasure.exact.grid.GridDistribution` relies on it.
+        """
+        form = cls.__new__(cls)
+        form._exact = None
+        form._make_exact = make_exact
+        form._floats = (float(const_float), np.asarray(slopes_float, dtype=float))
+        return form
+
+    def _exact_values(self) -> tuple[Fraction, tuple[Fraction, ...]]:
+        if self._exact is None:
+            self._exact = self._make_exact()
+            self._make_exact = None
+        return self._exact
+
+    @property
+    def const(self) -> Fraction:
+        return self._exact_values()[0]
+
+    @property
+    def slopes(self) -> tuple[Fraction, ...]:
+        return self._exact_values()[1]
+
+    @property
+    def const_float(self) -> float:
+        return self._floats[0]
+
+    @property
+    def slopes_float(self) -> np.ndarray:
+        return self._floats[1]
 
     @property
     def n_classes(self) -> int:
-        return len(self.slopes)
+        return len(self._floats[1])
+
+    def __repr__(self) -> str:
+        return f"LinearForm(const={self.const!r}, slopes={self.slopes!r})"
 
     def __sub__(self, other: "LinearForm") -> "LinearForm":
         if other.n_classes != self.n_classes:
             raise ValueError(
                 f"forms over {self.n_classes} and {other.n_classes} classes cannot be combined"
             )
-        return LinearForm(
-            self.const - other.const, tuple(a - b for a, b in zip(self.slopes, other.slopes))
+
+        def exact():
+            return (self.const - other.const, tuple(a - b for a, b in zip(self.slopes, other.slopes)))
+
+        return LinearForm.deferred(
+            self.const_float - other.const_float, self.slopes_float - other.slopes_float, exact
         )
 
     def value(self, kappa: Sequence) -> Fraction:
@@ -81,8 +134,7 @@ class LinearForm:
 
     def evaluate(self, kappa: np.ndarray) -> np.ndarray:
         """Float values at kappa vectors ``(..., C)`` -> ``(...)``."""
-        kappa = np.asarray(kappa, dtype=float)
-        return float(self.const) + kappa @ np.array([float(s) for s in self.slopes])
+        return self.const_float + np.asarray(kappa, dtype=float) @ self.slopes_float
 
 
 def class_rates_exact(cm, zero_division=0.0) -> tuple[list[Fraction], list[Fraction]]:
@@ -133,9 +185,53 @@ def pd_form(cm, zero_division=0.0) -> LinearForm:
 
     ``const = (1/C) sum_i r_i`` and ``slope_i = (p_i - r_i) / C``: kappa weights precision.
     """
-    precision, recall = class_rates_exact(cm, zero_division)
-    c = len(recall)
-    return LinearForm(sum(recall, Fraction(0)) / c, tuple((p - r) / c for p, r in zip(precision, recall)))
+    counts = np.asarray(cm)
+    if counts.ndim != 2 or counts.shape[0] != counts.shape[1]:
+        raise ValueError(f"expected one square confusion matrix, got shape {counts.shape}")
+    c = counts.shape[0]
+
+    def exact():
+        precision, recall = class_rates_exact(counts, zero_division)
+        return (
+            sum(recall, Fraction(0)) / c,
+            tuple((p - r) / c for p, r in zip(precision, recall)),
+        )
+
+    fill = check_zero_division(zero_division)
+    tp = np.diag(counts).astype(float)
+    predicted, actual = counts.sum(axis=0), counts.sum(axis=1)
+    if math.isnan(fill) and (np.any(predicted == 0) or np.any(actual == 0)):
+        exact()  # raises the explanatory error
+    if not np.issubdtype(counts.dtype, np.integer) or np.any(counts < 0):
+        exact()  # validates the counts (raises for non-integers or negatives)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(predicted > 0, tp / np.maximum(predicted, 1), fill)
+        recall = np.where(actual > 0, tp / np.maximum(actual, 1), fill)
+    return LinearForm.deferred(recall.sum() / c, (precision - recall) / c, exact)
+
+
+def pd_forms(cms, zero_division=0.0) -> list[LinearForm]:
+    """:func:`pd_form` of a stack of matrices ``(M, C, C)``, with the float work batched."""
+    stack = np.asarray(cms)
+    if stack.ndim != 3 or stack.shape[1] != stack.shape[2]:
+        raise ValueError(f"expected matrices of shape (M, C, C), got {stack.shape}")
+    fill = check_zero_division(zero_division)
+    if not np.issubdtype(stack.dtype, np.integer) or math.isnan(fill) or np.any(stack < 0):
+        return [pd_form(cm, zero_division) for cm in stack]  # the checked path
+    c = stack.shape[1]
+    tp = np.diagonal(stack, axis1=1, axis2=2).astype(float)
+    predicted, actual = stack.sum(axis=1), stack.sum(axis=2)
+    precision = np.where(predicted > 0, tp / np.maximum(predicted, 1), fill)
+    recall = np.where(actual > 0, tp / np.maximum(actual, 1), fill)
+    consts, slopes = recall.sum(axis=1) / c, (precision - recall) / c
+
+    def exact(cm):
+        def make():
+            p, r = class_rates_exact(cm, zero_division)
+            return sum(r, Fraction(0)) / c, tuple((a - b) / c for a, b in zip(p, r))
+        return make
+
+    return [LinearForm.deferred(consts[k], slopes[k], exact(stack[k])) for k in range(len(stack))]
 
 
 def class_shares(cm) -> list[Fraction]:
@@ -191,8 +287,26 @@ class ProductGrid:
         """Number of kappa vectors (an exact Python int; 11**18 does not fit a C long)."""
         return math.prod(self.sizes)
 
-    def float_values(self) -> list[np.ndarray]:
+    @functools.cached_property
+    def _floats(self) -> list[np.ndarray]:
         return [np.array([float(v) for v in vals]) for vals in self.values]
+
+    @functools.cached_property
+    def float_matrix(self) -> np.ndarray | None:
+        """The values as a (C, V) float array if every class has V values, else None."""
+        return np.stack(self._floats) if len(set(self.sizes)) == 1 else None
+
+    @functools.cached_property
+    def value_stats(self) -> tuple[float, float]:
+        """Largest per-class spread (max - min) and largest magnitude of the values."""
+        return (
+            max(float(np.ptp(v)) for v in self._floats),
+            max(float(np.abs(v).max()) for v in self._floats),
+        )
+
+    def float_values(self) -> list[np.ndarray]:
+        """The kappa values of each class as float arrays (cached)."""
+        return self._floats
 
     def vectors(self, flat_indices: np.ndarray) -> np.ndarray:
         """Float kappa vectors at flat indices in itertools.product order (last class fastest)."""

@@ -16,6 +16,7 @@ kappa indices. Every count returned is therefore exact, ties (``== y``) included
 """
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -51,6 +52,32 @@ def largest_half(sizes) -> int:
     return max(math.prod(sizes[i] for i in first), math.prod(sizes[i] for i in second))
 
 
+@functools.lru_cache(maxsize=64)
+def _one_hot(sizes: tuple[int, ...]) -> np.ndarray:
+    """0/1 matrix (prod(sizes), sum(sizes)): row r picks one value per class (C order).
+
+    ``terms @ _one_hot(sizes).T`` gives every partial sum of a group in one product (each row
+    adds exactly len(sizes) terms, so the float error is that of a plain sum).
+    """
+    digits = np.indices(sizes).reshape(len(sizes), -1).T
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    out = np.zeros((len(digits), sum(sizes)))
+    np.put_along_axis(out, digits + offsets, 1.0, axis=1)
+    return out
+
+
+def _split_for(sizes: list[int], target: float) -> tuple[list[int], list[int]]:
+    """Positions of a group A with product close to ``target`` (at least 1) and the rest."""
+    order = sorted(range(len(sizes)), key=lambda i: -sizes[i])
+    group_a, product = [], 1
+    for i in order:
+        if product * sizes[i] <= max(target, 1.0):
+            group_a.append(i)
+            product *= sizes[i]
+    rest = [i for i in range(len(sizes)) if i not in set(group_a)]
+    return sorted(group_a), rest
+
+
 def _split(sizes: list[int]) -> tuple[list[int], list[int]]:
     """Positions of two groups with products as equal as possible (greedy on log size)."""
     order = sorted(range(len(sizes)), key=lambda i: -sizes[i])
@@ -64,14 +91,14 @@ def _split(sizes: list[int]) -> tuple[list[int], list[int]]:
 
 
 class _Group:
-    """All partial sums of a group of classes: float values plus exact look-up by index."""
+    """All partial sums of a group of classes: float values, exact values on demand by index."""
 
-    def __init__(self, terms: list[list[Fraction]]):
-        self.terms = terms
-        self.sizes = tuple(len(t) for t in terms)
+    def __init__(self, float_terms: list[np.ndarray], exact_terms):
+        self._exact_terms = exact_terms  # callable: position in group -> list of Fraction
+        self.sizes = tuple(len(t) for t in float_terms)
         sums = np.zeros(1)
-        for t in terms:
-            sums = np.add.outer(sums, np.array([float(v) for v in t])).ravel()
+        for t in float_terms:
+            sums = np.add.outer(sums, t).ravel()
         self.sums = sums
         self._exact: dict[int, Fraction] = {}
 
@@ -79,7 +106,7 @@ class _Group:
         if index not in self._exact:
             digits = np.unravel_index(index, self.sizes) if self.sizes else ()
             self._exact[index] = sum(
-                (t[int(d)] for t, d in zip(self.terms, digits)), Fraction(0)
+                (self._exact_terms(k)[int(d)] for k, d in enumerate(digits)), Fraction(0)
             )
         return self._exact[index]
 
@@ -93,8 +120,9 @@ class GridDistribution:
     grid : ProductGrid
         Same number of classes as ``form``.
     max_half : int
-        Largest number of partial sums per group; a larger grid raises ``ValueError`` (use
-        :func:`pdmeasure.exact.lattice.grid_lattice`, which bounds its error, instead).
+        Largest number of partial sums per group; a larger grid raises ``ValueError`` before
+        anything is built (use :func:`pdmeasure.exact.lattice.grid_lattice`, which bounds its
+        error, instead).
 
     Attributes
     ----------
@@ -114,36 +142,59 @@ class GridDistribution:
             )
         self.form, self.grid = form, grid
         self.total = grid.n_vectors
-        const = form.const
-        active, terms = [], []
-        for i, (s, vals) in enumerate(zip(form.slopes, grid.values)):
-            if s == 0:
-                continue
-            if len(vals) == 1:
-                const += s * vals[0]
-                continue
-            active.append(i)
-            terms.append([s * v for v in vals])
-        self.const = const
-        self.multiplicity = self.total // math.prod(len(t) for t in terms) if terms else self.total
-        first, second = _split([len(t) for t in terms]) if terms else ([], [])
-        half = max(math.prod(len(terms[i]) for i in g) for g in (first, second))
+        slopes, floats = form.slopes_float, grid.float_values()
+        # Classes with a zero slope, or one value, add a constant (exact: see _exact_const).
+        active = [i for i in range(grid.n_classes) if slopes[i] != 0.0 and len(floats[i]) > 1]
+        self._active = active
+        self._const_float = form.const_float + sum(
+            slopes[i] * floats[i][0] for i in range(grid.n_classes) if i not in set(active)
+        )
+        sizes = [len(floats[i]) for i in active]
+        self.multiplicity = self.total // math.prod(sizes)
+        first, second = _split(sizes) if active else ([], [])
+        half = max(math.prod(sizes[k] for k in g) for g in (first, second))
         if half > max_half:  # checked before any partial sum is built
             raise ValueError(
                 f"grid of {self.total} vectors needs {half} partial sums per half, "
                 f"more than max_half={max_half}; use the lattice method"
             )
-        groups = [_Group([terms[i] for i in first]), _Group([terms[i] for i in second])]
-        groups.sort(key=lambda g: len(g.sums))
+        float_terms = [slopes[i] * floats[i] for i in active]
+        groups = [
+            _Group([float_terms[k] for k in g], lambda pos, g=g: self._exact_terms(active[g[pos]]))
+            for g in (first, second)
+        ]
+        groups.sort(key=lambda grp: len(grp.sums))
         self._a, self._b = groups
         self._order = np.argsort(self._b.sums, kind="stable")
         self._sorted_b = self._b.sums[self._order]
-        self._scale = sum(max(abs(float(v)) for v in t) for t in terms) if terms else 0.0
-        self._n_terms = len(terms)
+        self._scale = float(sum(np.abs(t).max() for t in float_terms)) if active else 0.0
+        self._n_terms = len(active)
         self._range = (self._a.sums.min() + self._sorted_b[0], self._a.sums.max() + self._sorted_b[-1])
+        self._term_cache: dict[int, list[Fraction]] = {}
+        self._const_exact: Fraction | None = None
 
-    def _tolerance(self, y: np.ndarray) -> np.ndarray:
-        return 8.0 * (self._n_terms + 2) * _EPS * (self._scale + np.abs(y) + 1.0)
+    def _exact_terms(self, i: int) -> list[Fraction]:
+        if i not in self._term_cache:
+            s = self.form.slopes[i]
+            self._term_cache[i] = [s * v for v in self.grid.values[i]]
+        return self._term_cache[i]
+
+    def _exact_const(self) -> Fraction:
+        if self._const_exact is None:
+            active = set(self._active)
+            self._const_exact = self.form.const + sum(
+                (s * vals[0] for i, (s, vals) in enumerate(zip(self.form.slopes, self.grid.values))
+                 if i not in active),
+                Fraction(0),
+            )
+        return self._const_exact
+
+    def _tolerance(self, x: np.ndarray) -> np.ndarray:
+        # Rigorous bound on the float error of (a + b) - (x - const): every coefficient and
+        # term is within a few roundings of its exact value, all of magnitude <= scale + 1.
+        return 8.0 * (self._n_terms + 4) * _EPS * (
+            self._scale + np.abs(x) + abs(self._const_float) + 1.0
+        )
 
     def counts(self, xs) -> tuple[list[int], list[int]]:
         """Exact numbers of kappa vectors with value ``< x`` and ``== x``, for each ``x``.
@@ -157,34 +208,35 @@ class GridDistribution:
         -------
         less, equal : list of int
         """
-        exact_y = [_as_threshold(x) - self.const for x in xs]
-        y = np.array([float(v) for v in exact_y])
-        tol = self._tolerance(y)
+        xs = list(xs) if not isinstance(xs, np.ndarray) else xs
+        x = np.array([float(v) for v in xs]) if not isinstance(xs, np.ndarray) else xs.astype(float)
+        y = x - self._const_float
+        tol = self._tolerance(x)
         a_sums, sb = self._a.sums, self._sorted_b
         # Queries clearly outside the range of values need no search.
         above = y > self._range[1] + tol
-        less = [self.total if up else 0 for up in above]
-        equal = [0] * len(y)
+        less = np.where(above, self.total, 0).astype(object)
+        equal = np.zeros(len(y), dtype=object)
         inside = np.flatnonzero((y >= self._range[0] - tol) & ~above)
         step = max(1, _BATCH // max(1, len(a_sums)))
         for first in range(0, len(inside), step):
             block = inside[first : first + step]
-            yq, tq = y[block, None], tol[block, None]
-            target = yq - a_sums[None, :]
-            lo = np.searchsorted(sb, target - tq, side="left")
-            hi = np.searchsorted(sb, target + tq, side="right")
+            target = y[block, None] - a_sums[None, :]
+            lo = np.searchsorted(sb, target - tol[block, None], side="left")
+            hi = np.searchsorted(sb, target + tol[block, None], side="right")
             definite = lo.sum(axis=1)
-            for q in range(len(yq)):
-                n_less, n_equal = int(definite[q]), 0
-                for ia in np.flatnonzero(hi[q] > lo[q]):
-                    a_exact = self._a.exact(int(ia))
-                    for k in range(lo[q, ia], hi[q, ia]):
-                        value = a_exact + self._b.exact(int(self._order[k]))
-                        goal = exact_y[block[q]]
-                        n_less += value < goal
-                        n_equal += value == goal
-                less[block[q]] = n_less * self.multiplicity
-                equal[block[q]] = n_equal * self.multiplicity
+            for q, n_less in zip(block, definite):
+                less[q] = int(n_less)
+            for q_pos, ia in zip(*np.nonzero(hi > lo)):
+                q = block[q_pos]
+                goal = _as_threshold(xs[q]) - self._exact_const()
+                a_exact = self._a.exact(int(ia))
+                for k in range(lo[q_pos, ia], hi[q_pos, ia]):
+                    value = a_exact + self._b.exact(int(self._order[k]))
+                    less[q] += value < goal
+                    equal[q] += value == goal
+        less = [int(v) * self.multiplicity if not above[i] else self.total for i, v in enumerate(less)]
+        equal = [int(v) * self.multiplicity for v in equal]
         return less, equal
 
     def bounds(self, xs) -> dict[str, np.ndarray]:
@@ -207,7 +259,8 @@ class GridDistribution:
         less, equal = self.counts(edges)
         below = np.array(less, dtype=object)
         below[-1] += equal[-1]
-        return np.diff(below).astype(np.int64) if self.total < 2**63 else np.diff(below)
+        counts = np.diff(below)
+        return counts.astype(np.int64) if self.total < 2**63 else counts
 
     def histogram_bounds(self, edges) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`histogram` twice: the interface of the lattice distributions (exact here)."""
@@ -218,3 +271,88 @@ class GridDistribution:
         """``P(X <= x)`` as floats (from exact counts)."""
         less, equal = self.counts(xs)
         return np.array([float(Fraction(a + b, self.total)) for a, b in zip(less, equal)])
+
+
+def grid_histograms(forms, grid: ProductGrid, edges, *, max_half: int = DEFAULT_MAX_HALF) -> np.ndarray:
+    """Exact histograms of several forms over one grid: the batched fast path.
+
+    Same result as ``GridDistribution(form, grid).histogram(edges)`` for each form (numpy
+    histogram semantics), with the meet-in-the-middle search of all forms done in one batch.
+    A form whose float search meets a possible tie with an edge (a pair within the rounding
+    bound) is recomputed by :class:`GridDistribution`, which settles it exactly.
+
+    Returns
+    -------
+    array (M, len(edges) - 1) of int64
+    """
+    forms = list(forms)
+    edges = np.asarray(edges, dtype=float)
+    if edges.ndim != 1 or len(edges) < 2 or np.any(np.diff(edges) <= 0):
+        raise ValueError("edges must be an increasing 1-d array of at least 2 values")
+    if not forms:
+        raise ValueError("no forms to histogram")
+    m = len(forms)
+    slopes = np.stack([f.slopes_float for f in forms])
+    floats = grid.float_values()
+    sizes_all = grid.sizes
+    active = tuple(i for i in range(grid.n_classes) if sizes_all[i] > 1)
+    value_span, value_max = grid.value_stats
+    abs_sum = np.abs(slopes).sum(axis=1)
+    # Cost ~ |B| (build and sort) + 2 Q |A| (searches) for Q edges inside the range of values.
+    inside = min(len(edges), 1 + int(abs_sum.max() * value_span / max(float(edges[1] - edges[0]), 1e-300)))
+    first, second = _plan(tuple(sizes_all[i] for i in active), inside, max_half)
+    const = np.array([f.const_float for f in forms])
+    for i in range(grid.n_classes):
+        if sizes_all[i] == 1:
+            const = const + slopes[:, i] * floats[i][0]
+
+    def group_sums(group):
+        classes = [active[k] for k in group]
+        if not classes:
+            return np.zeros((m, 1))
+        matrix = grid.float_matrix
+        if matrix is not None:  # same number of values in every class: one broadcast
+            terms = (slopes[:, classes, None] * matrix[classes]).reshape(m, -1)
+        else:
+            terms = np.concatenate([slopes[:, i, None] * floats[i] for i in classes], axis=1)
+        return terms @ _one_hot(tuple(sizes_all[i] for i in classes)).T
+
+    a_sums, b_sums = group_sums(first), np.sort(group_sums(second), axis=1)
+    n_b = b_sums.shape[1]
+    # Rows side by side in one sorted array: row r shifted by r * width (> the span of any row);
+    # local counts are clipped to the row, so a target outside its row cannot leak.
+    width = 2.0 * float(np.abs(b_sums).max()) + 1.0
+    flat = (b_sums + width * np.arange(m)[:, None]).ravel()
+    y = edges[None, :] - const[:, None]
+    tol = 8.0 * (len(active) + 4) * _EPS * (
+        (abs_sum * value_max + np.abs(const) + 1.0 + width * m)[:, None] + np.abs(edges)[None, :]
+    )
+    low = (a_sums.min(axis=1) + b_sums[:, 0])[:, None] - tol
+    high = (a_sums.max(axis=1) + b_sums[:, -1])[:, None] + tol
+    less = np.where(y > high, grid.n_vectors, 0)
+    rows, cols = np.nonzero((y >= low) & (y <= high))
+    unsure = ()
+    if len(rows):
+        t = tol[rows, cols][:, None]
+        target = (y[rows, cols] + width * rows)[:, None] - a_sums[rows]
+        lo = np.searchsorted(flat, target - t, side="left")
+        local = np.clip(lo - (rows * n_b)[:, None], 0, n_b)
+        less[rows, cols] = local.sum(axis=1)
+        # A pair within tol of the edge exists iff the next sum is <= target + tol (a pair
+        # from a neighbouring row can only cause a needless exact check).
+        window = (lo < len(flat)) & (flat[np.minimum(lo, len(flat) - 1)] <= target + t)
+        unsure = set(rows[window.any(axis=1)].tolist())
+    counts = np.diff(less, axis=1)
+    for r in unsure:  # a value may sit on an edge: settle it in exact arithmetic
+        counts[r] = GridDistribution(forms[r], grid, max_half=max_half).histogram(edges)
+    return counts
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(sizes: tuple[int, ...], inside: int, max_half: int) -> tuple[list[int], list[int]]:
+    """Split for :func:`grid_histograms`: group A of product ~ sqrt(N / 2Q), B the rest."""
+    first, second = _split_for(list(sizes), 2 * math.sqrt(math.prod(sizes) / (2 * inside)))
+    half = math.prod(sizes[k] for k in second)
+    if half > max_half:
+        raise ValueError(f"grid needs {half} partial sums per half, more than max_half={max_half}")
+    return first, second
