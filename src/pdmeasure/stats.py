@@ -23,6 +23,13 @@ tests, and Holm's step-down adjustment (scipy only offers Benjamini-Hochberg/Yek
 
 Ranks: rank 1 is the best classifier; ties get average ranks. Whether a measure is better
 high or low comes from :func:`lower_is_better`.
+
+Pipeline layer (tidy tables, written by ``workflow/rules/stats.smk``):
+:func:`compare_across_datasets` (``measures.csv`` -> ranks, omnibus, post-hoc and CD tables),
+:func:`cross_validate_5x2` (the extra 5 x 2-fold CV through the engine interface),
+:func:`fold_measure_values` and :func:`compare_within_dataset` (predictions -> per-fold
+measures -> paired tests), :func:`significance_table`, :func:`significance_markdown` and
+:func:`stats_report` (Markdown).
 """
 from __future__ import annotations
 
