@@ -51,7 +51,7 @@ def win_heatmap(win: pd.DataFrame, *, title: str | None = None) -> Figure:
         for i in range(len(names)):
             for j in range(len(names)):
                 if i != j and np.isfinite(mat[i, j]):
-                    text = f"{mat[i, j]:.3f}" + (f"\n(tie {tie[i, j]:.3f})" if tie[i, j] > 0 else "")
+                    text = f"{mat[i, j]:.3f}" + (f"\n(tie {tie[i, j]:.3f})" if tie[i, j] >= 5e-4 else "")
                     ax.text(j, i, text, ha="center", va="center", fontsize=6,
                             color="white" if abs(mat[i, j] - 0.5) > 0.35 else "black")
         ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=7)
