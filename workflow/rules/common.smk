@@ -58,6 +58,17 @@ def cv_files(name):
     ]
 
 
+def engine_confusion_files(wildcards):
+    """confusion.csv of every configured classifier of {engine} on {dataset}, in config order.
+
+    Input function for per-(engine, dataset) rules (grids, exact, stats).
+    """
+    return [
+        results_path("cv", wildcards.engine, wildcards.dataset, classifier, "confusion.csv")
+        for classifier in config["classifiers"][wildcards.engine]
+    ]
+
+
 def fetch_params(wildcards):
     """The keys of a dataset block that decide its canonical table (rule params)."""
     block = config["datasets"][wildcards.dataset]
