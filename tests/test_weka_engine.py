@@ -194,6 +194,16 @@ def test_check_available_names_java_home_when_jvm_library_missing(monkeypatch):
         WekaEngine().check_available()
 
 
+def test_max_heap_size_from_environment(monkeypatch):
+    monkeypatch.delenv(weka_engine.MAX_HEAP_ENV, raising=False)
+    assert weka_engine.max_heap_size() == weka_engine.DEFAULT_MAX_HEAP
+    monkeypatch.setenv(weka_engine.MAX_HEAP_ENV, "768m")
+    assert weka_engine.max_heap_size() == "768m"
+    monkeypatch.setenv(weka_engine.MAX_HEAP_ENV, "lots")
+    with pytest.raises(ValueError, match="PDMEASURE_WEKA_MAX_HEAP='lots'"):
+        weka_engine.max_heap_size()
+
+
 def test_pipeline_config_check_fails_before_any_job(monkeypatch, config):
     from pdmeasure.config import ConfigError, check_engines
 
