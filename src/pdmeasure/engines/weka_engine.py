@@ -85,8 +85,10 @@ def ensure_jvm() -> None:
     ValueError
         If ``$PDMEASURE_WEKA_MAX_HEAP`` is not a heap size.
     """
-    import jpype
-
+    try:
+        import jpype
+    except ImportError:
+        raise EngineUnavailable(f"{PACKAGE_MISSING} {HOW_TO_RUN_WITHOUT}") from None
     if jpype.isJVMStarted():
         return
     WekaEngine().check_available()
