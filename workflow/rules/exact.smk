@@ -12,17 +12,9 @@ EXACT_COLLECTED = {
 }
 
 
-def exact_confusion(wildcards):
-    """Pooled-matrix inputs of one (engine, dataset): every configured classifier's CV."""
-    return [
-        results_path("cv", wildcards.engine, wildcards.dataset, classifier, "confusion.csv")
-        for classifier in config["classifiers"][wildcards.engine]
-    ]
-
-
 rule exact_analysis:
     input:
-        confusion=exact_confusion,
+        confusion=engine_confusion_files,
     output:
         **{name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv") for name in EXACT_TABLES},
     log:
