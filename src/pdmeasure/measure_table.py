@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import measures
+from .io import text_to_float
 
 MEASURE_COLUMNS = ("engine", "dataset", "classifier", "measure", "kappa", "value")
 PD = "preference_driven"
@@ -130,5 +131,5 @@ def read_measures(path) -> pd.DataFrame:
     missing = set(MEASURE_COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"{path}: missing columns {sorted(missing)}; expected {MEASURE_COLUMNS}")
-    frame["value"] = pd.to_numeric(frame["value"].replace("", "nan"))
+    frame["value"] = text_to_float(frame["value"])
     return frame

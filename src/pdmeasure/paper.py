@@ -30,6 +30,7 @@ import pandas as pd
 
 from . import examples
 from . import measures as M
+from .io import text_to_float
 
 PD_PAPER = "preference-driven"
 PACC_PAPER = "pacc"
@@ -424,13 +425,6 @@ def render_markdown(table: pd.DataFrame) -> str:
     return f"# {title}\n\n{grid.to_markdown(disable_numparse=True)}\n"
 
 
-def _numbers(column: pd.Series) -> list[float]:
-    """Text cells as floats; an empty cell (how ``to_csv`` writes NaN) is NaN.
-
-    (``pd.to_numeric`` rejects the text "nan" in Arrow-backed string columns.)
-    """
-    return [float(x) if x else np.nan for x in column]
-
 
 def read_table(path) -> pd.DataFrame:
     """Read a tidy paper table CSV (keys as text, ``value`` float, ``decimals`` int)."""
@@ -439,6 +433,6 @@ def read_table(path) -> pd.DataFrame:
     missing = set(TABLE_COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"{path}: missing columns {sorted(missing)}; expected {TABLE_COLUMNS}")
-    frame["value"] = _numbers(frame["value"])
+    frame["value"] = text_to_float(frame["value"])
     frame["decimals"] = frame["decimals"].astype(int)
     return frame

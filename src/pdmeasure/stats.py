@@ -46,6 +46,7 @@ from scipy import stats as ss
 
 from . import measures
 from .confusion import confusion_matrix
+from .io import text_to_float
 from .measure_table import DEFAULT_KAPPA, NO_KAPPA, PD, parse_kappa
 
 #: Measures that are better when lower, used only if the measures registry does not say.
@@ -737,7 +738,7 @@ def compare_across_datasets(
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     named = name_kappas(frame, kappa_vectors or {})
-    named["value"] = pd.to_numeric(named["value"])
+    named["value"] = named["value"].astype("float64")
     parts: list[AcrossTables] = []
     for engine, by_engine in named.groupby("engine", sort=False):
         order = list((classifiers or {}).get(engine) or pd.unique(by_engine["classifier"]))
@@ -1046,8 +1047,7 @@ def read_stats_table(path) -> pd.DataFrame:
                 raise ValueError(f"{path}: column {column} has non-boolean values {unknown}")
             frame[column] = frame[column] == "True"
         elif column not in _TEXT_COLUMNS:
-            # astype, not to_numeric: pandas 3's to_numeric rejects "nan" in Arrow strings
-            frame[column] = frame[column].replace("", "nan").astype("float64")
+            frame[column] = text_to_float(frame[column])
     return frame
 
 
