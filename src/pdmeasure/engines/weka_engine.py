@@ -3,7 +3,7 @@
 Paper 000 computed Tables 6-9 with Weka (10-fold cross-validation, seed 1, default options).
 This engine runs the same classifiers in the Weka 3.9.7 bundled with python-weka-wrapper3,
 so its pooled krkopt matrices equal the authors' published ones cell for cell (Bagging,
-BayesNet, DecisionTable, J48; see docs/errata_weka.md for Weka versions and RandomForest).
+BayesNet, DecisionTable, J48; see docs/errata.md, section "Weka findings", for Weka versions and RandomForest).
 
 Cross-validation is Weka's own ``Evaluation.crossValidateModel(classifier, data, folds,
 new Random(seed))`` (= the command line's ``-x 10 -s 1``), so the classifiers see exactly what
