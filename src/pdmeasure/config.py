@@ -199,8 +199,8 @@ def _check_unit_interval(values: Sequence[float], key: str) -> None:
 def check_engines(config: Mapping) -> None:
     """Load every configured engine and call its ``check_available()``.
 
-    If an engine defines ``check_classifier(name, params)``, each configured classifier is
-    checked too (unknown names, bad parameters).
+    Each configured classifier is then checked with the engine's ``check_classifier(name,
+    params)`` (unknown names, bad parameters).
 
     Raises
     ------
@@ -222,12 +222,9 @@ def check_engines(config: Mapping) -> None:
                 f"config key `engines`: engine {name!r} is unavailable: {exc} -- remove it from "
                 "`engines` (e.g. `--config engines=[sklearn]`) or install what is missing"
             ) from None
-        check_classifier = getattr(engine, "check_classifier", None)
-        if check_classifier is None:
-            continue
         for classifier, params in config["classifiers"][name].items():
             try:
-                check_classifier(classifier, params)
+                engine.check_classifier(classifier, params)
             except ValueError as exc:
                 raise ConfigError(f"config key `classifiers.{name}.{classifier}`: {exc}") from None
 

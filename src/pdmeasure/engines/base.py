@@ -76,6 +76,18 @@ class Engine(ABC):
     def check_available(self) -> None:
         """Raise :class:`EngineUnavailable`, naming what to install, if the engine cannot run."""
 
+    def check_classifier(self, classifier: str, params: Mapping[str, Any]) -> None:
+        """Validate one configured classifier entry without running it.
+
+        Called for every ``classifiers.<engine>.<name>`` entry before any job runs. The default
+        accepts everything; engines override it to reject unknown names or parameters.
+
+        Raises
+        ------
+        ValueError
+            Naming what is wrong with the entry.
+        """
+
     @abstractmethod
     def cross_validate(
         self,
