@@ -7,8 +7,19 @@ published    the papers' printed numbers and the errata.
 examples     the papers' example confusion matrices (cm1..cm9, Table 4, Pacc matrices).
 data         fetching UCI datasets (ucimlrepo, then an offline mirror) into canonical tables.
 engines      classifier engines (scikit-learn, Weka) behind one interface.
-cv           stratified k-fold cross-validation -> per-sample predictions.
+kappa        lazy, chunked kappa product grids (re-exported by measures).
 confusion    predictions <-> confusion matrices (long format, configured class order).
+config       config loading, schema-independent checks, DatasetSpec/CVSpec builders.
+measure_table, grids, ranking, plotting
+             measures.csv, pd over kappa grids (Figure 7), ranking tables (Tables 6-9).
+paper, paper_figures, reproduction
+             paper artefacts that need no data, and published-vs-reproduced comparison.
+kappa_search search a kappa grid for vectors that reproduce a printed row.
+stats, cd_diagram
+             significance tests across and within datasets, critical-difference diagrams.
+exact, exact_plots
+             exact distributions of pd over kappa spaces, win probabilities, robustness.
+io           atomic writes and logging for the workflow scripts.
 """
 
 __version__ = "0.1.0"
