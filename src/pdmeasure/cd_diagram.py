@@ -4,7 +4,7 @@ A CD diagram puts the classifiers on an axis of average ranks (rank 1 = best, on
 shows the Nemenyi critical difference as a bar, and joins with a thick line every group of
 classifiers whose ranks differ by less than the CD (no significant difference). The
 figures are rendered from the tidy ``cd.csv`` written by the statistics step
-(:data:`pdmeasure.stats.CD_COLUMNS`), never recomputed here.
+(:data:`pdmeasure.stats.tables.CD_COLUMNS`), never recomputed here.
 
 Only :class:`matplotlib.figure.Figure` is used (no pyplot state), so rendering works
 without a display and in parallel jobs.
@@ -20,10 +20,18 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .io import atomic_path
-from .stats import measure_label
+from .stats.tables import measure_label
 
 #: Vertical spacing (data units) between two classifier labels on one side.
 _STEP = 0.35
+
+
+def _blank_figure(width: float, height: float):
+    """A pyplot-free figure of ``width`` x ``height`` inches with one axes, axis lines off."""
+    fig = Figure(figsize=(width, height))
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    return fig, ax
 
 
 def cliques(ranks: Sequence[float], cd: float) -> list[tuple[int, ...]]:
@@ -99,9 +107,7 @@ def plot_cd_diagram(
     groups = cliques(r, cd)
     depth = _STEP * (max(len(left), len(right)) + 1) + 0.1 * len(groups)
 
-    fig = Figure(figsize=(7.0, 1.6 + 0.45 * depth / _STEP))
-    ax = fig.add_subplot()
-    ax.set_axis_off()
+    fig, ax = _blank_figure(7.0, 1.6 + 0.45 * depth / _STEP)
     lo, hi = 1, max(k, int(math.ceil(r.max())))
     ax.hlines(0, lo, hi, color="black", lw=1)
     for tick in range(lo, hi + 1):
@@ -149,9 +155,7 @@ def cd_figure_from_table(frame: pd.DataFrame, *, engine: str, measure: str,
              f"datasets, Nemenyi alpha = {float(first['alpha']):g}")
     if not np.all(np.isfinite(rows["average_rank"].to_numpy(float))):
         # every dataset was excluded for NaN values: say so instead of failing the job
-        fig = Figure(figsize=(7.0, 1.5))
-        ax = fig.add_subplot()
-        ax.set_axis_off()
+        fig, ax = _blank_figure(7.0, 1.5)
         ax.text(0.5, 0.5, "no average ranks: every dataset has a NaN value", ha="center",
                 va="center")
         ax.set_title(title, fontsize=10)
