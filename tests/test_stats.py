@@ -124,6 +124,25 @@ def test_rank_scores_rejects_nan_and_bad_shapes():
         stats.rank_scores([[0.1], [0.2]])
 
 
+def test_better_classifier_follows_the_direction():
+    assert stats.better_classifier("a", "b", 0.1, False) == "a"
+    assert stats.better_classifier("a", "b", 0.1, True) == "b"
+    assert stats.better_classifier("a", "b", -0.1, True) == "a"
+    assert stats.better_classifier("a", "b", 0.0, False) == ""
+    assert stats.better_classifier("a", "b", math.nan, False) == ""
+
+
+def test_drop_nan_rows_warns_once_per_row_naming_the_columns():
+    table = pd.DataFrame({"A": [1.0, np.nan, 3.0], "B": [np.nan, np.nan, 1.0]},
+                         index=["d1", "d2", "d3"])
+    with pytest.warns(stats.NaNExcludedWarning) as record:
+        kept, dropped = stats.drop_nan_rows(table, lambda row, names: f"{row}: {names}",
+                                            stacklevel=1)
+    assert list(kept.index) == ["d3"]
+    assert dropped == [("d1", "B"), ("d2", "A, B")]
+    assert [str(w.message) for w in record] == ["d1: B", "d2: A, B"]
+
+
 def test_direction_of_registry_measures():
     assert stats.lower_is_better("error_rate")
     assert stats.lower_is_better("cen")
