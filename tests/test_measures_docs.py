@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import inspect
+import pkgutil
 import re
 
 import pytest
@@ -68,7 +70,32 @@ def test_measure_docstring_is_complete(name):
     assert "zero_division" in doc
 
 
-@pytest.mark.parametrize("module", [M, pdmeasure.kappa, pdmeasure._validation], ids=lambda m: m.__name__)
+MEASURE_MODULES = [
+    importlib.import_module(f"{M.__name__}.{info.name}") for info in pkgutil.iter_modules(M.__path__)
+]
+
+
+@pytest.mark.parametrize(
+    "module", [M, *MEASURE_MODULES, pdmeasure.kappa, pdmeasure._validation], ids=lambda m: m.__name__
+)
 def test_docstring_examples_run(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0
+
+
+def test_docstring_examples_are_found():
+    """The examples live in the submodules; make sure doctest still sees them."""
+    attempted = {
+        module.__name__: doctest.testmod(module, optionflags=doctest.ELLIPSIS).attempted
+        for module in MEASURE_MODULES
+    }
+    assert attempted[f"{M.__name__}.preference"] >= 5, attempted
+
+
+def test_measure_functions_keep_their_signature_and_names():
+    """@measure builds the public functions: plain signatures, names and modules."""
+    for name, func in M.REGISTRY.items():
+        assert func.__name__ == name
+        assert func.__module__.startswith(M.__name__)
+        assert "cm" in inspect.signature(func).parameters
+        assert not hasattr(func, "__wrapped__")

@@ -51,7 +51,9 @@ def check_zero_division(zero_division: ZeroDivision) -> float:
     )
 
 
-def safe_divide(numerator, denominator, zero_division: ZeroDivision = "nan") -> np.ndarray:
+def safe_divide(
+    numerator, denominator, zero_division: ZeroDivision = "nan", *, out=None
+) -> np.ndarray:
     """Element-wise ``numerator / denominator`` with ``0/0`` replaced by the policy value.
 
     This is the only place in :mod:`pdmeasure.measures` where a division can meet a zero
@@ -65,11 +67,14 @@ def safe_divide(numerator, denominator, zero_division: ZeroDivision = "nan") -> 
         Broadcast against each other; the denominator must be non-negative.
     zero_division : {"nan", 0.0, 1.0}, default "nan"
         Value of ``0/0``.
+    out : numpy.ndarray, optional
+        Float64 array of the broadcast shape to write the quotient into; it may be the
+        denominator itself (saves an allocation on large stacks).
 
     Returns
     -------
     numpy.ndarray
-        Float64 quotient of the broadcast shape.
+        Float64 quotient of the broadcast shape (``out`` if given).
 
     Examples
     --------
@@ -79,12 +84,14 @@ def safe_divide(numerator, denominator, zero_division: ZeroDivision = "nan") -> 
     fill = check_zero_division(zero_division)
     num = np.asarray(numerator, dtype=np.float64)
     den = np.asarray(denominator, dtype=np.float64)
+    undefined = den == 0  # before the division: ``out`` may be ``den``
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.divide(num, den)
-    undefined = den == 0
+        result = np.divide(num, den, out=out)
     if np.any(undefined):
-        out = np.where(undefined, fill, out)
-    return out
+        if result.ndim == 0:
+            return np.float64(fill)
+        np.copyto(result, fill, where=undefined)
+    return result
 
 
 def check_confusion(cm) -> np.ndarray:
@@ -124,13 +131,17 @@ def check_confusion(cm) -> np.ndarray:
         raise ValueError(f"confusion matrix must be at least 2x2, got {rows}x{cols}")
     if arr.size == 0:
         return arr
-    finite = np.isfinite(arr)
-    if not finite.all():
-        _raise_at(arr, ~finite, "a NaN or infinite count")
-    negative = arr < 0
-    if negative.any():
-        _raise_at(arr, negative, "a negative count")
-    totals = arr.sum(axis=(-2, -1))
+    # Two reductions without temporaries check the valid case (min and max propagate NaN;
+    # min < 0 catches -inf, max == inf catches +inf); the error paths locate the cell.
+    low, high = arr.min(), arr.max()
+    if not (low >= 0 and high < math.inf):
+        finite = np.isfinite(arr)
+        if not finite.all():
+            _raise_at(arr, ~finite, "a NaN or infinite count")
+        _raise_at(arr, arr < 0, "a negative count")
+    if low > 0:
+        return arr  # no matrix can be empty
+    totals = np.einsum("...ij->...", arr)
     empty = totals <= 0
     if np.any(empty):
         where = np.argwhere(np.atleast_1d(empty))[0]

@@ -1,0 +1,409 @@
+"""Shared core of the measures: per-class counts, reductions, the measure decorator.
+
+A measure is written once, as a *kernel* ``kernel(stack) -> ndarray`` that reads what it
+needs from a :class:`Stack` (the validated matrices and their per-class quantities, each
+computed on first use and cached). :func:`measure` turns a kernel into the public function
+``f(cm, *, zero_division="nan")`` (validate, build a :class:`Stack`, run the kernel) and
+completes its numpydoc docstring with the sections every measure shares. ``evaluate`` builds
+one :class:`Stack` and runs several kernels on it, so the matrices are validated and reduced
+once, and a per-class precision or recall is computed once for all the measures that use it.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from .._validation import ZeroDivision, check_confusion, check_zero_division, safe_divide
+
+# Up to this many classes the row and column totals come from a product with a 0/1 selector,
+# faster than np.einsum over the short class axes (9261 matrices, both totals: 93 vs 152 us
+# for 3 classes, 108 vs 217 us for 4); the selector grows as C**3 and from 7 classes on
+# np.einsum is faster (572 vs 425 us).
+_SELECTOR_MAX_CLASSES = 6
+# Row block of the small products: OpenBLAS runs a product with M*N*K <= 4 * 65536 on one
+# thread. Threaded products with a tiny K were 10-100x slower on a loaded 2-core machine
+# (9261 x 9 by 9 x 10: 3-6 ms instead of 60 us), so large stacks are cut into blocks.
+_SINGLE_THREAD_MNK = 4 * 65536
+
+
+class PerClassCounts(NamedTuple):
+    """Per-class counts of a stack of confusion matrices (paper 000, Table 2).
+
+    Every field but ``n`` has shape ``(..., C)``; ``n`` has shape ``(...)``. All float64.
+    """
+
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    support: np.ndarray
+    predicted: np.ndarray
+    n: np.ndarray
+
+
+def per_class_counts(cm) -> PerClassCounts:
+    """Reduce confusion matrices once to per-class TP, FP, FN, TN and totals.
+
+    ``TP_i = C_ii``, ``support_i = sum_j C_ij`` (actual class size, ``TP_i + FN_i``),
+    ``predicted_i = sum_j C_ji`` (``TP_i + FP_i``), ``n = sum_ij C_ij``,
+    ``FN_i = support_i - TP_i``, ``FP_i = predicted_i - TP_i``,
+    ``TN_i = n - TP_i - FP_i - FN_i`` (paper 000, Section 3.2).
+
+    Parameters
+    ----------
+    cm : array_like, shape (..., C, C)
+        Rows = actual, columns = predicted.
+
+    Returns
+    -------
+    PerClassCounts
+        Named tuple ``(tp, fp, fn, tn, support, predicted, n)``.
+
+    Raises
+    ------
+    ValueError
+        If ``cm`` is not a valid stack of confusion matrices.
+    """
+    s = Stack(check_confusion(cm), math.nan)
+    return PerClassCounts(s.tp, s.fp, s.fn, s.tn, s.support, s.predicted, s.n)
+
+
+class Stack:
+    """Validated confusion matrices and the per-class quantities measures share.
+
+    Each attribute is computed on first use and cached, so several measures evaluated on one
+    :class:`Stack` (see ``evaluate``) reduce the matrices and divide only once.
+
+    Parameters
+    ----------
+    arr : numpy.ndarray, shape (..., C, C)
+        Float64 counts already checked by ``check_confusion``.
+    zd : float
+        The value of ``0/0`` (already checked by ``check_zero_division``).
+    """
+
+    def __init__(self, arr: np.ndarray, zd: float) -> None:
+        self.arr = arr
+        self.zd = zd
+        self.n_classes = arr.shape[-1]
+
+    @functools.cached_property
+    def tp(self) -> np.ndarray:
+        """``TP_i = C_ii``."""
+        return np.einsum("...ii->...i", self.arr).copy()
+
+    @functools.cached_property
+    def support(self) -> np.ndarray:
+        """Row totals ``TP_i + FN_i`` (actual class sizes)."""
+        return _margin(self.arr, "rows")
+
+    @functools.cached_property
+    def predicted(self) -> np.ndarray:
+        """Column totals ``TP_i + FP_i``."""
+        return _margin(self.arr, "columns")
+
+    @functools.cached_property
+    def n(self) -> np.ndarray:
+        """Number of samples of each matrix, shape ``(...)``."""
+        return total(self.support)
+
+    @functools.cached_property
+    def fn(self) -> np.ndarray:
+        return self.support - self.tp
+
+    @functools.cached_property
+    def fp(self) -> np.ndarray:
+        return self.predicted - self.tp
+
+    @functools.cached_property
+    def tn(self) -> np.ndarray:
+        # With integer counts (below 2**53) every value is exact. With non-integer counts a
+        # total whose cells are all zero is still exactly zero (adding exact zeros is exact),
+        # so FN and FP are exactly 0 when they should be; TN, obtained by subtraction, is
+        # clipped at 0 against round-off.
+        tn = self.n[..., None] - self.tp  # in place from here: one temporary, not four
+        tn -= self.fp
+        tn -= self.fn
+        return np.maximum(tn, 0.0, out=tn)
+
+    @functools.cached_property
+    def cell_buffer(self) -> np.ndarray:
+        """Scratch array shaped like the matrices, for a kernel's cell-wise temporary.
+
+        Shared by the kernels of one ``evaluate`` call (one large allocation instead of one
+        per kernel); a kernel may overwrite it and must not keep it.
+        """
+        return np.empty(self.arr.shape)
+
+    @functools.cached_property
+    def both(self) -> np.ndarray:
+        """``support_i + predicted_i``: samples or predictions of class i, counted twice if both."""
+        return self.support + self.predicted
+
+    @functools.cached_property
+    def correct(self) -> np.ndarray:
+        """``sum_i TP_i``, shape ``(...)``."""
+        return total(self.tp)
+
+    @functools.cached_property
+    def precision(self) -> np.ndarray:
+        """Per-class precision ``TP_i / (TP_i + FP_i)`` (paper 000, eq. 28)."""
+        return safe_divide(self.tp, self.predicted, self.zd)
+
+    @functools.cached_property
+    def recall(self) -> np.ndarray:
+        """Per-class recall ``TP_i / (TP_i + FN_i)`` (paper 000, eq. 29)."""
+        return safe_divide(self.tp, self.support, self.zd)
+
+    @functools.cached_property
+    def specificity(self) -> np.ndarray:
+        """Per-class ``TN_i / (TN_i + FP_i)``.
+
+        ``TN_i + FP_i`` is the number of samples outside class i; summed from the other
+        classes' supports it is exactly 0 when every sample is in class i.
+        """
+        return safe_divide(self.tn, sum_of_others(self.support), self.zd)
+
+    @functools.cached_property
+    def precision_macro(self) -> np.ndarray:
+        return mean(self.precision)
+
+    @functools.cached_property
+    def recall_macro(self) -> np.ndarray:
+        return mean(self.recall)
+
+    @functools.cached_property
+    def precision_micro(self) -> np.ndarray:
+        return safe_divide(self.correct, total(self.tp + self.fp), self.zd)
+
+    @functools.cached_property
+    def recall_micro(self) -> np.ndarray:
+        return safe_divide(self.correct, total(self.tp + self.fn), self.zd)
+
+
+# --------------------------------------------------------------------------------------
+# Reductions over the class axis
+# --------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _selector(n_classes: int, margin: str) -> np.ndarray:
+    """0/1 matrix mapping a flattened ``C x C`` matrix to its row or column totals."""
+    eye = np.eye(n_classes)
+    ones = np.ones((n_classes, 1))
+    # flattened cell (i, j) sits at row i*C + j; rows: cell (i, j) -> i, columns: -> j
+    sel = np.kron(eye, ones) if margin == "rows" else np.kron(ones, eye)
+    sel.setflags(write=False)
+    return sel
+
+
+def _margin(arr: np.ndarray, margin: str) -> np.ndarray:
+    """Row (``margin="rows"``) or column totals of (..., C, C), shape (..., C), contiguous.
+
+    Products with a 0/1 selector add exact zeros to the selected cells, so the totals of
+    integer counts (below 2**53) are exact and a total whose cells are all zero is exactly
+    zero also for non-integer counts. A previous profile found numpy reductions over the
+    tiny class axes several times slower than this product.
+    """
+    C = arr.shape[-1]
+    if C <= _SELECTOR_MAX_CLASSES:
+        return small_matmul(arr.reshape(arr.shape[:-2] + (C * C,)), _selector(C, margin))
+    return np.einsum("...ij->...i" if margin == "rows" else "...ij->...j", arr)
+
+
+def small_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` for ``a`` of shape (..., K) and a small ``b`` (K, N), in single-thread blocks.
+
+    (See ``_SINGLE_THREAD_MNK``: BLAS threading of such thin products costs far more than it
+    saves.)
+    """
+    k, n = b.shape
+    flat = a.reshape(-1, k)
+    rows = flat.shape[0]
+    step = max(1, _SINGLE_THREAD_MNK // max(1, k * n))
+    if rows <= step:
+        return (flat @ b).reshape(a.shape[:-1] + (n,))
+    out = np.empty((rows, n))
+    for start in range(0, rows, step):
+        np.matmul(flat[start : start + step], b, out=out[start : start + step])
+    return out.reshape(a.shape[:-1] + (n,))
+
+
+def total(x: np.ndarray) -> np.ndarray:
+    """Sum over the last axis."""
+    return np.einsum("...i->...", x)
+
+
+def mean(x: np.ndarray) -> np.ndarray:
+    """Mean over the last (class) axis."""
+    return total(x) / x.shape[-1]
+
+
+def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Dot product over the last axis with broadcasting of the leading axes."""
+    return np.einsum("...i,...i->...", a, b)
+
+
+@functools.lru_cache(maxsize=None)
+def _others(n_classes: int) -> np.ndarray:
+    matrix = 1.0 - np.eye(n_classes)
+    matrix.setflags(write=False)
+    return matrix
+
+
+def sum_of_others(totals: np.ndarray) -> np.ndarray:
+    """``sum_{l != k} totals_l`` for every k: a sum of non-negative terms, so it is exactly 0
+    when it should be (no cancellation as in ``n - totals_k``)."""
+    return small_matmul(totals, _others(totals.shape[-1]))
+
+
+def scalar(result):
+    """Return NumPy scalars instead of 0-d arrays."""
+    return result[()] if isinstance(result, np.ndarray) else result
+
+
+# --------------------------------------------------------------------------------------
+# F scores
+# --------------------------------------------------------------------------------------
+def fbeta(precision: np.ndarray, recall: np.ndarray, beta: float, zd: float) -> np.ndarray:
+    """``(1 + b^2) P R / (b^2 P + R)`` with the policy of the measures' module docstring."""
+    # P = R = 0 makes F a 0/0: NaN under "nan" (paper 001's FMEAS convention), otherwise its
+    # limit 0 (F <= 2 min(P, R)), also under 1.0: an F of 1 for zero precision and zero
+    # recall would be absurd (scikit-learn also returns 0 there whatever zero_division).
+    b2 = beta * beta
+    f_zd = zd if math.isnan(zd) else 0.0
+    return safe_divide((1.0 + b2) * precision * recall, b2 * precision + recall, f_zd)
+
+
+def check_beta(beta) -> float:
+    """``beta`` as a float, or ValueError unless it is a non-negative finite number."""
+    try:
+        value = float(beta)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"beta must be a non-negative finite number, got {beta!r}") from exc
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"beta must be a non-negative finite number, got {beta!r}")
+    return value
+
+
+def prepare(cm, zero_division: ZeroDivision) -> Stack:
+    """Validate the policy and the matrices once; return the :class:`Stack`."""
+    zd = check_zero_division(zero_division)
+    return Stack(check_confusion(cm), zd)
+
+
+
+# --------------------------------------------------------------------------------------
+# The measure decorator
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MeasureInfo:
+    """Machine-readable facts about one registry measure.
+
+    Attributes
+    ----------
+    name : str
+        Registry key.
+    lower, upper : float
+        Bounds valid for every number of classes (tighter bounds are in the docstring).
+    higher_is_better : bool
+        Direction of the measure.
+    source : str
+        Paper and equation(s).
+    row_scale_invariant : bool
+        Unchanged when one actual class (row) is multiplied by a positive factor.
+    column_scale_invariant : bool
+        Unchanged when one predicted class (column) is multiplied by a positive factor.
+    """
+
+    name: str
+    lower: float
+    upper: float
+    higher_is_better: bool
+    source: str
+    row_scale_invariant: bool = False
+    column_scale_invariant: bool = False
+    _function: Callable | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def function(self) -> Callable:
+        """The measure function, ``REGISTRY[name]``."""
+        return self._function
+
+
+_SHARED_SECTIONS = '''
+    Parameters
+    ----------
+    cm : array_like, shape (..., C, C)
+        Confusion matrices, rows = actual, columns = predicted; int or float counts.
+    zero_division : {{"nan", 0.0, 1.0}}, default "nan"
+        Value of every ``0/0`` (see the module docstring).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(...)``. Range {range_text}; {direction} is better.
+
+    Raises
+    ------
+    ValueError
+        If ``cm`` is not a valid stack of confusion matrices or ``zero_division`` is not
+        one of the accepted values.
+    '''
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def measure(*, lower: float = 0.0, upper: float = 1.0, higher_is_better: bool = True,
+            source: str, range_text: str | None = None, row_scale_invariant: bool = False,
+            column_scale_invariant: bool = False):
+    """Turn a kernel ``kernel(stack) -> ndarray`` into a registry measure.
+
+    The public function ``name(cm, *, zero_division="nan")`` validates ``zero_division``
+    and ``cm`` once, runs the kernel and returns a NumPy scalar for a single matrix. Its
+    docstring is the kernel's (summary with paper and equation, formula, notes) followed by
+    the Parameters, Returns (range and direction) and Raises sections all measures share.
+    The kernel stays reachable as ``function.kernel`` and the facts as ``function.info``
+    (a :class:`MeasureInfo`).
+
+    Parameters
+    ----------
+    lower, upper : float
+        Bounds valid for every number of classes.
+    higher_is_better : bool
+        Direction.
+    source : str
+        Paper and equation(s), for the registry's summary table.
+    range_text : str, optional
+        The range as the Returns section prints it, when it is tighter than
+        ``[lower, upper]`` (e.g. depends on C).
+    row_scale_invariant, column_scale_invariant : bool
+        See :class:`MeasureInfo`.
+    """
+
+    def decorate(kernel: Callable[[Stack], np.ndarray]) -> Callable:
+        name = kernel.__name__
+
+        def function(cm, *, zero_division: ZeroDivision = "nan"):
+            return scalar(kernel(prepare(cm, zero_division)))
+
+        text = range_text or f"[{_number(lower)}, {_number(upper)}]"
+        direction = "higher" if higher_is_better else "lower"
+        function.__name__ = name
+        function.__qualname__ = name
+        function.__module__ = kernel.__module__
+        function.__doc__ = (kernel.__doc__ or "").rstrip() + "\n" + _SHARED_SECTIONS.format(
+            range_text=text, direction=direction
+        )
+        function.kernel = kernel
+        function.info = MeasureInfo(
+            name, lower, upper, higher_is_better, source, row_scale_invariant,
+            column_scale_invariant, function,
+        )
+        return function
+
+    return decorate
