@@ -162,8 +162,10 @@ def bench_krkopt_grid(n_sample: int, repeats: int, chunk_sizes: tuple[int, ...])
     ].tolist()
     lists = [cm.astype(int).tolist() for cm in cms]
     baseline_repeats = min(repeats, 3)
-    authors = best_time(lambda: [baselines.authors_preference_driven(m, k) for m in lists for k in sample],
-                        baseline_repeats)
+    authors = best_time(
+        lambda: [baselines.authors_preference_driven(m, k) for m in lists for k in sample],
+        baseline_repeats,
+    )
     authors *= evaluations / (len(lists) * len(sample))
     pycm = best_time(lambda: [baselines.pycm_preference_driven_grid(m, sample) for m in lists],
                      baseline_repeats)

@@ -152,6 +152,9 @@ def test_evaluate_equals_registry_calls(matrices):
     assert list(together) == list(M.REGISTRY)
     for name, values in together.items():
         np.testing.assert_array_equal(values, M.REGISTRY[name](stack, zero_division=0.0))
+    # measures that share a cached quantity (recall_macro, balanced_accuracy) are still
+    # separate arrays
+    assert len({id(values) for values in together.values()}) == len(together)
 
 
 # --------------------------------------------------------------------------------------

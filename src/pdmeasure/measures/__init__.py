@@ -54,6 +54,18 @@ range, direction and source of each (used by the docs generator and the property
 
 from __future__ import annotations
 
+# Layout (everything public is re-exported here; import from pdmeasure.measures):
+#   _core       Stack (validated matrices + per-class counts and rates, computed once and
+#               cached), per_class_counts, reductions, F-beta helper, the @measure decorator
+#               that turns a kernel into a registry function and completes its docstring
+#   averaged    accuracy, error/average accuracy, macro/micro precision, recall, F1,
+#               specificity, balanced accuracy, G-mean, IBA
+#   chance      mcc (Gorodkin R_K), Cohen's kappa
+#   entropy     cen, pacc
+#   preference  preference_driven, class_precision_recall, fbeta_macro, fbeta_micro
+#   registry    REGISTRY, INFO, evaluate
+# Zero division and input checks live in pdmeasure._validation, kappa grids in
+# pdmeasure.kappa.
 from .._validation import check_zero_division, safe_divide
 from ..kappa import DEFAULT_CHUNK_SIZE, KappaGrid, kappa_grid
 from ._core import MeasureInfo, PerClassCounts, per_class_counts

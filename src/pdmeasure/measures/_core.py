@@ -113,10 +113,12 @@ class Stack:
 
     @functools.cached_property
     def fn(self) -> np.ndarray:
+        """``FN_i = support_i - TP_i``."""
         return self.support - self.tp
 
     @functools.cached_property
     def fp(self) -> np.ndarray:
+        """``FP_i = predicted_i - TP_i``."""
         return self.predicted - self.tp
 
     @functools.cached_property
@@ -141,7 +143,7 @@ class Stack:
 
     @functools.cached_property
     def both(self) -> np.ndarray:
-        """``support_i + predicted_i``: samples or predictions of class i, counted twice if both."""
+        """``support_i + predicted_i`` (a sample both in and predicted as i counts twice)."""
         return self.support + self.predicted
 
     @functools.cached_property
@@ -170,18 +172,22 @@ class Stack:
 
     @functools.cached_property
     def precision_macro(self) -> np.ndarray:
+        """Mean of the per-class precisions (paper 000, eq. 17)."""
         return mean(self.precision)
 
     @functools.cached_property
     def recall_macro(self) -> np.ndarray:
+        """Mean of the per-class recalls (paper 000, eq. 18)."""
         return mean(self.recall)
 
     @functools.cached_property
     def precision_micro(self) -> np.ndarray:
+        """Pooled TP over pooled TP + FP (paper 000, eq. 19)."""
         return safe_divide(self.correct, total(self.tp + self.fp), self.zd)
 
     @functools.cached_property
     def recall_micro(self) -> np.ndarray:
+        """Pooled TP over pooled TP + FN (paper 000, eq. 20)."""
         return safe_divide(self.correct, total(self.tp + self.fn), self.zd)
 
 

@@ -70,7 +70,7 @@ def precision_macro(s: Stack) -> np.ndarray:
     A class that is never predicted has ``0/0`` precision (resolved by ``zero_division``).
     Equals ``preference_driven`` with every ``kappa_i = 1``.
     """
-    return s.precision_macro
+    return s.precision_macro.copy()  # a copy: evaluate() must not hand out one array twice
 
 
 @measure(source="paper 000, eq. 18", row_scale_invariant=True)
@@ -82,7 +82,7 @@ def recall_macro(s: Stack) -> np.ndarray:
     A class with no samples has ``0/0`` recall (resolved by ``zero_division``). Equals
     ``balanced_accuracy`` (eq. 26) and ``preference_driven`` with every ``kappa_i = 0``.
     """
-    return s.recall_macro
+    return s.recall_macro.copy()  # a copy: evaluate() must not hand out one array twice
 
 
 @measure(source="paper 000, eq. 23")
@@ -122,7 +122,7 @@ def precision_micro(s: Stack) -> np.ndarray:
 
     Equals accuracy for single-label data.
     """
-    return s.precision_micro
+    return s.precision_micro.copy()  # a copy: evaluate() must not hand out one array twice
 
 
 @measure(source="paper 000, eq. 20")
@@ -133,7 +133,7 @@ def recall_micro(s: Stack) -> np.ndarray:
 
     Equals accuracy for single-label data.
     """
-    return s.recall_micro
+    return s.recall_micro.copy()  # a copy: evaluate() must not hand out one array twice
 
 
 @measure(source="paper 000, eq. 24")
@@ -168,7 +168,7 @@ def balanced_accuracy(s: Stack) -> np.ndarray:
     Identical to macro recall (eq. 18) for multi-class data, as paper 000 notes; for two
     classes it equals (recall + specificity) / 2 (eqs. 11-12).
     """
-    return s.recall_macro
+    return s.recall_macro.copy()  # a copy: evaluate() must not hand out one array twice
 
 
 @measure(source="Espindola & Ebecken 2005 (paper 001, ref. 2)", row_scale_invariant=True)
