@@ -14,6 +14,8 @@ import pytest
 
 from pdmeasure import examples, measures as M, published as P
 
+from published_cells import ERRATA, check
+
 PAPER = "pacc"
 #: Printed column -> REGISTRY key (1-CEN is printed, CEN in Table 5).
 COLUMNS = {"ACC": "accuracy", "KAPPA": "kappa", "R_k": "mcc", "1-CEN": "cen", "CEN": "cen",
@@ -21,7 +23,6 @@ COLUMNS = {"ACC": "accuracy", "KAPPA": "kappa", "R_k": "mcc", "1-CEN": "cen", "C
 MATRICES = {"2": examples.PACC_TABLE1, "4": examples.PACC_TABLE3, "6": examples.PACC_TABLE6}
 DISTINCT = "NUM DISTINCT VALUES"
 AVGDIFF = "AVG(ABS DIFF WITH ACC)"
-ERRATA = {(r.paper, r.table, r.row, r.column): r for r in P.errata().itertuples(index=False)}
 
 
 def _cell_id(cell):
@@ -37,17 +38,6 @@ def measure(column: str, cms):
     values = M.REGISTRY[COLUMNS[column]](cms, zero_division="nan")
     return 1.0 - values if column == "1-CEN" else values
 
-
-def check(cell, computed):
-    key = (cell.paper, cell.table, cell.row, cell.column)
-    if key in ERRATA:
-        entry = ERRATA[key]
-        assert P.reproduces(computed, entry.correct, cell.decimals), (computed, entry)
-        assert not P.reproduces(computed, cell.value, cell.decimals), \
-            f"{key} is listed as an erratum but the printed {cell.value} reproduces"
-    else:
-        assert P.reproduces(computed, cell.value, cell.decimals), \
-            f"{key}: computed {computed!r}, printed {cell.value}"
 
 
 # ----------------------------------------------------------------- matrices (layout)

@@ -15,6 +15,8 @@ import pytest
 import yaml
 
 from pdmeasure import examples, measures as M, published as P
+
+from published_cells import ERRATA, check
 from pdmeasure.kappa_search import search_kappa_grid
 
 PAPER = "preference-driven"
@@ -26,12 +28,6 @@ TABLE9_ROWS = {"accuracy": "accuracy", "precision": "precision_macro",
                "recall": "recall_macro", "F1": "f1_macro", "MCC": "mcc"}
 
 
-def _errata_index():
-    e = P.errata()
-    return {(r.paper, r.table, r.row, r.column): r for r in e.itertuples(index=False)}
-
-
-ERRATA = _errata_index()
 
 
 def _cells(table):
@@ -53,18 +49,6 @@ def _kappa_of(column: str) -> np.ndarray:
     assert match, f"not a pd column: {column}"
     return np.array([float(match.group(1)), float(match.group(2))])
 
-
-def check(cell, computed):
-    """Printed value reproduces, or the cell is an erratum whose correct value reproduces."""
-    key = (cell.paper, cell.table, cell.row, cell.column)
-    if key in ERRATA:
-        entry = ERRATA[key]
-        assert P.reproduces(computed, entry.correct, cell.decimals), (computed, entry)
-        assert not P.reproduces(computed, cell.value, cell.decimals), \
-            f"{key} is listed as an erratum but the printed {cell.value} reproduces"
-    else:
-        assert P.reproduces(computed, cell.value, cell.decimals), \
-            f"{key}: computed {computed!r}, printed {cell.value}"
 
 
 # ----------------------------------------------------------------------------- Table 3
