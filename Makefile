@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 CORES  ?= 8
+# Extra Snakemake arguments, e.g. SNAKEMAKE_ARGS='--config engines=[sklearn]' (no Java needed).
+SNAKEMAKE_ARGS ?=
 # Offline fallback for ucimlrepo; override with `make reproduce UCI_MIRROR=/path`.
 UCI_MIRROR ?= $(abspath ../shared/data/uci)
 export UCI_MIRROR
@@ -23,7 +25,7 @@ $(VENV)/.installed: $(BIN)/activate pyproject.toml
 setup: $(VENV)/.installed
 
 reproduce: setup
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --cores $(CORES) $(SNAKEMAKE_ARGS)
 
 test: setup
 	$(BIN)/python -m pytest
