@@ -67,7 +67,6 @@ def write_bytes(data: bytes, path: str | os.PathLike) -> None:
         tmp.write_bytes(data)
 
 
-
 def text_to_float(column: pd.Series) -> pd.Series:
     """Numbers stored as CSV text -> float64; an empty cell (how ``to_csv`` writes NaN) is NaN.
 
@@ -75,6 +74,7 @@ def text_to_float(column: pd.Series) -> pd.Series:
     rejects the text ``"nan"`` in Arrow-backed string columns, ``astype`` does not.
     """
     return column.replace("", "nan").astype("float64")
+
 
 def script_logger(log_path: str | os.PathLike, name: str = "pdmeasure") -> logging.Logger:
     """Logging for a Snakemake script job: everything to ``log_path``, warnings also to stderr.

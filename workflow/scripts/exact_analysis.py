@@ -6,7 +6,7 @@ import pandas as pd
 
 from pdmeasure.confusion import pooled_matrices, read_long
 from pdmeasure.exact import DatasetAnalysis, ExactSettings
-from pdmeasure.io import write_csv
+from pdmeasure.io import log_errors, script_logger, write_csv
 
 
 def main(smk) -> None:
@@ -32,5 +32,5 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
+        main(snakemake)  # noqa: F821

@@ -4,7 +4,7 @@ import logging
 import pandas as pd
 
 from pdmeasure.exact import robustness_summary
-from pdmeasure.io import write_csv
+from pdmeasure.io import log_errors, script_logger, write_csv
 
 _TEXT = {"engine": str, "dataset": str, "classifier": str, "classifier_a": str, "classifier_b": str,
          "winner": str, "challenger": str, "kappa": str, "default_kappa": str, "n_vectors": str}
@@ -22,5 +22,5 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
+        main(snakemake)  # noqa: F821

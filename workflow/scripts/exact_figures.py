@@ -5,6 +5,7 @@ import pandas as pd
 
 from pdmeasure.exact_plots import cdf_figure, share_bars, win_heatmap
 from pdmeasure.plotting import save_figure
+from pdmeasure.io import log_errors, script_logger
 
 _TEXT = {"engine": str, "dataset": str, "classifier": str, "classifier_a": str, "classifier_b": str}
 
@@ -21,5 +22,5 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
+        main(snakemake)  # noqa: F821

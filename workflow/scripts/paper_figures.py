@@ -3,6 +3,7 @@ import logging
 
 from pdmeasure import paper_figures as F
 from pdmeasure.plotting import save_figure
+from pdmeasure.io import log_errors, script_logger
 
 
 def main(smk) -> None:
@@ -18,5 +19,5 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
+        main(snakemake)  # noqa: F821

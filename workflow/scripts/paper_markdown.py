@@ -1,7 +1,7 @@
 """Snakemake script: one tidy paper table CSV -> Markdown."""
 import logging
 
-from pdmeasure.io import write_text
+from pdmeasure.io import log_errors, script_logger, write_text
 from pdmeasure.paper import read_table, render_markdown
 
 
@@ -11,5 +11,5 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
+        main(snakemake)  # noqa: F821

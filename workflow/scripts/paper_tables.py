@@ -4,7 +4,7 @@ import logging
 import pandas as pd
 
 from pdmeasure import paper
-from pdmeasure.io import write_csv
+from pdmeasure.io import log_errors, script_logger, write_csv
 
 
 def main(smk) -> None:
@@ -34,5 +34,5 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
+        main(snakemake)  # noqa: F821

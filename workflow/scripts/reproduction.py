@@ -5,7 +5,7 @@ import pandas as pd
 
 from pdmeasure import published
 from pdmeasure.confusion import pooled_matrices, read_long
-from pdmeasure.io import write_csv
+from pdmeasure.io import log_errors, script_logger, write_csv
 from pdmeasure.measure_table import read_measures
 from pdmeasure.paper import read_table
 from pdmeasure.reproduction import reproduction_table, status_counts
@@ -34,5 +34,5 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, force=True)  # noqa: F821
-    main(snakemake)  # noqa: F821
+    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
+        main(snakemake)  # noqa: F821
