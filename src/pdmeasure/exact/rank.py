@@ -62,6 +62,17 @@ def _first_places(forms, kappa: np.ndarray, exact_kappa) -> tuple[np.ndarray, np
     return unique, tied
 
 
+def _first_places_on_grid(forms: Sequence[LinearForm], grid: ProductGrid, digits: np.ndarray):
+    """:func:`_first_places` at the grid vectors whose value indices are the rows of ``digits``."""
+    floats = grid.float_values()
+    kappa = np.stack([floats[i][digits[:, i]] for i in range(grid.n_classes)], axis=1)
+
+    def exact_kappa(row):
+        return [grid.values[i][d] for i, d in enumerate(digits[row])]
+
+    return _first_places(forms, kappa, exact_kappa)
+
+
 def shares_enumerated(forms: Sequence[LinearForm], grid: ProductGrid, *, chunk_size: int = 65536):
     """Exact counts of first places over every vector of ``grid``.
 
@@ -74,13 +85,7 @@ def shares_enumerated(forms: Sequence[LinearForm], grid: ProductGrid, *, chunk_s
     tied = np.zeros(len(forms), dtype=np.int64)
     for start in range(0, grid.n_vectors, chunk_size):
         idx = np.arange(start, min(start + chunk_size, grid.n_vectors), dtype=np.int64)
-        digits = np.stack(np.unravel_index(idx, grid.sizes), axis=1)
-        kappa = grid.vectors(idx)
-
-        def exact_kappa(row, digits=digits):
-            return [grid.values[i][d] for i, d in enumerate(digits[row])]
-
-        u, t = _first_places(forms, kappa, exact_kappa)
+        u, t = _first_places_on_grid(forms, grid, np.stack(np.unravel_index(idx, grid.sizes), axis=1))
         unique += u
         tied += t
     return unique, tied
@@ -109,15 +114,11 @@ def shares_monte_carlo(
 
             def exact_kappa(row, kappa=kappa):
                 return [Fraction(float(v)) for v in kappa[row]]
+
+            u, t = _first_places(forms, kappa, exact_kappa)
         else:
             digits = np.stack([rng.integers(0, s, n) for s in grid.sizes], axis=1)
-            floats = grid.float_values()
-            kappa = np.stack([floats[i][digits[:, i]] for i in range(n_classes)], axis=1)
-
-            def exact_kappa(row, digits=digits):
-                return [grid.values[i][d] for i, d in enumerate(digits[row])]
-
-        u, t = _first_places(forms, kappa, exact_kappa)
+            u, t = _first_places_on_grid(forms, grid, digits)
         unique += u
         tied += t
     return unique, tied
