@@ -17,14 +17,12 @@ import yaml
 
 from pdmeasure import published
 from pdmeasure.confusion import confusion_matrix
-from pdmeasure.engines import CVSpec, EngineUnavailable
-from pdmeasure.engines import weka_engine
-from pdmeasure.engines.weka_engine import WekaEngine
+from pdmeasure.engines import CVSpec
 from pdmeasure.measure_table import measures_table
 from pdmeasure.ranking import ranking_table
 from pdmeasure.reproduction import compare_data_tables
 
-from test_weka_engine import canonical, spec_of
+from test_weka_engine import canonical, spec_of, weka  # noqa: F401 (weka: shared fixture)
 
 pytestmark = pytest.mark.weka
 EXACT = ("Bagging", "BayesNet", "DecisionTable", "J48")
@@ -39,19 +37,13 @@ def config(repo_root):
 
 
 @pytest.fixture(scope="module")
-def reproduction(config, uci_mirror):
-    engine = WekaEngine()
-    try:
-        engine.check_available()
-    except EngineUnavailable as exc:
-        pytest.skip(f"weka engine unavailable: {exc}")
-    weka_engine.ensure_jvm()
+def reproduction(config, uci_mirror, weka):
     classifiers = config["classifiers"]["weka"]
     pooled = {}
     for name in config["datasets"]:
         data, spec = canonical(uci_mirror, name), spec_of(config, name)
         for classifier, params in classifiers.items():
-            pred = engine.cross_validate(data, spec, classifier, params, CVSpec(10, 1, 1))
+            pred = weka.cross_validate(data, spec, classifier, params, CVSpec(10, 1, 1))
             pooled[("weka", name, classifier)] = confusion_matrix(
                 pred["actual"], pred["predicted"], spec.classes)
     vectors = {name: block["kappa_vectors"] for name, block in config["datasets"].items()}
