@@ -110,14 +110,11 @@ def check_confusion(cm) -> np.ndarray:
     Raises
     ------
     ValueError
-        If the input is not numeric, not square in its last two axes, smaller than 2x2, holds
-        a negative, NaN or infinite count, or a matrix with no samples (the message gives the
-        index of the first such matrix in the batch).
+        If the input is not numeric or is complex, not square in its last two axes, smaller
+        than 2x2, holds a negative, NaN or infinite count, or a matrix with no samples (the
+        message gives the index of the first such matrix in the batch).
     """
-    try:
-        arr = np.asarray(cm, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"confusion matrix must be numeric counts: {exc}") from exc
+    arr = _as_real_float64(cm, "confusion matrix", "numeric counts")
     if arr.ndim < 2:
         raise ValueError(
             f"confusion matrix must have shape (..., C, C), got shape {arr.shape}"
@@ -148,6 +145,21 @@ def check_confusion(cm) -> np.ndarray:
         label = _batch_label(arr.shape[:-2], where)
         raise ValueError(f"confusion matrix{label} holds no samples (all counts are zero)")
     return arr
+
+
+def _as_real_float64(values, name: str, expected: str) -> np.ndarray:
+    """``values`` as a float64 array, or ValueError for non-numeric or complex input.
+
+    Complex input is refused before the cast, which would drop the imaginary parts with only
+    a warning.
+    """
+    try:
+        arr = np.asarray(values)
+        if arr.dtype.kind != "c":
+            return arr.astype(np.float64, copy=False)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be {expected}: {exc}") from exc
+    raise ValueError(f"{name} must be real, got complex values (dtype {arr.dtype})")
 
 
 def _batch_label(batch_shape: tuple, where) -> str:
@@ -186,13 +198,10 @@ def check_kappa(kappa, n_classes: int) -> np.ndarray:
     Raises
     ------
     ValueError
-        If kappa is not numeric, its last axis is not of length C, or a value is NaN or
-        outside [0, 1].
+        If kappa is not numeric or is complex, its last axis is not of length C, or a value
+        is NaN or outside [0, 1].
     """
-    try:
-        arr = np.asarray(kappa, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"kappa must be numeric: {exc}") from exc
+    arr = _as_real_float64(kappa, "kappa", "numeric")
     if arr.ndim == 0 or arr.shape[-1] != n_classes:
         raise ValueError(
             f"kappa must have length {n_classes} (one weight per class) in its last axis, "
