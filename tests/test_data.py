@@ -94,7 +94,7 @@ def test_offline_without_mirror(manifest, offline):
     with pytest.raises(DataFetchError) as info:
         fetch_dataset("car", block(manifest, "car"), mirror=None)
     message = str(info.value)
-    assert "'car'" in message  # which dataset
+    assert "dataset `car` (UCI id 19)" in message  # which dataset
     assert "ConnectionError" in message and "no offline mirror" in message  # why
     assert "UCI_MIRROR" in message and "`mirror`" in message  # how to fix
 
@@ -115,19 +115,21 @@ def test_checksum_mismatch(corrupt_mirror, manifest, offline):
     with pytest.raises(DataFetchError) as info:
         fetch_dataset("car", block(manifest, "car"), mirror=corrupt_mirror)
     message = str(info.value)
-    assert "'car'" in message and "checksum mismatch" in message
+    assert f"dataset `car` (file {corrupt_mirror / 'car.data'})" in message
+    assert "checksum mismatch" in message
     assert manifest["datasets"]["car"]["sha256"] in message
     assert "restore the original file" in message
 
 
 def test_mirror_without_entry(tmp_path, manifest, offline):
     (tmp_path / "MANIFEST.json").write_text(json.dumps({"datasets": {}}))
-    with pytest.raises(DataFetchError, match=r"'car'.*no entry with uci_id 19"):
+    with pytest.raises(DataFetchError, match=r"dataset `car` \(file .*MANIFEST.json\): .*no "
+                       r"entry with uci_id 19"):
         fetch_dataset("car", block(manifest, "car"), mirror=tmp_path)
 
 
 def test_wrong_field_count_is_an_error():
-    with pytest.raises(DataFetchError, match=r"line 2: 2 fields, expected 3"):
+    with pytest.raises(DataFetchError, match=r"line 2 has 2 fields, expected 3"):
         parse_original("a,b,c\nd,e\n", ["x", "y", "z"])
     assert len(parse_original("a,b,c\n\n", ["x", "y", "z"])) == 1
 
@@ -143,7 +145,7 @@ def test_local_csv(tmp_path, monkeypatch):
         fetch_dataset("toy", {**ds, "classes": ["yes", "no"]})
     with pytest.raises(ConfigError, match=r"`datasets.toy.target`"):
         fetch_dataset("toy", {**ds, "target": "label"})
-    with pytest.raises(DataFetchError, match=r"'toy'.*no file"):
+    with pytest.raises(DataFetchError, match=r"dataset `toy` \(file missing.csv\): no such file"):
         fetch_dataset("toy", {**ds, "path": "missing.csv"})
 
 
@@ -171,7 +173,7 @@ def test_snakemake_offline_without_mirror(tmp_path, snakemake_runner):
                             env={"UCI_MIRROR": None})
     output = done.stdout + done.stderr
     assert done.returncode != 0
-    assert "DataFetchError" in output and "dataset 'car'" in output
+    assert "DataFetchError" in output and "dataset `car`" in output
     assert "no offline mirror is configured" in output and "UCI_MIRROR" in output
     assert _no_output(tmp_path)
     assert "no offline mirror" in (tmp_path / "logs" / "data" / "car.log").read_text()

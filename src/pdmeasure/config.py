@@ -240,19 +240,59 @@ def results_dir(config: Mapping) -> Path:
     return Path(config.get("results", "results"))
 
 
-def load_manifest(mirror: str | os.PathLike) -> dict:
-    """``MANIFEST.json`` of a mirror folder.
+def load_manifest(mirror: str | os.PathLike, *, datasets: Sequence[str] = ()) -> dict:
+    """``MANIFEST.json`` of a mirror folder, checked to be a readable manifest.
+
+    Parameters
+    ----------
+    mirror : path-like
+        The mirror folder.
+    datasets : sequence of str, optional
+        The dataset keys that need the manifest; an error message names them.
+
+    Returns
+    -------
+    dict
+        The manifest: ``{"datasets": {key: entry}}``, every entry a mapping with at least
+        ``uci_id``, ``file``, ``sha256``, ``columns``, ``target`` and
+        ``class_order_first_appearance``.
 
     Raises
     ------
     FileNotFoundError
         If the folder has no ``MANIFEST.json``.
+    ConfigError
+        If the file is not UTF-8, not valid JSON (truncated or corrupt), or not a manifest;
+        the message names the dataset(s), the file and the fix.
     """
     path = Path(mirror) / "MANIFEST.json"
     if not path.is_file():
         raise FileNotFoundError(f"no MANIFEST.json in the mirror folder {Path(mirror).resolve()}")
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+    names = ", ".join(f"`{name}`" for name in datasets)
+    subject = f"dataset{'s' if len(datasets) > 1 else ''} {names} (file {path})" if names else (
+        f"file {path}")
+    fix = ("to fix: restore MANIFEST.json from an intact copy of the mirror, or point config key "
+           "`mirror` (or the environment variable UCI_MIRROR) at an intact mirror")
+    try:
+        manifest = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{subject}: the mirror manifest is not UTF-8 text (byte offset "
+                          f"{exc.start}); it is corrupt -- {fix}") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{subject}: the mirror manifest is not valid JSON ({exc.msg} at line "
+                          f"{exc.lineno}, column {exc.colno}); it is truncated or corrupt -- "
+                          f"{fix}") from None
+    entries = manifest.get("datasets") if isinstance(manifest, dict) else None
+    if not isinstance(entries, dict):
+        raise ConfigError(f"{subject}: the mirror manifest has no `datasets` mapping; it is not "
+                          f"a mirror manifest or is corrupt -- {fix}")
+    required = ("uci_id", "file", "sha256", "columns", "target", "class_order_first_appearance")
+    for key, entry in entries.items():
+        missing = [k for k in required if not isinstance(entry, dict) or k not in entry]
+        if missing:
+            raise ConfigError(f"{subject}: the mirror manifest's entry `{key}` lacks {missing}; "
+                              f"it is corrupt -- {fix}")
+    return manifest
 
 
 def manifest_entry(manifest: Mapping, uci_id: int) -> dict | None:
@@ -268,7 +308,9 @@ def first_appearance(labels) -> list[str]:
     return list(dict.fromkeys(labels))
 
 
-def check_class_order(name: str, configured: Sequence[str], observed: Sequence[str]) -> None:
+def check_class_order(
+    name: str, configured: Sequence[str], observed: Sequence[str], *, source: str | None = None
+) -> None:
     """Check that ``configured`` (``datasets.<name>.classes``) is the data's class order.
 
     Parameters
@@ -279,15 +321,27 @@ def check_class_order(name: str, configured: Sequence[str], observed: Sequence[s
         The configured class order.
     observed : sequence of str
         The data's labels in their order of first appearance (see :func:`first_appearance`).
+    source : str, optional
+        Which dataset and file the labels come from, e.g. ``dataset `toy` (file toy.csv)``;
+        defaults to the dataset alone.
 
     Raises
     ------
     ConfigError
-        If a label is missing on either side, or the order differs. The kappa vector is
-        positional, so the order is part of the meaning of every kappa vector.
+        If the data have fewer than two classes, a label is missing on either side, or the
+        order differs. The kappa vector is positional, so the order is part of the meaning
+        of every kappa vector.
     """
     key = f"datasets.{name}.classes"
+    subject = source or f"dataset `{name}`"
     configured, observed = list(configured), list(observed)
+    if len(observed) < 2:
+        found = f"only one class, {observed[0]!r}" if observed else "no class labels"
+        raise ConfigError(
+            f"config key `{key}`: {subject}: the data have {found}; a classifier needs at least "
+            f"two classes -- to fix: check that `datasets.{name}.target` names the class column, "
+            "or give data with at least two classes"
+        )
     extra = [c for c in observed if c not in configured]
     absent = [c for c in configured if c not in observed]
     if extra or absent:
@@ -297,14 +351,15 @@ def check_class_order(name: str, configured: Sequence[str], observed: Sequence[s
         if absent:
             parts.append(f"configured labels {absent} do not occur in the data")
         raise ConfigError(
-            f"config key `{key}`: {' and '.join(parts)}; the data's classes in order of first "
-            f"appearance are {observed}"
+            f"config key `{key}`: {subject}: {' and '.join(parts)}; the data's classes in order "
+            f"of first appearance are {observed} -- to fix: set `{key}` to that list (with one "
+            "value per class in every kappa vector), or correct the data"
         )
     if configured != observed:
         raise ConfigError(
-            f"config key `{key}`: {configured} is not the data's class order; the classes first "
-            f"appear in the order {observed}, which is the papers' order and the positions of "
-            "every kappa vector"
+            f"config key `{key}`: {subject}: {configured} is not the data's class order; the "
+            f"classes first appear in the order {observed}, which is the papers' order and the "
+            f"positions of every kappa vector -- to fix: set `{key}` to that list"
         )
 
 
@@ -315,61 +370,65 @@ def check_data(config: Mapping) -> None:
     are looked up without running anything: the local ``path`` file, else the
     mirror's ``MANIFEST.json`` entry for the ``uci_id``, else an already fetched canonical
     table ``<results>/data/<name>.csv``. A dataset none of these describe is checked by the
-    fetch step instead.
+    fetch step instead. Files are read and checked as the fetch step reads them
+    (:func:`pdmeasure.data.read_local_csv`, :func:`pdmeasure.data.check_table`).
 
     Raises
     ------
     ConfigError
-        Naming the key.
+        Naming the key, the dataset, the file and the fix: the mirror is not a folder with a
+        readable ``MANIFEST.json``; a file is missing, empty, not UTF-8 or not a CSV with one
+        value per column; the target column is missing; the data's classes are not
+        ``classes`` in order of first appearance, or fewer than two.
     """
+    # pdmeasure.data imports this module, so its readers are imported when first needed.
+    from .data import DataFetchError, check_table, read_local_csv
+
     mirror = mirror_path(config)
-    manifest = None
-    if mirror is not None and (mirror / "MANIFEST.json").is_file():
-        manifest = load_manifest(mirror)
-    elif config.get("mirror"):
+    has_manifest = mirror is not None and (mirror / "MANIFEST.json").is_file()
+    if config.get("mirror") and not has_manifest:
         raise ConfigError(
             f"config key `mirror`: {config['mirror']!r} is not a folder with MANIFEST.json "
             f"(relative paths start at the working directory {Path.cwd()})"
         )
+    uci = [name for name, ds in config["datasets"].items() if ds.get("path") is None]
+    # Only datasets fetched from UCI read the manifest; a corrupt one is reported for them.
+    manifest = load_manifest(mirror, datasets=uci) if has_manifest and uci else None
     for name, ds in config["datasets"].items():
-        target = ds["target"]
-        columns = observed = None
-        table = None
-        if ds.get("path") is not None:
-            table = Path(ds["path"])
-            if not table.is_file():
+        entry = None
+        if ds.get("path") is None and manifest is not None:
+            entry = manifest_entry(manifest, ds["uci_id"])
+        if entry is not None:
+            subject = f"dataset `{name}` (file {mirror / 'MANIFEST.json'})"
+            if ds["target"] != entry["target"]:
                 raise ConfigError(
-                    f"config key `datasets.{name}.path`: no file {table} "
-                    f"(relative to the working directory {Path.cwd()})"
+                    f"config key `datasets.{name}.target`: {subject}: {ds['target']!r}, but the "
+                    f"class column of UCI dataset {ds['uci_id']} is {entry['target']!r} -- to "
+                    f"fix: set `datasets.{name}.target: {entry['target']}`"
                 )
-        elif manifest is not None and (entry := manifest_entry(manifest, ds["uci_id"])):
-            columns = entry["columns"]
-            if target != entry["target"]:
-                raise ConfigError(
-                    f"config key `datasets.{name}.target`: {target!r}, but the class column "
-                    f"of UCI dataset {ds['uci_id']} is {entry['target']!r}"
-                )
-            observed = entry["class_order_first_appearance"]
-        elif (results_dir(config) / "data" / f"{name}.csv").is_file():
-            table = results_dir(config) / "data" / f"{name}.csv"
-        if table is not None:
-            columns = list(pd.read_csv(table, nrows=0).columns)
-            if target not in columns:
-                raise ConfigError(
-                    f"config key `datasets.{name}.target`: no column {target!r} in {table}; "
-                    f"columns: {columns}"
-                )
-            labels = pd.read_csv(table, usecols=[target], dtype=str, keep_default_na=False)
-            observed = first_appearance(labels[target].to_numpy(dtype=object))
-        if columns is not None:
-            unknown = [f for f in ds.get("numeric_features", []) if f not in columns]
+            unknown = [f for f in ds.get("numeric_features", []) if f not in entry["columns"]]
             if unknown:
                 raise ConfigError(
                     f"config key `datasets.{name}.numeric_features`: {unknown} are not columns "
-                    f"of the data ({columns})"
+                    f"of {subject}; its columns are {entry['columns']} -- to fix: list only "
+                    "column names"
                 )
-        if observed is not None:
-            check_class_order(name, ds["classes"], observed)
+            check_class_order(name, ds["classes"], entry["class_order_first_appearance"],
+                              source=subject)
+            continue
+        fetched = results_dir(config) / "data" / f"{name}.csv"
+        if ds.get("path") is not None:
+            table, key, hint = Path(ds["path"]), f"datasets.{name}.path", ""
+        elif fetched.is_file():
+            table, key = fetched, f"datasets.{name}"
+            hint = "; or delete this fetched table so that the fetch step writes it again"
+        else:
+            continue
+        try:
+            frame = read_local_csv(name, table)
+        except DataFetchError as exc:
+            raise ConfigError(f"config key `{key}`: {exc}{hint}") from None
+        check_table(name, frame, ds, source=table)
 
 
 def dataset_spec(config: Mapping, name: str, engine: str | None = None) -> DatasetSpec:
