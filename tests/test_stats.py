@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import warnings
 
 import numpy as np
@@ -376,22 +377,30 @@ def test_mcnemar_without_discordant_samples():
 # Tables from measures.csv and from predictions
 # --------------------------------------------------------------------------------------
 
-KAPPA_VECTORS = {"d1": {"p1": [0, 1]}, "d2": {"p1": [1, 0]}, "d3": {"p1": [0.5, 0.5]},
+# "p1" names a different vector on each dataset (kappa vectors are positional, so these are
+# different preferences); "shared" is the same vector on d1-d3; "only" is on d4 alone.
+KAPPA_VECTORS = {"d1": {"p1": [0, 1], "shared": [0.25, 1]},
+                 "d2": {"p1": [1, 0], "shared": [0.25, 1.0]},
+                 "d3": {"p1": [0.5, 0.5], "shared": [0.25, 1]},
                  "d4": {"only": [0.2, 0.2]}}
+P1_NOTE = "p1 differs across datasets (d1: [0, 1], d2: [1, 0], d3: [0.5, 0.5]); not pooled"
 
 
-def _measures_frame(nan_at: tuple[str, str] | None = None) -> pd.DataFrame:
+def _measures_frame(nan_at: tuple[str, str] | None = None,
+                    kappa_vectors=KAPPA_VECTORS) -> pd.DataFrame:
+    """A measures table like measures_table writes: one pd row per distinct vector."""
     rng = np.random.default_rng(5)
     rows = []
-    for dataset, vectors in KAPPA_VECTORS.items():
+    for dataset, vectors in kappa_vectors.items():
+        written = dict.fromkeys(";".join(np.format_float_positional(float(v), trim="-")
+                                         for v in vector) for vector in vectors.values())
         for j, classifier in enumerate(["A", "B", "C"]):
             base = 0.6 + 0.1 * j + rng.random() * 0.05
             rows.append(("e", dataset, classifier, "accuracy", "", base))
             rows.append(("e", dataset, classifier, "error_rate", "", 1 - base))
             rows.append(("e", dataset, classifier, "preference_driven", "default", base - 0.1))
-            for name, vector in vectors.items():
-                written = ";".join(np.format_float_positional(v, trim="-") for v in vector)
-                rows.append(("e", dataset, classifier, "preference_driven", written, base))
+            for kappa in written:
+                rows.append(("e", dataset, classifier, "preference_driven", kappa, base))
     frame = pd.DataFrame(rows, columns=["engine", "dataset", "classifier", "measure", "kappa",
                                         "value"])
     if nan_at:
@@ -401,17 +410,38 @@ def _measures_frame(nan_at: tuple[str, str] | None = None) -> pd.DataFrame:
     return frame
 
 
-def test_compare_across_datasets_groups_vectors_by_name():
-    tables = stats.compare_across_datasets(_measures_frame(), alpha=0.05,
-                                           kappa_vectors=KAPPA_VECTORS)
-    keys = set(map(tuple, tables.ranks[["measure", "kappa"]].drop_duplicates().to_numpy()))
-    assert keys == {("accuracy", ""), ("error_rate", ""), ("preference_driven", "default"),
-                    ("preference_driven", "p1"), ("preference_driven", "only")}
+def _keys(frame: pd.DataFrame) -> set[tuple[str, str]]:
+    return set(map(tuple, frame[["measure", "kappa"]].drop_duplicates().to_numpy()))
+
+
+def test_compare_across_datasets_pools_equal_vectors_and_refuses_different_ones(caplog):
+    with caplog.at_level("WARNING", logger="pdmeasure.stats"):
+        tables = stats.compare_across_datasets(_measures_frame(), alpha=0.05,
+                                               kappa_vectors=KAPPA_VECTORS)
+    pooled = {("accuracy", ""), ("error_rate", ""), ("preference_driven", "default"),
+              ("preference_driven", "shared"), ("preference_driven", "only")}
+    assert _keys(tables.ranks) == _keys(tables.cd) == pooled
     ranks = tables.ranks.set_index(["measure", "kappa", "classifier"])["average_rank"]
     # C is best on every dataset: rank 1 for accuracy and for error rate (lower is better).
     assert ranks[("accuracy", "", "C")] == 1.0 and ranks[("error_rate", "", "C")] == 1.0
     n = tables.ranks.set_index(["measure", "kappa"])["n_datasets"]
-    assert n[("preference_driven", "p1")].iloc[0] == 3
+    # the same vector under the same name on d1-d3 is pooled; default on all four datasets
+    assert n[("preference_driven", "shared")].iloc[0] == 3
+    assert n[("preference_driven", "default")].iloc[0] == 4
+    shared = tables.ranks[tables.ranks["kappa"] == "shared"]
+    assert shared["datasets"].iloc[0] == "d1;d2;d3"
+    assert ranks[("preference_driven", "shared", "C")] == 1.0
+    # p1 is a different vector on each dataset: no ranks, post-hoc or CD rows, only omnibus
+    # rows that say why the comparison was not run
+    p1 = tables.omnibus[tables.omnibus["kappa"] == "p1"]
+    assert list(p1["test"]) == list(stats.OMNIBUS_TESTS)
+    assert (p1["note"] == P1_NOTE).all()
+    assert p1["p_value"].isna().all() and p1["statistic"].isna().all()
+    assert (p1["n_datasets"] == 0).all() and (p1["n_classifiers"] == 3).all()
+    assert not p1["significant"].any()
+    assert "p1" not in set(tables.posthoc["kappa"]) | set(tables.cd["kappa"])
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warned) == 1 and "'p1'" in warned[0] and P1_NOTE in warned[0]
     only = tables.omnibus[tables.omnibus["kappa"] == "only"]
     assert len(only) == 4 and only["p_value"].isna().all()
     assert only["note"].str.contains("N = 1").all()
@@ -428,6 +458,79 @@ def test_nan_measure_is_excluded_with_a_warning_naming_it():
     assert (accuracy["n_datasets"] == 3).all()
     assert accuracy["note"].str.contains("excluded: d2").all()
     assert accuracy["p_value"].notna().all()
+
+
+def test_named_vectors_of_equal_values_are_pooled_and_others_refused():
+    """Pooling follows the vector's values: equal values under a name pool, others do not."""
+    vectors = {"car": {"p1": [0, 0.8, 0.6, 1], "p2": [0, 1, 0, 1]},
+               "nursery": {"p1": [0, 0, 0, 1, 0], "p2": [0, 1, 0, 1]},
+               "toy": {"p2": [0.0, 1.0, 0.0, 1.0]}}
+    assert stats.differing_kappa_vectors(vectors) == {
+        "p1": {"car": (0.0, 0.8, 0.6, 1.0), "nursery": (0.0, 0.0, 0.0, 1.0, 0.0)}}
+    assert stats.not_pooled_note("p1", stats.differing_kappa_vectors(vectors)["p1"]) \
+        == "p1 differs across datasets (car: [0, 0.8, 0.6, 1], nursery: [0, 0, 0, 1, 0]); " \
+           "not pooled"
+    keys = stats.comparison_keys(vectors)
+    assert ("preference_driven", "p2") in keys and ("preference_driven", "p1") not in keys
+    tables = stats.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05,
+                                           kappa_vectors=vectors)
+    p2 = tables.ranks[tables.ranks["kappa"] == "p2"]
+    assert (p2["n_datasets"] == 3).all() and p2["datasets"].iloc[0] == "car;nursery;toy"
+    assert tables.omnibus.loc[tables.omnibus["kappa"] == "p2", "p_value"].notna().all()
+    p1 = tables.omnibus[tables.omnibus["kappa"] == "p1"]
+    assert p1["note"].str.contains(r"p1 differs across datasets \(car: \[0, 0.8, 0.6, 1\], "
+                                   r"nursery: \[0, 0, 0, 1, 0\]\); not pooled").all()
+    assert "p1" not in set(tables.ranks["kappa"])
+
+
+def test_default_kappa_is_pooled_whatever_the_named_vectors():
+    vectors = {"car": {"p1": [0, 0.8, 0.6, 1]}, "nursery": {"p1": [0, 0, 0, 1, 0]}}
+    keys = stats.comparison_keys(vectors)
+    assert keys[-1] == ("preference_driven", "default")
+    tables = stats.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05,
+                                           kappa_vectors=vectors)
+    default = tables.cd[tables.cd["kappa"] == "default"]
+    assert (default["n_datasets"] == 2).all() and default["cd"].notna().all()
+
+
+def test_a_vector_with_two_names_on_a_dataset_counts_for_both():
+    # measures.csv holds one row per distinct vector: d1's row at 0;1 serves "a" and "b"
+    vectors = {"d1": {"a": [0, 1], "b": [0, 1]}, "d2": {"a": [0, 1]}, "d3": {"b": [0, 1]}}
+    frame = _measures_frame(kappa_vectors=vectors)
+    assert (frame[frame["dataset"] == "d1"]["kappa"] == "0;1").sum() == 3
+    assert stats.kappa_names("0;1", vectors["d1"]) == ["a", "b"]
+    assert stats.kappa_names("1;0", vectors["d1"]) == ["1;0"]
+    tables = stats.compare_across_datasets(frame, alpha=0.05, kappa_vectors=vectors)
+    datasets = tables.ranks.drop_duplicates("kappa").set_index("kappa")["datasets"]
+    assert datasets["a"] == "d1;d2" and datasets["b"] == "d1;d3"
+
+
+def test_unnamed_vectors_are_pooled_only_when_their_values_are_equal():
+    vectors = {"d1": {"x": [0, 1]}, "d2": {"y": [0, 1]}, "d3": {"z": [1, 0]}}
+    tables = stats.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05)
+    n = tables.ranks.drop_duplicates("kappa").set_index("kappa")["n_datasets"]
+    assert n["0;1"] == 2 and n["1;0"] == 1
+
+
+def test_report_says_which_vectors_were_not_pooled(tmp_path):
+    across = stats.compare_across_datasets(_measures_frame(), alpha=0.05,
+                                           kappa_vectors=KAPPA_VECTORS)
+    # as the pipeline does: the report is rendered from the tables read back from CSV
+    back = []
+    for name, table in zip(across._fields, across):
+        path = tmp_path / f"{name}.csv"
+        table.to_csv(path, index=False)
+        back.append(stats.read_stats_table(path))
+    across = stats.AcrossTables(*back)
+    assert stats.not_compared(across, "e") == [f"preference_driven [p1]: {P1_NOTE}"]
+    no_within = pd.DataFrame(columns=["engine", "dataset", "measure", "kappa", "classifier_a",
+                                      "classifier_b", "better", "significant_by"])
+    report = stats.stats_report(across, no_within, alpha=0.05)
+    assert "Not compared across datasets:" in report
+    assert f"- preference_driven [p1]: {P1_NOTE}" in report
+    # in the summary table of comparisons: shared, not p1
+    assert re.search(r"^\| preference_driven \[shared\] +\| 3 ", report, re.MULTILINE)
+    assert not re.search(r"^\| preference_driven \[p1\] ", report, re.MULTILINE)
 
 
 def _predictions(classifiers: dict[str, float], *, n: int = 200, folds: int = 5,
@@ -535,8 +638,16 @@ def test_significance_table_markdown_and_report(tmp_path):
 
 def test_comparison_keys_and_file_stem():
     keys = stats.comparison_keys(KAPPA_VECTORS)
-    assert ("preference_driven", "p1") in keys and ("preference_driven", "only") not in keys
+    assert ("preference_driven", "shared") in keys
+    assert ("preference_driven", "p1") not in keys  # different vectors under one name
+    assert ("preference_driven", "only") not in keys  # a single dataset
     assert ("preference_driven", "default") in keys and ("accuracy", "") in keys
+    # exactly the keys compared across two or more datasets (the CD figures of stats.smk)
+    tables = stats.compare_across_datasets(_measures_frame(), alpha=0.05,
+                                           kappa_vectors=KAPPA_VECTORS)
+    compared = _keys(tables.cd[tables.cd["n_datasets"] >= 2])
+    assert {k for k in keys if k[0] in {"accuracy", "error_rate", "preference_driven"}} \
+        == compared
     assert stats.file_stem("preference_driven", "p1") == "preference_driven_p1"
     assert stats.file_stem("accuracy", "") == "accuracy"
 

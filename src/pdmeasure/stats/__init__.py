@@ -31,7 +31,8 @@ Modules, by theme (everything public is re-exported here):
 * ``posthoc``: Holm's adjustment, Nemenyi and its critical difference, Holm against the
   best-ranked classifier, pairwise Wilcoxon (across datasets);
 * ``paired``: corrected resampled t, 5x2cv t and F, McNemar (within one dataset);
-* ``tables``: test names, column schemas, kappa names, file stems, reading tables back;
+* ``tables``: test names, column schemas, kappa names and which names are the same vector
+  on every dataset (only those are pooled across datasets), file stems, reading tables back;
 * ``across``: :func:`compare_across_datasets` (``measures.csv`` -> ranks, omnibus,
   post-hoc and CD tables);
 * ``folds``: :func:`cross_validate_5x2` (the extra 5 x 2-fold CV through the engine
@@ -89,6 +90,7 @@ from .report import (
     HEADLINE,
     TEST_TITLES,
     headline_text,
+    not_compared,
     power_table,
     significance_markdown,
     stats_report,
@@ -107,12 +109,17 @@ from .tables import (
     NaNExcludedWarning,
     comparison_keys,
     describe,
+    differing_kappa_vectors,
     drop_nan_rows,
     file_stem,
+    format_vector,
     kappa_name,
+    kappa_names,
     measure_label,
     name_kappas,
+    not_pooled_note,
     read_stats_table,
+    same_vector,
 )
 from .within import compare_within_dataset, significance_table
 
@@ -124,11 +131,12 @@ __all__ = [
     "NaNExcludedWarning", "PairedResult", "TestResult", "average_ranks", "better_classifier",
     "check_paired_folds", "check_scores", "combined_ftest_5x2cv", "compare_across_datasets",
     "compare_within_dataset", "comparison_keys", "corrected_resampled_ttest",
-    "cross_validate_5x2", "describe", "drop_nan_rows", "file_stem", "fold_measure_values",
-    "friedman", "friedman_aligned_ranks", "headline_text", "holm", "holm_control",
-    "kappa_name", "lower_is_better", "mcnemar", "measure_label", "name_kappas", "nemenyi",
-    "nemenyi_critical_difference", "paired_ttest_5x2cv", "power_table", "quade",
-    "rank_scores", "read_predictions", "read_stats_table", "significance_markdown",
-    "significance_table", "stats_report", "wilcoxon_min_p", "wilcoxon_pairwise",
-    "wilcoxon_signed_rank",
+    "cross_validate_5x2", "describe", "differing_kappa_vectors", "drop_nan_rows", "file_stem",
+    "fold_measure_values", "format_vector", "friedman", "friedman_aligned_ranks",
+    "headline_text", "holm", "holm_control", "kappa_name", "kappa_names", "lower_is_better",
+    "mcnemar", "measure_label", "name_kappas", "nemenyi", "nemenyi_critical_difference",
+    "not_compared", "not_pooled_note", "paired_ttest_5x2cv", "power_table", "quade",
+    "rank_scores", "read_predictions", "read_stats_table", "same_vector",
+    "significance_markdown", "significance_table", "stats_report", "wilcoxon_min_p",
+    "wilcoxon_pairwise", "wilcoxon_signed_rank",
 ]

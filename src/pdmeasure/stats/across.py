@@ -2,11 +2,18 @@
 
 For each engine and (measure, kappa): average ranks, the omnibus tests of
 :mod:`~pdmeasure.stats.omnibus`, the post-hoc tests of :mod:`~pdmeasure.stats.posthoc` and
-the Nemenyi critical difference for the CD diagram. pd rows are grouped across datasets by
-kappa-vector *name* (:func:`~pdmeasure.stats.tables.kappa_name`).
+the Nemenyi critical difference for the CD diagram.
+
+pd rows are grouped across datasets by the kappa vector itself: pd at ``default`` (the
+class-share rule, one definition on every dataset) is always pooled; pd at a named vector is
+pooled under that name only when the vector has the same values on every dataset that
+configures the name. Kappa vectors are positional, so ``p1`` on a 4-class dataset and ``p1``
+on a 5-class one are different preferences: such a comparison is not run, and the omnibus
+table says why (:func:`~pdmeasure.stats.tables.not_pooled_note`).
 """
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
@@ -14,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from ..measure_table import PD
 from .omnibus import TestResult, friedman, friedman_aligned_ranks, quade
 from .posthoc import holm_control, nemenyi, nemenyi_critical_difference, wilcoxon_pairwise
 from .ranks import average_ranks, lower_is_better
@@ -24,9 +32,13 @@ from .tables import (
     POSTHOC_COLUMNS,
     RANK_COLUMNS,
     describe,
+    differing_kappa_vectors,
     drop_nan_rows,
     name_kappas,
+    not_pooled_note,
 )
+
+_log = logging.getLogger(__name__)
 
 
 class AcrossTables(NamedTuple):
@@ -93,6 +105,21 @@ def _compare_one(table: pd.DataFrame, *, keys: dict, alpha: float) -> AcrossTabl
     return AcrossTables(rank_rows, omnibus, posthoc, cd_rows)
 
 
+def _not_pooled(keys: dict, note: str, n_classifiers: int) -> AcrossTables:
+    """Omnibus rows of a comparison that is not run, with the reason as their note.
+
+    No ranks, post-hoc or CD rows: average ranks over different vectors would be the very
+    pooling that is refused. ``n_datasets`` is 0 (no dataset was pooled), which also keeps
+    these rows out of :func:`~pdmeasure.stats.report.power_table`.
+    """
+    omnibus = pd.DataFrame([{**keys, **TestResult(t, math.nan, math.nan, math.nan, math.nan, 0,
+                                                  n_classifiers, math.nan, note).as_row()}
+                            for t in OMNIBUS_TESTS])
+    omnibus["significant"] = False
+    return AcrossTables(pd.DataFrame(columns=RANK_COLUMNS), omnibus,
+                        pd.DataFrame(columns=POSTHOC_COLUMNS), pd.DataFrame(columns=CD_COLUMNS))
+
+
 def compare_across_datasets(
     frame: pd.DataFrame,
     *,
@@ -109,9 +136,17 @@ def compare_across_datasets(
     alpha : float
         Significance level.
     kappa_vectors : mapping, optional
-        Dataset -> {name -> vector} (config ``kappa_vectors``): pd rows are grouped across
-        datasets by vector *name* (see :func:`~pdmeasure.stats.tables.kappa_name`). The
-        output ``kappa`` column holds ``""``, ``"default"`` or that name.
+        Dataset -> {name -> vector} (config ``kappa_vectors``). A pd row at a configured
+        vector takes the vector's name (every name, when several names share the vector on
+        that dataset; :func:`~pdmeasure.stats.tables.name_kappas`). A name is compared
+        across datasets only if its vector has the same values on every dataset configuring
+        it; otherwise (:func:`~pdmeasure.stats.tables.differing_kappa_vectors`) its
+        comparison is not run: it gets only omnibus rows with NaN results, ``n_datasets``
+        0 and a ``note`` such as ``p1 differs across datasets (car: [0, 0.8, 0.6, 1],
+        nursery: [0, 0, 0, 1, 0]); not pooled``, and a logging warning names the vector
+        and the datasets. A vector without a name keeps its written form, so it is pooled
+        only with equal vectors. The output ``kappa`` column holds ``""``, ``"default"``,
+        a name or a written vector.
     classifiers : mapping, optional
         Engine -> classifier order (config ``classifiers``); default: order of appearance.
 
@@ -122,7 +157,9 @@ def compare_across_datasets(
         tests with a :class:`~pdmeasure.stats.tables.NaNExcludedWarning` naming measure,
         dataset and classifier; the exclusion is also written in the ``note`` column. A
         (measure, kappa) present on a single dataset gets average ranks and omnibus rows
-        saying that N = 1 allows no test.
+        saying that N = 1 allows no test. The (measure, kappa) keys that get ranks and CD
+        rows are those of :func:`~pdmeasure.stats.tables.comparison_keys` (for the datasets
+        present), plus names on a single dataset and unnamed vectors.
     """
     missing = {"engine", "dataset", "classifier", "measure", "kappa", "value"} - set(frame)
     if missing:
@@ -131,6 +168,12 @@ def compare_across_datasets(
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     named = name_kappas(frame, kappa_vectors or {})
     named["value"] = named["value"].astype("float64")
+    notes = {name: not_pooled_note(name, vectors)
+             for name, vectors in differing_kappa_vectors(kappa_vectors or {}).items()}
+    present = set(named.loc[named["measure"] == PD, "kappa"])
+    for name, note in notes.items():
+        if name in present:
+            _log.warning("preference_driven at kappa vector %r: %s", name, note)
     parts: list[AcrossTables] = []
     for engine, by_engine in named.groupby("engine", sort=False):
         order = list((classifiers or {}).get(engine) or pd.unique(by_engine["classifier"]))
@@ -140,9 +183,12 @@ def compare_across_datasets(
         for (measure, kappa), group in by_engine.groupby(["measure", "kappa"], sort=False):
             if group.duplicated(["dataset", "classifier"]).any():
                 raise ValueError(f"{engine}/{measure}/{kappa}: duplicate dataset-classifier rows")
+            keys = {"engine": engine, "measure": measure, "kappa": kappa}
+            if measure == PD and kappa in notes:
+                parts.append(_not_pooled(keys, notes[kappa], len(order)))
+                continue
             table = group.pivot(index="dataset", columns="classifier", values="value")
             table = table.reindex(index=pd.unique(group["dataset"]), columns=order)
-            keys = {"engine": engine, "measure": measure, "kappa": kappa}
             parts.append(_compare_one(table, keys=keys, alpha=alpha))
     if not parts:
         raise ValueError("the measures table is empty")

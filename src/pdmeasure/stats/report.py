@@ -2,8 +2,8 @@
 
 :func:`significance_markdown` renders one dataset's significance table;
 :func:`stats_report` the whole report: headline (accuracy and pd at the default kappa),
-every measure across datasets with what N allows (:func:`power_table`), every dataset
-within.
+every measure across datasets with what N allows (:func:`power_table`) and the comparisons
+not run (:func:`not_compared`), every dataset within.
 """
 from __future__ import annotations
 
@@ -165,6 +165,24 @@ def power_table(across: AcrossTables, engine: str, alpha: float) -> pd.DataFrame
     })
 
 
+def not_compared(across: AcrossTables, engine: str) -> list[str]:
+    """Why each (measure, kappa) with omnibus rows but no ranks was not compared across datasets.
+
+    :func:`~pdmeasure.stats.across.compare_across_datasets` writes only omnibus rows, with
+    the reason as ``note``, for a comparison it refuses to run (pd at a kappa-vector name
+    whose vectors differ between datasets). Returns ``"label: note"`` per such key.
+    """
+    omnibus = _select(across.omnibus, {"engine": engine})
+    ranked = set(map(tuple, _select(across.ranks, {"engine": engine})[
+        ["measure", "kappa"]].itertuples(index=False)))
+    out = []
+    for (measure, kappa), group in omnibus.groupby(["measure", "kappa"], sort=False):
+        if (measure, kappa) not in ranked:
+            notes = [n for n in pd.unique(group["note"].fillna("")) if n]
+            out.append(f"{measure_label(measure, kappa)}: {'; '.join(notes) or 'not run'}")
+    return out
+
+
 def headline_text(across: AcrossTables, significance: pd.DataFrame, *, alpha: float) -> str:
     """Plain-language summary of the significant differences for accuracy and pd default."""
     lines = []
@@ -223,6 +241,11 @@ def stats_report(
         "non-significant result is not evidence that classifiers perform alike. The "
         "`min_p` column of the CSV tables gives the smallest p-value a test can reach with "
         "the available N, and the notes below say where N is below what a test needs.", "",
+        "**Kappa vectors.** pd at the default kappa (the class-share rule) is compared across "
+        "datasets. pd at a named kappa vector is compared across datasets only where that "
+        "name has the same vector (same values) on every dataset configuring it; a kappa "
+        "vector is positional in each dataset's class order, so vectors that differ are "
+        "different preferences and are not pooled.", "",
         "## Accuracy and pd at the default kappa", "",
         headline_text(across, significance, alpha=alpha), "",
     ]
@@ -242,6 +265,9 @@ def stats_report(
         if single:
             lines += [f"On a single dataset, so not tested across datasets: {', '.join(single)}.",
                       ""]
+        refused = not_compared(across, engine)
+        if refused:
+            lines += ["Not compared across datasets:", "", *(f"- {x}" for x in refused), ""]
         sub = significance[significance["engine"] == engine] if len(significance) else significance
         for dataset, group in sub.groupby("dataset", sort=False):
             lines += [f"### Within {dataset} ({engine})", "",

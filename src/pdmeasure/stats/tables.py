@@ -2,8 +2,15 @@
 
 Every tidy table the statistics step writes has its column order here (``*_COLUMNS``), every
 test its name in the ``test`` column (``*_TESTS``). The naming helpers turn a
-``(measure, kappa)`` into a kappa name shared across datasets (:func:`kappa_name`), a file
-stem (:func:`file_stem`) and a label (:func:`measure_label`).
+``(measure, kappa)`` into the config names of its vector (:func:`kappa_names`), a file stem
+(:func:`file_stem`) and a label (:func:`measure_label`).
+
+Kappa vectors are positional (one weight per class of the dataset), so a name such as ``p1``
+means a different vector on each dataset that configures its own ``p1``. pd at a named vector
+is therefore compared across datasets only where the vector itself (its values) is the same
+on every dataset that configures the name (:func:`differing_kappa_vectors`,
+:func:`comparison_keys`); pd at ``default`` (the class-share rule, paper 000 eq. 31) has one
+definition on every dataset and is always compared.
 """
 from __future__ import annotations
 
@@ -92,30 +99,99 @@ def file_stem(measure: str, kappa: str) -> str:
     return f"{measure}_{kappa}" if kappa else measure
 
 
-def kappa_name(dataset: str, kappa: str, vectors: Mapping[str, Sequence[float]]) -> str:
-    """Name of a ``measures.csv`` kappa cell: ``""``, ``"default"`` or the vector's config name.
+def same_vector(a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether two kappa vectors hold the same values (same length, equal within 1e-12)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.allclose(a, b, rtol=0, atol=1e-12))
 
-    A vector written ``0;0.8;0.6;1`` becomes its name in ``datasets.<dataset>.kappa_vectors``
-    (compared numerically), so that pd at "p1" can be compared across datasets whose p1
-    vectors differ. A vector that matches no configured name keeps its written form.
+
+def format_vector(vector: Sequence[float]) -> str:
+    """A kappa vector as ``[0, 0.8, 0.6, 1]`` (shortest round-tripping decimals), for messages."""
+    values = np.asarray(vector, dtype=float).ravel()
+    return "[" + ", ".join(np.format_float_positional(v, trim="-") for v in values) + "]"
+
+
+def kappa_names(kappa: str, vectors: Mapping[str, Sequence[float]]) -> list[str]:
+    """Every name a ``measures.csv`` kappa cell goes by on one dataset.
+
+    Parameters
+    ----------
+    kappa : str
+        The ``kappa`` cell: ``""``, ``"default"`` or a vector written ``0;0.8;0.6;1``.
+    vectors : mapping
+        Name -> vector, the ``kappa_vectors`` of the dataset the cell belongs to.
+
+    Returns
+    -------
+    list of str
+        ``[kappa]`` for ``""`` and ``"default"``; for a written vector, the names of every
+        configured vector with the same values (compared numerically, in config order; the
+        measures table writes one row per distinct vector, so two names sharing a vector
+        share that row), or ``[kappa]`` unchanged when no name matches.
     """
     if kappa in (NO_KAPPA, DEFAULT_KAPPA):
-        return kappa
+        return [kappa]
     values = parse_kappa(kappa)
-    for name, vector in vectors.items():
-        vector = np.asarray(vector, dtype=float)
-        if vector.shape == values.shape and np.allclose(vector, values, rtol=0, atol=1e-12):
-            return str(name)
-    return kappa
+    names = [str(name) for name, vector in vectors.items() if same_vector(vector, values)]
+    return names or [kappa]
+
+
+def kappa_name(dataset: str, kappa: str, vectors: Mapping[str, Sequence[float]]) -> str:
+    """The first of :func:`kappa_names`: ``""``, ``"default"`` or a config name of the vector.
+
+    ``dataset`` is the dataset ``vectors`` belong to (kept for callers that pass it). A name
+    alone does not identify a vector across datasets: see :func:`differing_kappa_vectors`.
+    """
+    return kappa_names(kappa, vectors)[0]
 
 
 def name_kappas(frame: pd.DataFrame,
                 kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]]) -> pd.DataFrame:
-    """Copy of a measures table with every ``kappa`` cell replaced by :func:`kappa_name`."""
-    out = frame.copy()
-    out["kappa"] = [kappa_name(d, str(k), kappa_vectors.get(d, {}))
-                    for d, k in zip(out["dataset"], out["kappa"])]
-    return out
+    """Copy of a measures table with every ``kappa`` cell replaced by its config name.
+
+    A row whose vector goes by several names on its dataset (:func:`kappa_names`) is repeated
+    once per name, so that each name's comparison has that dataset's value. A written vector
+    without a name keeps its written form, so unnamed vectors meet across datasets only when
+    their values are the same.
+    """
+    names = [kappa_names(str(k), kappa_vectors.get(d, {}))
+             for d, k in zip(frame["dataset"], frame["kappa"])]
+    out = frame.iloc[np.repeat(np.arange(len(frame)), [len(n) for n in names])].copy()
+    out["kappa"] = [name for row in names for name in row]
+    return out.reset_index(drop=True)
+
+
+def differing_kappa_vectors(
+    kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]],
+) -> dict[str, dict[str, tuple[float, ...]]]:
+    """Kappa-vector names whose vectors are not the same on every dataset that configures them.
+
+    Parameters
+    ----------
+    kappa_vectors : mapping
+        Dataset -> {name -> vector} (config ``kappa_vectors``).
+
+    Returns
+    -------
+    dict
+        Name -> {dataset -> vector}, in config order, for every name configured on two or
+        more datasets with different values (or lengths) somewhere. pd at such a name is not
+        pooled across datasets (see :func:`not_pooled_note`).
+    """
+    by_name: dict[str, dict[str, tuple[float, ...]]] = {}
+    for dataset, vectors in kappa_vectors.items():
+        for name, vector in vectors.items():
+            by_name.setdefault(str(name), {})[str(dataset)] = tuple(
+                float(v) for v in np.asarray(vector, dtype=float).ravel())
+    return {name: per_dataset for name, per_dataset in by_name.items()
+            if any(not same_vector(v, next(iter(per_dataset.values())))
+                   for v in per_dataset.values())}
+
+
+def not_pooled_note(name: str, vectors: Mapping[str, Sequence[float]]) -> str:
+    """``p1 differs across datasets (car: [0, 0.8, 0.6, 1], nursery: [...]); not pooled``."""
+    listed = ", ".join(f"{dataset}: {format_vector(v)}" for dataset, v in vectors.items())
+    return f"{name} differs across datasets ({listed}); not pooled"
 
 
 def comparison_keys(kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]],
@@ -123,16 +199,22 @@ def comparison_keys(kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]],
     """Every (measure, kappa) compared across datasets, in registry order.
 
     Registry measures (kappa ``""``), pd at ``"default"``, then each kappa-vector name
-    configured on at least ``min_datasets`` datasets (names on fewer allow no test across
-    datasets). Used to list the CD diagrams before the data exist.
+    configured on at least ``min_datasets`` datasets *with the same values on all of them*.
+    Names on fewer datasets allow no test across datasets; names whose vectors differ between
+    datasets (:func:`differing_kappa_vectors`) are not pooled. These are exactly the keys of
+    :func:`~pdmeasure.stats.across.compare_across_datasets` that get average ranks and CD
+    rows when every configured dataset is in the measures table; used to list the CD diagrams
+    before the data exist.
     """
     keys = [(name, NO_KAPPA) for name in measures.REGISTRY if name != PD]
     keys.append((PD, DEFAULT_KAPPA))
+    differing = differing_kappa_vectors(kappa_vectors)
     counts: dict[str, int] = {}
     for vectors in kappa_vectors.values():
         for name in vectors:
             counts[str(name)] = counts.get(str(name), 0) + 1
-    keys += [(PD, name) for name, count in counts.items() if count >= min_datasets]
+    keys += [(PD, name) for name, count in counts.items()
+             if count >= min_datasets and name not in differing]
     return keys
 
 
