@@ -21,6 +21,8 @@ pdconfig.check_engines(config)
 pdconfig.check_data(config)
 
 DATASETS = list(config["datasets"])
+# Datasets with a kappa grid histogram (`kappa_grid: null` skips it).
+GRID_DATASETS = [name for name in DATASETS if config["datasets"][name]["kappa_grid"] is not None]
 ENGINES = list(config["engines"])
 # Every rule's software: the conda environment of the whole project (`snakemake --sdm conda`).
 CONDA_ENV = "../../environment.yml"
@@ -69,11 +71,46 @@ def engine_confusion_files(wildcards):
     ]
 
 
+def engine_prediction_files(wildcards):
+    """predictions.csv of every configured classifier of {engine} on {dataset}, in config order."""
+    return [
+        results_path("cv", wildcards.engine, wildcards.dataset, classifier, "predictions.csv")
+        for classifier in config["classifiers"][wildcards.engine]
+    ]
+
+
+def engine_cv5x2_files(wildcards):
+    """The 5 x 2-fold CV predictions of every classifier of {engine} on {dataset}; [] when
+    `stats.cv5x2` is off."""
+    if not config["stats"]["cv5x2"]:
+        return []
+    return [
+        results_path("stats", "cv5x2", wildcards.engine, wildcards.dataset, classifier,
+                     "predictions.csv")
+        for classifier in config["classifiers"][wildcards.engine]
+    ]
+
+
+def local_data_file(wildcards):
+    """The local data file of {dataset} (`path:`), so that editing it reruns the fetch; [] for UCI."""
+    path = config["datasets"][wildcards.dataset]["path"]
+    return [path] if path is not None else []
+
+
 def fetch_params(wildcards):
-    """The keys of a dataset block that decide its canonical table (rule params)."""
+    """The keys of a dataset block that decide its canonical table, and the mirror (rule params).
+
+    The mirror (a UCI dataset's offline fallback) is the config's `mirror`, else $UCI_MIRROR,
+    resolved here so that the job sees it as a parameter rather than reading the environment;
+    a local file has none.
+    """
     block = config["datasets"][wildcards.dataset]
     keys = ("uci_id", "path", "target", "classes", "missing", "numeric_features")
-    return {key: block.get(key) for key in keys}
+    mirror = pdconfig.mirror_path(config) if block["uci_id"] is not None else None
+    return {
+        "dataset": {key: block[key] for key in keys},
+        "mirror": str(mirror) if mirror is not None else None,
+    }
 
 
 def engine_dataset_params(wildcards):
@@ -90,3 +127,47 @@ def classifier_params(wildcards):
 def cv_params():
     """The cv block as a plain dict (rule params)."""
     return dataclasses.asdict(pdconfig.cv_spec(config))
+
+
+def engine_classifiers(wildcards):
+    """The classifier names of {engine}, in configured order (rule params)."""
+    return list(config["classifiers"][wildcards.engine])
+
+
+def dataset_classes(wildcards):
+    """The configured class order of {dataset} (rule params; kappa is positional)."""
+    return list(config["datasets"][wildcards.dataset]["classes"])
+
+
+def dataset_kappa_vectors(wildcards):
+    """The named kappa vectors of {dataset} (rule params)."""
+    return dict(config["datasets"][wildcards.dataset]["kappa_vectors"])
+
+
+def dataset_kappa_grid(wildcards):
+    """The kappa grid values of {dataset} (rule params)."""
+    return list(config["datasets"][wildcards.dataset]["kappa_grid"])
+
+
+def exact_settings():
+    """The exact block and the zero-division policy (rule params of the exact analysis)."""
+    return {**config["exact"], "zero_division": config["zero_division"]}
+
+
+def reproduction_params():
+    """The part of the config that the comparison with the papers reads (rule params).
+
+    Engines, their classifiers, the cv block and zero-division policy (quoted in reasons and
+    used to recompute), and per dataset its classes, kappa vectors and kappa grid (searched
+    for a misprinted vector). Histogram chunking only bounds memory and is left out.
+    """
+    keys = ("classes", "kappa_vectors", "kappa_grid")
+    return {
+        "engines": list(config["engines"]),
+        "classifiers": {engine: config["classifiers"][engine] for engine in config["engines"]},
+        "cv": dict(config["cv"]),
+        "zero_division": config["zero_division"],
+        "datasets": {
+            name: {key: block[key] for key in keys} for name, block in config["datasets"].items()
+        },
+    }

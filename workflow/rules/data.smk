@@ -3,10 +3,12 @@
 
 
 rule fetch_data:
+    input:
+        local_data_file,
     output:
         results_path("data/{dataset}.csv"),
     params:
-        dataset=fetch_params,
+        fetch=fetch_params,
     log:
         "logs/data/{dataset}.log",
     conda:

@@ -1,4 +1,4 @@
-# Module exact (issue 6): exact analysis of the whole kappa space per engine and dataset
+# Module exact: exact analysis of the whole kappa space per engine and dataset
 # (distributions, win probabilities, best-classifier shares, ranking robustness by LP), the
 # figures rendered from its CSVs, and Figure 7 over the fine kappa grid.
 
@@ -17,6 +17,10 @@ rule exact_analysis:
         confusion=engine_confusion_files,
     output:
         **{name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv") for name in EXACT_TABLES},
+    params:
+        classes=dataset_classes,
+        kappa_grid=dataset_kappa_grid,
+        settings=exact_settings(),
     log:
         "logs/exact/{engine}/{dataset}.log",
     benchmark:
@@ -46,7 +50,7 @@ rule exact_figure7:
     output:
         figure=results_path("exact/figures/figure7_fine_{engine}.png"),
     params:
-        classifiers=lambda wc: list(config["classifiers"][wc.engine]),
+        classifiers=engine_classifiers,
         values=config["exact"]["fine_grid_values"],
     log:
         "logs/exact/figures/figure7_fine_{engine}.log",

@@ -5,15 +5,13 @@
 
 rule kappa_grid:
     input:
-        # Per-classifier confusion files of {engine} on {dataset}, in configured order.
-        confusion=lambda wildcards: [
-            results_path("cv", wildcards.engine, wildcards.dataset, classifier, "confusion.csv")
-            for classifier in config["classifiers"][wildcards.engine]
-        ],
+        confusion=engine_confusion_files,
     output:
         histogram=results_path("grids/{engine}/{dataset}/histogram.csv"),
         summary=results_path("grids/{engine}/{dataset}/summary.csv"),
     params:
+        classes=dataset_classes,
+        kappa_grid=dataset_kappa_grid,
         bin_width=config["histogram"]["bin_width"],
         chunk_size=config["histogram"]["chunk_size"],
         zero_division=config["zero_division"],
@@ -29,11 +27,11 @@ rule kappa_grid:
 
 rule figure7:
     input:
-        [results_path("grids", "{engine}", dataset, "histogram.csv") for dataset in DATASETS],
+        [results_path("grids", "{engine}", dataset, "histogram.csv") for dataset in GRID_DATASETS],
     output:
         figure=results_path("figures/figure7_{engine}.png"),
     params:
-        classifiers=lambda wildcards: list(config["classifiers"][wildcards.engine]),
+        classifiers=engine_classifiers,
     log:
         "logs/figures/figure7_{engine}.log",
     conda:
@@ -45,6 +43,6 @@ rule figure7:
 GRIDS_TARGETS = [
     results_path("grids", engine, dataset, f"{name}.csv")
     for engine in ENGINES
-    for dataset in DATASETS
+    for dataset in GRID_DATASETS
     for name in ("histogram", "summary")
-] + [results_path("figures", f"figure7_{engine}.png") for engine in ENGINES]
+] + [results_path("figures", f"figure7_{engine}.png") for engine in ENGINES if GRID_DATASETS]

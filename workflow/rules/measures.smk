@@ -1,20 +1,40 @@
 # Module measures (DAG step 4): every registry measure, and pd at the default kappa (eq. 31)
-# and at each configured kappa vector, on every pooled confusion matrix -> measures.csv.
+# and at each configured kappa vector, on the pooled confusion matrices of one engine and
+# dataset (so a dataset's settings rerun only its own part); then all parts in measures.csv.
 
 
 rule measures:
     input:
-        confusion=results_path("confusion_matrices.csv"),
+        confusion=engine_confusion_files,
     output:
-        measures=results_path("measures.csv"),
+        measures=results_path("measures/{engine}/{dataset}.csv"),
     params:
+        classes=dataset_classes,
+        kappa_vectors=dataset_kappa_vectors,
         zero_division=config["zero_division"],
     log:
-        "logs/measures.log",
+        "logs/measures/{engine}/{dataset}.log",
     conda:
         CONDA_ENV
     script:
-        "../scripts/compute_measures.py"
+        "../scripts/measures.py"
+
+
+rule aggregate_measures:
+    input:
+        measures=[
+            results_path("measures", engine, dataset + ".csv")
+            for engine in ENGINES
+            for dataset in DATASETS
+        ],
+    output:
+        measures=results_path("measures.csv"),
+    log:
+        "logs/measures/aggregate_measures.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/aggregate_measures.py"
 
 
 MEASURES_TARGETS = [results_path("measures.csv")]

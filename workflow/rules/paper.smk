@@ -17,7 +17,7 @@ rule paper_data:
         **{f"figure{n}": results_path("paper", f"pd_figure{n}.csv") for n in PAPER_FIGURES},
         figure2_points=results_path("paper", "pd_figure2_points.csv"),
     params:
-        zero_division=config.get("zero_division", 0.0),
+        zero_division=config["zero_division"],
     log:
         "logs/paper/paper_data.log",
     benchmark:

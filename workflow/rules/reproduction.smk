@@ -14,6 +14,8 @@ rule reproduction:
         ],
     output:
         results_path("reproduction.csv"),
+    params:
+        config=reproduction_params(),
     log:
         "logs/reproduction/reproduction.log",
     benchmark:

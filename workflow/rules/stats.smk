@@ -1,4 +1,4 @@
-# Module stats: statistical comparison of classifiers (Stapor's procedure, issue 5).
+# Module stats: statistical comparison of classifiers (Stapor's procedure).
 #   across datasets (from measures.csv): ranks, Friedman / Iman-Davenport, aligned ranks,
 #     Quade, Nemenyi, Holm vs best, Wilcoxon-Holm -> stats/across_*.csv, stats/cd.csv,
 #     CD diagrams rendered from cd.csv -> figures/cd/{engine}/*.png
@@ -8,10 +8,9 @@
 from pdmeasure.stats import comparison_keys, file_stem
 
 STATS_DIR = results_path("stats")
-STATS_CFG = config.get("stats", {})
-STATS_CV5X2 = bool(STATS_CFG.get("cv5x2", True))
+STATS_CFG = config["stats"]
 STATS_KAPPA_VECTORS = {
-    name: dict(block.get("kappa_vectors", {})) for name, block in config["datasets"].items()
+    name: dict(block["kappa_vectors"]) for name, block in config["datasets"].items()
 }
 STATS_CD_KEYS = [
     (engine, measure, kappa)
@@ -22,8 +21,7 @@ STATS_CD_FIGURES = [
     results_path("figures", "cd", engine, f"{file_stem(measure, kappa)}.png")
     for engine, measure, kappa in STATS_CD_KEYS
 ]
-STATS_CV_PREDICTIONS = results_path("cv/{engine}/{dataset}/{classifier}/predictions.csv")
-STATS_CV5X2_PREDICTIONS = f"{STATS_DIR}/cv5x2/{{engine}}/{{dataset}}/{{classifier}}/predictions.csv"
+STATS_CV5X2_PREDICTIONS = results_path("stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv")
 
 
 rule stats_cv5x2:
@@ -48,30 +46,20 @@ rule stats_cv5x2:
 
 rule stats_within:
     input:
-        cv=lambda wc: expand(
-            STATS_CV_PREDICTIONS,
-            engine=wc.engine,
-            dataset=wc.dataset,
-            classifier=list(config["classifiers"][wc.engine]),
-        ),
-        cv5x2=lambda wc: expand(
-            STATS_CV5X2_PREDICTIONS,
-            engine=wc.engine,
-            dataset=wc.dataset,
-            classifier=list(config["classifiers"][wc.engine]) if STATS_CV5X2 else [],
-        ),
+        cv=engine_prediction_files,
+        cv5x2=engine_cv5x2_files,
     output:
         folds=f"{STATS_DIR}/{{engine}}/{{dataset}}/fold_measures.csv",
         pairwise=f"{STATS_DIR}/{{engine}}/{{dataset}}/pairwise.csv",
         significance=f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.csv",
         markdown=f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.md",
     params:
-        classes=lambda wc: list(config["datasets"][wc.dataset]["classes"]),
-        kappa_vectors=lambda wc: STATS_KAPPA_VECTORS[wc.dataset],
-        classifiers=lambda wc: list(config["classifiers"][wc.engine]),
-        zero_division=config.get("zero_division", 0.0),
-        alpha=STATS_CFG.get("alpha", 0.05),
-        mcnemar_exact_below=STATS_CFG.get("mcnemar_exact_below", 25),
+        classes=dataset_classes,
+        kappa_vectors=dataset_kappa_vectors,
+        classifiers=engine_classifiers,
+        zero_division=config["zero_division"],
+        alpha=STATS_CFG["alpha"],
+        mcnemar_exact_below=STATS_CFG["mcnemar_exact_below"],
     log:
         "logs/stats/within/{engine}/{dataset}.log",
     benchmark:
@@ -93,7 +81,7 @@ rule stats_across:
     params:
         kappa_vectors=STATS_KAPPA_VECTORS,
         classifiers={engine: list(config["classifiers"][engine]) for engine in config["engines"]},
-        alpha=STATS_CFG.get("alpha", 0.05),
+        alpha=STATS_CFG["alpha"],
     log:
         "logs/stats/across.log",
     benchmark:
@@ -136,7 +124,7 @@ rule stats_report:
         report=f"{STATS_DIR}/report.md",
     params:
         figure_keys=STATS_CD_KEYS,
-        alpha=STATS_CFG.get("alpha", 0.05),
+        alpha=STATS_CFG["alpha"],
     log:
         "logs/stats/report.log",
     conda:

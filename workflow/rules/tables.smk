@@ -4,12 +4,13 @@
 
 rule ranking_table:
     input:
-        measures=results_path("measures.csv"),
+        measures=results_path("measures/{engine}/{dataset}.csv"),
     output:
         csv=results_path("tables/table_{dataset}_{engine}.csv"),
         md=results_path("tables/table_{dataset}_{engine}.md"),
     params:
-        classifiers=lambda wildcards: list(config["classifiers"][wildcards.engine]),
+        classifiers=engine_classifiers,
+        kappa_vectors=dataset_kappa_vectors,
     log:
         "logs/tables/table_{dataset}_{engine}.log",
     conda:

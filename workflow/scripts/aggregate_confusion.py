@@ -2,14 +2,12 @@
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
-import pandas as pd
-
 from pdmeasure.confusion import LONG_COLUMNS, read_long
 from pdmeasure.io import log_errors, script_logger, write_csv
 
 log = script_logger(snakemake.log[0])  # noqa: F821
 with log_errors(log):
     files = list(snakemake.input)  # noqa: F821
-    frame = pd.concat([read_long(path) for path in files], ignore_index=True)
+    frame = read_long(files)
     write_csv(frame[list(LONG_COLUMNS)], snakemake.output[0])  # noqa: F821
     log.info("%d files, %d rows -> %s", len(files), len(frame), snakemake.output[0])  # noqa: F821

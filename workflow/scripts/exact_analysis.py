@@ -2,8 +2,6 @@
 import logging
 import time
 
-import pandas as pd
-
 from pdmeasure.confusion import pooled_matrices, read_long
 from pdmeasure.exact import DatasetAnalysis, ExactSettings
 from pdmeasure.io import log_errors, script_logger, write_csv
@@ -11,12 +9,10 @@ from pdmeasure.io import log_errors, script_logger, write_csv
 
 def main(smk) -> None:
     engine, dataset = smk.wildcards.engine, smk.wildcards.dataset
-    block = smk.config["datasets"][dataset]
-    frame = pd.concat([read_long(path) for path in smk.input.confusion], ignore_index=True)
-    pooled = pooled_matrices(frame, {dataset: block["classes"]})
+    pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
-    analysis = DatasetAnalysis(matrices, block["kappa_grid"], ExactSettings.from_config(smk.config),
-                               engine=engine, dataset=dataset)
+    analysis = DatasetAnalysis(matrices, smk.params.kappa_grid,
+                               ExactSettings(**smk.params.settings), engine=engine, dataset=dataset)
     steps = {
         "summary": lambda: {"summary": analysis.summary()},
         "distributions": lambda: dict(zip(("cdf", "histogram"), analysis.distributions())),

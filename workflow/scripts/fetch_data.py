@@ -2,7 +2,6 @@
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
-from pdmeasure.config import mirror_path
 from pdmeasure.data import fetch_dataset
 from pdmeasure.io import log_errors, script_logger, write_csv
 
@@ -10,8 +9,7 @@ smk = snakemake  # noqa: F821
 log = script_logger(smk.log[0])
 with log_errors(log):
     name = smk.wildcards.dataset
-    frame, source = fetch_dataset(
-        name, smk.params.dataset, mirror=mirror_path(smk.config), logger=log
-    )
+    fetch = smk.params.fetch
+    frame, source = fetch_dataset(name, fetch["dataset"], mirror=fetch["mirror"], logger=log)
     write_csv(frame, smk.output[0])
     log.info("dataset %s: source %s -> %s", name, source, smk.output[0])

@@ -1,6 +1,4 @@
 """Snakemake script: pd over one dataset's kappa grid -> histogram.csv, summary.csv."""
-import pandas as pd
-
 from pdmeasure.confusion import pooled_matrices, read_long
 from pdmeasure.grids import grid_tables
 from pdmeasure.io import log_errors, script_logger, write_csv
@@ -8,12 +6,10 @@ from pdmeasure.io import log_errors, script_logger, write_csv
 
 def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
-    block = smk.config["datasets"][dataset]
-    frame = pd.concat([read_long(path) for path in smk.input.confusion], ignore_index=True)
-    pooled = pooled_matrices(frame, {dataset: block["classes"]})
+    pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     histogram, summary = grid_tables(
         pooled,
-        block["kappa_grid"],
+        smk.params.kappa_grid,
         bin_width=smk.params.bin_width,
         chunk_size=smk.params.chunk_size,
         zero_division=smk.params.zero_division,

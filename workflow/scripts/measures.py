@@ -1,16 +1,16 @@
-"""Snakemake script: pooled confusion matrices -> measures.csv (thin wrapper)."""
+"""Snakemake script of rule measures: pooled matrices of one engine and dataset -> its measures."""
 from pdmeasure.confusion import pooled_matrices, read_long
 from pdmeasure.io import log_errors, script_logger, write_csv
 from pdmeasure.measure_table import measures_table
 
 
 def main(smk, log) -> None:
-    datasets = smk.config["datasets"]
+    dataset = smk.wildcards.dataset
     frame = read_long(smk.input.confusion)
-    pooled = pooled_matrices(frame, {name: block["classes"] for name, block in datasets.items()})
+    pooled = pooled_matrices(frame, {dataset: smk.params.classes})
     table = measures_table(
         pooled,
-        {name: block.get("kappa_vectors", {}) for name, block in datasets.items()},
+        {dataset: smk.params.kappa_vectors},
         zero_division=smk.params.zero_division,
     )
     write_csv(table, smk.output.measures)

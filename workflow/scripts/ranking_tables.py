@@ -6,7 +6,7 @@ from pdmeasure.ranking import ranking_table, to_markdown
 
 def main(smk, log) -> None:
     engine, dataset = smk.wildcards.engine, smk.wildcards.dataset
-    vectors = smk.config["datasets"][dataset].get("kappa_vectors", {})
+    vectors = smk.params.kappa_vectors
     table = ranking_table(
         read_measures(smk.input.measures),
         engine=engine,

@@ -12,7 +12,7 @@ from pdmeasure.reproduction import reproduction_table, status_counts
 
 
 def main(smk) -> None:
-    config = smk.config
+    config = smk.params.config
     computed = pd.concat([read_table(p) for p in smk.input.paper], ignore_index=True)
     rankings = [pd.read_csv(p, dtype={"row": str}, keep_default_na=False)
                 for p in smk.input.rankings]

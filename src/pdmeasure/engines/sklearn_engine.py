@@ -248,8 +248,17 @@ class SklearnEngine(Engine):
             ) from None
 
     def check_classifier(self, classifier: str, params: Mapping[str, Any]) -> None:
-        """Raise ValueError for an unknown classifier or a parameter it does not accept."""
-        make_estimator(classifier, params)
+        """Raise ValueError for an unknown classifier, a parameter it does not accept, or a value
+        outside the parameter's domain.
+
+        The domain check is scikit-learn's own parameter validation (``_validate_params``, what
+        ``fit`` calls first), run on the bare estimator so that the config check needs no data.
+        """
+        estimator = make_estimator(classifier, params)
+        try:
+            estimator._validate_params()
+        except ValueError as exc:
+            raise ValueError(str(exc)) from None
 
     def cross_validate(
         self,

@@ -54,12 +54,6 @@ class ExactSettings:
     max_half: int = DEFAULT_MAX_HALF
     zero_division: float = 0.0
 
-    @classmethod
-    def from_config(cls, config: Mapping) -> "ExactSettings":
-        """Settings from a validated pipeline config (unknown keys are a schema error)."""
-        block = dict(config.get("exact") or {})
-        return cls(**block, zero_division=config.get("zero_division", 0.0))
-
 
 def _space_grid(space: str, grid_values: Sequence, n_classes: int, settings: ExactSettings):
     if space == "grid":
@@ -158,14 +152,16 @@ class DatasetAnalysis:
     ----------
     matrices : mapping
         Classifier name -> (C, C) count matrix, classes in the configured order.
-    grid_values : sequence of float
-        The dataset's configured kappa grid values (config ``datasets.<name>.kappa_grid``).
+    grid_values : sequence of float or None
+        The dataset's configured kappa grid values (config ``datasets.<name>.kappa_grid``);
+        None leaves the ``grid`` space out.
     settings : ExactSettings
     engine, dataset : str
         Written into every table.
     """
 
-    def __init__(self, matrices: Mapping[str, np.ndarray], grid_values: Sequence, settings: ExactSettings,
+    def __init__(self, matrices: Mapping[str, np.ndarray], grid_values: Sequence | None,
+                 settings: ExactSettings,
                  *, engine: str, dataset: str):
         if len(matrices) < 1:
             raise ValueError(f"{engine}/{dataset}: no confusion matrices to analyse")
@@ -175,7 +171,9 @@ class DatasetAnalysis:
         self.n_classes = self.forms[0].n_classes
         self.settings = settings
         self.keys = {"engine": engine, "dataset": dataset}
-        self.grids = {s: _space_grid(s, grid_values, self.n_classes, settings) for s in SPACES}
+        # No configured grid (``kappa_grid: null``): only the fine grid and uniform kappa.
+        spaces = [s for s in SPACES if s != "grid" or grid_values is not None]
+        self.grids = {s: _space_grid(s, grid_values, self.n_classes, settings) for s in spaces}
 
     def _n_vectors(self, space: str):
         grid = self.grids[space]
