@@ -155,13 +155,16 @@ def recall_micro(m, zd):  # paper 000 eq. 20
 
 
 def fbeta_micro(m, beta, zd):  # paper 000 eq. 22
-    return f_beta(precision_micro(m, zd), recall_micro(m, zd), beta, zd)
+    p = precision_micro(m, zd)
+    r = recall_micro(m, zd)
+    # P = R = accuracy here, so F = accuracy; at P = R = 0 that is 0 (documented choice)
+    return div((1 + beta**2) * p * r, beta**2 * p + r, 0.0)
 
 
 def f1_micro(m, zd):  # paper 000 eq. 24
     p = precision_micro(m, zd)
     r = recall_micro(m, zd)
-    return div(2 * p * r, p + r, f_zero_division(zd))
+    return div(2 * p * r, p + r, 0.0)  # 0 at P = R = 0, as fbeta_micro
 
 
 def specificity_macro(m, zd):

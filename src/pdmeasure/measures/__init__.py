@@ -28,14 +28,17 @@ Every ratio goes through one helper, :func:`safe_divide`, and every measure take
 * ``1.0``: the optimistic choice of some libraries.
 
 The policy applies where the literature leaves a rate undefined: per-class precision,
-recall and specificity, micro averages, MCC, Cohen's kappa, the per-class correctness
-``P_ii`` of Pacc, and everything built from them (macro averages, F scores, G-mean, IBA, the
-preference-driven measure). A denominator is zero only together with its numerator, so only
+recall and specificity, MCC, Cohen's kappa, the per-class correctness ``P_ii`` of Pacc, and
+everything built from them (macro averages, F scores, G-mean, IBA, the preference-driven
+measure). Accuracy and the micro averages divide by the number of samples and are never
+``0/0``; micro precision, recall and F-beta all equal accuracy. A denominator is zero only together with its numerator, so only
 ``0/0`` ever occurs; measures never raise on a row or a column of zeros. Some ``0/0`` are
 limits rather than undefined rates and take their limit under the numeric policies:
 
-* an F score with precision = recall = 0 is NaN under ``"nan"`` (paper 001's FMEAS is NaN
-  there) and 0 under ``0.0`` **and** ``1.0`` (``F <= 2 min(P, R)``; scikit-learn agrees);
+* a macro F score (or a per-class F of FMEAS) with precision = recall = 0 is NaN under
+  ``"nan"`` (paper 001's FMEAS is NaN there) and 0 under ``0.0`` **and** ``1.0``
+  (``F <= 2 min(P, R)``; scikit-learn agrees); a micro F score is accuracy, so it is 0
+  there under every policy;
 * the ``p log p`` terms of CEN with ``p = 0`` are 0 under every policy (Wei et al.:
   ``0 log 0 = 0``; such a term is also weighted by zero), so CEN is never NaN;
 * the Pacc misclassification probability ``P_ij`` (i != j) of a pair whose count ``C_ij``

@@ -181,14 +181,14 @@ class Stack:
         return mean(self.recall)
 
     @functools.cached_property
-    def precision_micro(self) -> np.ndarray:
-        """Pooled TP over pooled TP + FP (paper 000, eq. 19)."""
-        return safe_divide(self.correct, total(self.tp + self.fp), self.zd)
+    def accuracy(self) -> np.ndarray:
+        """``sum_i TP_i / n`` (paper 000, eq. 16); also micro precision, recall and F-beta.
 
-    @functools.cached_property
-    def recall_micro(self) -> np.ndarray:
-        """Pooled TP over pooled TP + FN (paper 000, eq. 20)."""
-        return safe_divide(self.correct, total(self.tp + self.fn), self.zd)
+        Pooled ``TP + FP`` (eq. 19) and pooled ``TP + FN`` (eq. 20) are both ``n``: each
+        sample is in one actual and one predicted class. ``n > 0`` in a validated matrix, so
+        this ratio is never ``0/0``.
+        """
+        return safe_divide(self.correct, self.n, self.zd)
 
 
 # --------------------------------------------------------------------------------------

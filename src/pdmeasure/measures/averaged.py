@@ -25,7 +25,7 @@ def accuracy(s: Stack) -> np.ndarray:
     with ``s`` the number of samples. Equal to micro precision, micro recall and micro F1
     (eqs. 14, 15, 19, 20, 24) and to ACC of paper 001.
     """
-    return safe_divide(s.correct, s.n, s.zd)
+    return s.accuracy.copy()  # a copy: evaluate() must not hand out one array twice
 
 
 @measure(
@@ -119,10 +119,12 @@ def precision_micro(s: Stack) -> np.ndarray:
     r"""Micro precision: pooled TP over pooled TP + FP (paper 000, eq. 19).
 
     .. math:: \mathrm{micro\_precision} = \frac{\sum_i TP_i}{\sum_i (TP_i + FP_i)}
+              = \frac{\sum_i TP_i}{s}
 
-    Equals accuracy for single-label data.
+    The pooled predictions ``sum_i (TP_i + FP_i)`` are all ``s`` samples, so micro precision
+    is accuracy (eq. 16) and is never ``0/0``.
     """
-    return s.precision_micro.copy()  # a copy: evaluate() must not hand out one array twice
+    return s.accuracy.copy()  # a copy: evaluate() must not hand out one array twice
 
 
 @measure(source="paper 000, eq. 20")
@@ -130,21 +132,27 @@ def recall_micro(s: Stack) -> np.ndarray:
     r"""Micro recall: pooled TP over pooled TP + FN (paper 000, eq. 20).
 
     .. math:: \mathrm{micro\_recall} = \frac{\sum_i TP_i}{\sum_i (TP_i + FN_i)}
+              = \frac{\sum_i TP_i}{s}
 
-    Equals accuracy for single-label data.
+    The pooled actual classes ``sum_i (TP_i + FN_i)`` are all ``s`` samples, so micro
+    recall is accuracy (eq. 16) and is never ``0/0``.
     """
-    return s.recall_micro.copy()  # a copy: evaluate() must not hand out one array twice
+    return s.accuracy.copy()  # a copy: evaluate() must not hand out one array twice
 
 
 @measure(source="paper 000, eq. 24")
 def f1_micro(s: Stack) -> np.ndarray:
     r"""Micro F1: harmonic mean of micro precision and micro recall (paper 000, eq. 24).
 
-    .. math:: \mathrm{micro\_F1} = 2 \frac{P_\mu R_\mu}{P_\mu + R_\mu}
+    .. math:: \mathrm{micro\_F1} = 2 \frac{P_\mu R_\mu}{P_\mu + R_\mu} = \mathrm{accuracy}
 
-    Equals accuracy for single-label data (paper 000, Section 3.2).
+    Micro precision and micro recall both equal accuracy ``a`` (eqs. 19, 20), so micro F1 is
+    ``2 a^2 / (2 a) = a`` (paper 000, Section 3.2). With no correct prediction the ratio
+    reads ``0/0``, but both rates are defined (their denominator is ``s > 0``) and the F
+    score is ``a`` everywhere else, so it is 0 there under every ``zero_division``, as in
+    scikit-learn's micro F1.
     """
-    return fbeta(s.precision_micro, s.recall_micro, 1.0, s.zd)
+    return s.accuracy.copy()
 
 
 @measure(source="paper 000, eq. 13, macro-averaged")

@@ -64,7 +64,9 @@ def fbeta_macro(cm, beta: float, *, zero_division: ZeroDivision = "nan"):
 
     with :math:`P_M`, :math:`R_M` the macro precision and recall (eqs. 17, 18).
     """
-    return _fbeta_of(cm, beta, zero_division, "precision_macro", "recall_macro")
+    beta = check_beta(beta)
+    s = prepare(cm, zero_division)
+    return scalar(fbeta(s.precision_macro, s.recall_macro, beta, s.zd))
 
 
 @_fbeta_sections()
@@ -74,16 +76,12 @@ def fbeta_micro(cm, beta: float, *, zero_division: ZeroDivision = "nan"):
     .. math:: F_\beta = (1+\beta^2) \frac{P_\mu R_\mu}{\beta^2 P_\mu + R_\mu}
 
     with :math:`P_\mu`, :math:`R_\mu` the micro precision and recall (eqs. 19, 20), both
-    equal to accuracy for single-label multi-class data.
+    equal to accuracy ``a``; so ``F_beta = (1 + beta^2) a^2 / ((1 + beta^2) a) = a`` for
+    every beta, and 0 when no prediction is correct under every ``zero_division`` (see
+    ``f1_micro``).
     """
-    return _fbeta_of(cm, beta, zero_division, "precision_micro", "recall_micro")
-
-
-def _fbeta_of(cm, beta, zero_division, precision: str, recall: str):
-    """F-beta of the named precision and recall attributes of the :class:`Stack`."""
-    beta = check_beta(beta)
-    s = prepare(cm, zero_division)
-    return scalar(fbeta(getattr(s, precision), getattr(s, recall), beta, s.zd))
+    check_beta(beta)
+    return scalar(prepare(cm, zero_division).accuracy.copy())
 
 
 def preference_driven(cm, kappa=None, *, zero_division: ZeroDivision = "nan"):
