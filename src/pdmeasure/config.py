@@ -183,11 +183,71 @@ def check_config(config: Mapping) -> None:
                     "order of `classes`"
                 )
             _check_unit_interval(vector, f"{key}.kappa_vectors.{vname}")
-        _check_unit_interval(ds.get("kappa_grid", []), f"{key}.kappa_grid")
+        _check_unit_interval(ds.get("kappa_grid") or [], f"{key}.kappa_grid")
         if ds.get("target") in ds.get("numeric_features", []):
             raise ConfigError(
                 f"config key `{key}.numeric_features`: names the target {ds['target']!r}"
             )
+    check_sizes(config)
+
+
+#: The exact analysis counts kappa vectors in int64 (pdmeasure.exact.lattice); a grid with
+#: more vectors than this cannot be counted.
+MAX_COUNTABLE_VECTORS = 2**63 - 1
+
+
+def check_sizes(config: Mapping) -> None:
+    """Refuse grids too large to run, before any job: each size is computed from the config.
+
+    - ``datasets.<name>.kappa_grid``: the grid histogram enumerates ``len(kappa_grid) **
+      n_classes`` kappa vectors; at most ``histogram.max_grid_vectors``.
+    - ``exact.fine_grid_values`` (and the kappa grid): the exact analysis counts the vectors of
+      its grids in int64, so a grid may have at most 2**63 - 1 vectors.
+
+    Raises
+    ------
+    ConfigError
+        Naming the dataset, the key, the size and the fixes.
+    """
+    limit = int(config["histogram"]["max_grid_vectors"])
+    fine = int(config["exact"]["fine_grid_values"])
+    for name, ds in config["datasets"].items():
+        n_classes = len(ds["classes"])
+        grid = ds.get("kappa_grid")
+        key = f"datasets.{name}.kappa_grid"
+        if grid is not None and len(grid) ** n_classes > limit:
+            raise ConfigError(
+                f"config key `{key}`: {len(grid)} values over the {n_classes} classes of dataset "
+                f"`{name}` make {len(grid) ** n_classes:.3g} kappa vectors to enumerate, above "
+                f"`histogram.max_grid_vectors` ({limit:.3g}). Fix: fewer values (at most "
+                f"{_largest_base(limit, n_classes)} per class), `kappa_grid: null` to skip this "
+                "dataset's grid histogram (the exact analysis still covers the fine grid and "
+                "uniform kappa without enumerating), or raise `histogram.max_grid_vectors`"
+            )
+        if grid is not None and len(grid) ** n_classes > MAX_COUNTABLE_VECTORS:
+            raise ConfigError(
+                f"config key `{key}`: {len(grid) ** n_classes:.3g} kappa vectors on dataset "
+                f"`{name}`, more than the exact analysis can count (2**63 - 1); give at most "
+                f"{_largest_base(MAX_COUNTABLE_VECTORS, n_classes)} values, or `kappa_grid: null`"
+            )
+        if fine ** n_classes > MAX_COUNTABLE_VECTORS:
+            raise ConfigError(
+                f"config key `exact.fine_grid_values`: {fine} values per class over the "
+                f"{n_classes} classes of dataset `{name}` make {fine ** n_classes:.3g} kappa "
+                "vectors, more than the exact analysis can count (2**63 - 1 = 9.2e18). Fix: "
+                f"`exact.fine_grid_values: {_largest_base(MAX_COUNTABLE_VECTORS, n_classes)}` or "
+                "fewer (uniform kappa is analysed as well and has no such limit)"
+            )
+
+
+def _largest_base(limit: int, exponent: int) -> int:
+    """The largest integer b with b ** exponent <= limit (exact, no float rounding)."""
+    base = int(round(limit ** (1.0 / exponent)))
+    while base**exponent > limit:
+        base -= 1
+    while (base + 1) ** exponent <= limit:
+        base += 1
+    return base
 
 
 def _check_unit_interval(values: Sequence[float], key: str) -> None:

@@ -111,7 +111,12 @@ def pooled_matrices(
 
 
 def read_long(path) -> pd.DataFrame:
-    """Read a long-format CSV with labels kept as strings (``"?"``, ``"1"``, ``"None"`` stay text)."""
+    """Read a long-format CSV with labels kept as strings (``"?"``, ``"1"``, ``"None"`` stay text).
+
+    ``path`` may also be a list of such files (per-job outputs), read in order and stacked.
+    """
+    if isinstance(path, (list, tuple)):
+        return pd.concat([read_long(p) for p in path], ignore_index=True)
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     frame["count"] = frame["count"].astype(np.int64)
     frame["repeat"] = frame["repeat"].astype(np.int64)
