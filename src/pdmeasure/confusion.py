@@ -11,7 +11,7 @@ configured ``classes`` list) and never re-derived by sorting labels.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -121,3 +121,73 @@ def read_long(path) -> pd.DataFrame:
     frame["count"] = frame["count"].astype(np.int64)
     frame["repeat"] = frame["repeat"].astype(np.int64)
     return frame
+
+
+#: Columns of :func:`undefined_precision`, in order.
+UNDEFINED_COLUMNS = ("engine", "dataset", "classifier", "class", "measure", "reason")
+
+
+def undefined_precision(
+    pooled: Mapping[tuple[str, str, str], np.ndarray],
+    classes: Mapping[str, Sequence[str]],
+    *,
+    recall: bool = True,
+) -> pd.DataFrame:
+    """Classes whose precision (and recall) is 0/0 in a pooled matrix, one row per case.
+
+    A class that a classifier never predicts has ``TP + FP = 0`` (its column of the matrix
+    sums to 0), so its precision is undefined; every measure built on per-class precision
+    then uses the configured ``zero_division`` value for it, which users need to know. A
+    class that never occurs as actual class has ``TP + FN = 0`` (its row sums to 0), so its
+    recall is undefined too.
+
+    Parameters
+    ----------
+    pooled : mapping
+        (engine, dataset, classifier) -> confusion matrix (rows actual, columns predicted,
+        in the order of ``classes[dataset]``), as returned by :func:`pooled_matrices`.
+    classes : mapping
+        Dataset name -> configured class order.
+    recall : bool, default True
+        Also list the classes that never occur as actual class (recall undefined).
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`UNDEFINED_COLUMNS`: ``engine, dataset, classifier, class, measure,
+        reason``; ``measure`` is ``"precision"`` or ``"recall"`` and ``reason`` says which
+        sum is 0 and the counts behind it. Rows follow the order of ``pooled``, then the
+        class order, precision before recall; empty (with these columns) when every
+        precision and recall is defined.
+
+    Raises
+    ------
+    ValueError
+        If a key is not an (engine, dataset, classifier) triple, its dataset has no class
+        list in ``classes``, or a matrix is not square with one row per class.
+    """
+    rows = []
+    for key, cm in pooled.items():
+        if not (isinstance(key, tuple) and len(key) == 3):
+            raise ValueError(f"key {key!r} is not an (engine, dataset, classifier) triple")
+        engine, dataset, classifier = key
+        if dataset not in classes:
+            raise ValueError(f"{engine}/{dataset}/{classifier}: no class list for dataset "
+                             f"{dataset!r}")
+        names = list(classes[dataset])
+        cm = np.asarray(cm)
+        if cm.shape != (len(names), len(names)):
+            raise ValueError(f"{engine}/{dataset}/{classifier}: matrix shape {cm.shape} does "
+                             f"not match the {len(names)} classes {names}")
+        predicted = cm.sum(axis=0)  # TP + FP per class
+        actual = cm.sum(axis=1)  # TP + FN per class
+        for i, name in enumerate(names):
+            if predicted[i] == 0:
+                rows.append((engine, dataset, classifier, name, "precision",
+                             f"never predicted (0 of {int(cm.sum())} predictions; "
+                             f"{int(actual[i])} actual): TP + FP = 0, precision is 0/0"))
+            if recall and actual[i] == 0:
+                rows.append((engine, dataset, classifier, name, "recall",
+                             f"never an actual class (0 of {int(cm.sum())} samples; "
+                             f"{int(predicted[i])} predicted): TP + FN = 0, recall is 0/0"))
+    return pd.DataFrame(rows, columns=list(UNDEFINED_COLUMNS), dtype=object)
