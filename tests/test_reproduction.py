@@ -12,6 +12,7 @@ import yaml
 
 from pdmeasure import paper, published
 from pdmeasure import reproduction as R
+from pdmeasure.engines import ENGINES
 from pdmeasure.measure_table import measures_table
 from pdmeasure.measures import preference_driven
 from pdmeasure.ranking import ranking_table
@@ -33,26 +34,61 @@ def authors(shared_dir):
     return {k: np.array(v) for k, v in json.loads(path.read_text())["confusion_matrices"].items()}
 
 
-@pytest.fixture(scope="module")
-def krkopt_run(config, authors):
-    """A synthetic krkopt run: weka = the authors' own matrices; sklearn = perturbed ones."""
+def krkopt_results(config, authors, engines):
+    """Config, pooled matrices, measures and rankings of a synthetic krkopt-only run.
+
+    weka = the authors' own matrices; sklearn = perturbed ones (so its values differ).
+    """
     cfg = copy.deepcopy(config)
     cfg["datasets"] = {"krkopt": cfg["datasets"]["krkopt"]}
-    cfg["engines"] = ["sklearn", "weka"]
-    pooled = {("weka", "krkopt", name): cm for name, cm in authors.items()}
+    cfg["engines"] = list(engines)
+    pooled = {}
+    if "weka" in engines:
+        pooled.update({("weka", "krkopt", name): cm for name, cm in authors.items()})
     rng = np.random.default_rng(0)
     for sk, name in SKLEARN_FOR.items():
         cm = authors[name] + np.diag(rng.integers(20, 60, len(authors[name])))
-        pooled[("sklearn", "krkopt", sk)] = cm
+        if "sklearn" in engines:
+            pooled[("sklearn", "krkopt", sk)] = cm
     vectors = cfg["datasets"]["krkopt"]["kappa_vectors"]
     measures = measures_table(pooled, {"krkopt": vectors}, zero_division=0.0)
     rankings = pd.concat([
         ranking_table(measures, engine=e, dataset="krkopt",
                       classifiers=list(cfg["classifiers"][e]), kappa_vectors=vectors)
         for e in cfg["engines"]], ignore_index=True)
+    return cfg, pooled, measures, rankings
+
+
+@pytest.fixture(scope="module")
+def krkopt_run(config, authors):
+    """Tables 6-9 of a synthetic krkopt run with both engines."""
+    cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn", "weka"])
     table = R.compare_data_tables(published.load(), config=cfg, measures=measures,
                                   rankings=rankings, pooled=pooled, errata=published.errata())
     return table, pooled
+
+
+@pytest.fixture(scope="module")
+def computed():
+    """The reproduced tables that need no data."""
+    surface = paper.kappa_surface()
+    return pd.concat([paper.pd_table3(), paper.pd_table4(), paper.pd_section42(surface),
+                      paper.pacc_table2(), paper.pacc_table4(), paper.pacc_table5(),
+                      paper.pacc_table6()])
+
+
+@pytest.fixture(scope="module")
+def sklearn_krkopt_table(config, authors, computed):
+    """reproduction.csv of a run with only the sklearn engine and only the krkopt dataset."""
+    cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
+    return R.reproduction_table(published.load(), published.errata(), computed=computed,
+                                config=cfg, measures=measures, rankings=rankings, pooled=pooled)
+
+
+def data_table_count() -> int:
+    """Published numbers of paper 000 Tables 6-9."""
+    pub = published.load(R.PD_PAPER)
+    return int(pub["table"].astype(str).isin(["6", "7", "8", "9"]).sum())
 
 
 def test_is_match_rounding_truncation_and_nan():
@@ -102,7 +138,7 @@ def test_compare_no_data_statuses():
     assert out.loc[("a", "y"), "reason"].startswith("docs/errata.md#p-a-y")
     # an erratum entry whose correct value the formulas do not give is not an erratum
     assert out.loc[("a", "z"), "status"] == "differs"
-    assert out.loc[("b", "x"), "status"] == "differs"
+    assert out.loc[("b", "x"), "status"] == "not_run"
     assert out.loc[("b", "x"), "reason"].startswith("not run")
     assert np.isnan(out.loc[("b", "x"), "reproduced"])
     assert out.loc[("b", "y"), "status"] == "match"  # printed NaN, computed NaN
@@ -150,7 +186,7 @@ def test_sklearn_rows_name_their_cause(krkopt_run):
     sk = table[(table["engine"] == "sklearn") & (table["table"] == "9")]
     assert (sk["status"] != "erratum").all()  # errata apply to the paper's own classifiers only
     dt = sk[sk["column"].str.startswith("DecisionTable")]
-    assert dt["reproduced"].isna().all()
+    assert dt["reproduced"].isna().all() and (dt["status"] == "not_run").all()
     assert dt["reason"].str.contains("no scikit-learn counterpart").all()
     nb = sk[(sk["column"] == "BayesNet") & (sk["status"] == "differs")]
     assert len(nb) > 0 and nb["reason"].str.contains("CategoricalNB").all()
@@ -164,7 +200,7 @@ def test_datasets_not_in_the_run_give_not_run_rows(krkopt_run):
     table, _ = krkopt_run
     car = table[table["table"] == "6"]
     assert len(car) == 2 * len(published.load("preference-driven", "6"))
-    assert (car["status"] == "differs").all()
+    assert (car["status"] == "not_run").all()
     assert car["reason"].str.startswith("not run: dataset 'car'").all()
 
 
@@ -185,18 +221,18 @@ def test_cv_settings_other_than_the_papers_are_named(config, authors):
     assert differs["reason"].str.startswith("this run uses 3-fold CV").all()
 
 
-def test_reproduction_table_and_summary(krkopt_run, config):
-    _, pooled = krkopt_run
-    surface = paper.kappa_surface()
-    computed = pd.concat([paper.pd_table3(), paper.pd_table4(), paper.pd_section42(surface),
-                          paper.pacc_table2(), paper.pacc_table4(), paper.pacc_table5(),
-                          paper.pacc_table6()])
+def test_reproduction_table_and_summary(config, computed):
     cfg = copy.deepcopy(config)
     cfg["engines"] = []
     table = R.reproduction_table(published.load(), published.errata(), computed=computed,
                                  config=cfg)
     assert tuple(table.columns) == R.REPRODUCTION_COLUMNS
-    assert (table["engine"] == R.NO_DATA_ENGINE).all()
+    no_data = table[table["engine"] == R.NO_DATA_ENGINE]
+    assert set(no_data["status"]) <= {"match", "erratum"}
+    # no engine ran: every number of Tables 6-9 is reported, for every engine, as not run
+    data = table[table["engine"] != R.NO_DATA_ENGINE]
+    assert len(data) == data_table_count() * len(ENGINES)
+    assert (data["status"] == "not_run").all()
     assert set(table["status"]) <= set(R.STATUSES)
     counts = R.status_counts(table, ["engine"])
     assert counts["total"].sum() == len(table)
@@ -220,11 +256,100 @@ def test_pipeline_outputs(small_pipeline):
     pub = published.load()
     data = (pub["paper"] == "preference-driven") & pub["table"].isin(["6", "7", "8", "9"])
     engines = yaml.safe_load((results.parent / "config.yaml").read_text())["engines"]
-    assert len(table) == (~data).sum() + data.sum() * len(engines)
+    assert len(table) == (~data).sum() + data.sum() * len(set(engines) | set(ENGINES))
     assert set(table["status"]) <= set(R.STATUSES)
     assert (table.loc[table["status"] == "differs", "reason"] != "").all()
+    assert table.loc[table["status"] == "differs", "reproduced"].notna().all()
+    assert (table.loc[~table["engine"].isin([*engines, "none"]), "status"] == "not_run").all()
     anchors = set(published.errata()["anchor"])
     for reason in table.loc[table["status"] == "erratum", "reason"]:
         assert re.match(r"docs/errata\.md#([\w-]+)", reason)[1] in anchors
     summary = (results / "reproduction.md").read_text()
     assert summary.startswith("# Reproduction") and "| sklearn" in summary
+    assert "| not_run |" in summary
+
+
+# --- not run versus differs ------------------------------------------------------------------
+
+
+def test_engine_not_in_the_config_is_not_run(sklearn_krkopt_table):
+    table = sklearn_krkopt_table
+    weka = table[table["engine"] == "weka"]
+    assert len(weka) == data_table_count()
+    assert (weka["status"] == "not_run").all() and weka["reproduced"].isna().all()
+    assert weka["reason"].eq("not run: engine 'weka' is not in this run's config "
+                             "(`engines`)").all()
+
+
+def test_datasets_not_in_the_config_are_not_run(sklearn_krkopt_table):
+    sk = sklearn_krkopt_table[sklearn_krkopt_table["engine"] == "sklearn"]
+    others = sk[sk["table"].isin(["6", "7", "8"])]  # car, nursery, dermatology
+    assert len(others) == data_table_count() - len(published.load(R.PD_PAPER, "9"))
+    assert (others["status"] == "not_run").all()
+    assert others["reason"].str.match(r"not run: dataset '(car|nursery|dermatology)' is not in "
+                                      r"this run's config").all()
+
+
+def test_differs_only_for_computed_numbers(sklearn_krkopt_table):
+    table = sklearn_krkopt_table
+    differs = table[table["status"] == "differs"]
+    assert len(differs) > 0  # the perturbed sklearn matrices disagree with the paper
+    assert differs["reproduced"].notna().all()
+    assert not differs["reason"].str.startswith("not run").any()
+    assert set(differs["engine"]) == {"sklearn"} and set(differs["table"]) == {"9"}
+    not_run = table[table["status"] == "not_run"]
+    assert not_run["reproduced"].isna().all()
+    assert not_run["reason"].str.startswith("not run").all()
+    # in Table 9, sklearn computes every classifier but DecisionTable (no counterpart)
+    sk9 = table[(table["engine"] == "sklearn") & (table["table"] == "9")]
+    assert set(sk9.loc[sk9["status"] == "not_run", "column"]) == {"DecisionTable",
+                                                                  "DecisionTable rank"}
+
+
+def test_value_missing_from_the_results_is_not_run(config, authors):
+    cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
+    measures = measures[measures["classifier"] != "RandomForest"]
+    out = R.compare_data_tables(published.load(R.PD_PAPER, "9"), config=cfg, measures=measures,
+                                rankings=rankings, pooled=pooled)
+    forest = out[out["column"] == "RandomForest"]
+    assert (forest["status"] == "not_run").all()
+    assert forest["reason"].str.startswith("not run: no value for sklearn/krkopt/RandomForest"
+                                           ).all()
+    # the other classifiers' rank reasons do not count the missing values as differing
+    ranks = out[out["column"].str.endswith(" rank") & (out["status"] == "differs")]
+    assert len(ranks) > 0 and not ranks["reason"].str.contains("RandomForest,|RandomForest$").any()
+
+
+def test_kappa_vector_not_configured_is_not_run(config, authors):
+    cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
+    del cfg["datasets"]["krkopt"]["kappa_vectors"]["fn3"]
+    out = R.compare_data_tables(published.load(R.PD_PAPER, "9"), config=cfg, measures=measures,
+                                rankings=rankings, pooled=pooled)
+    fn3 = out[out["row"] == "pd fn3"]
+    assert len(fn3) > 0 and (fn3["status"] == "not_run").all()
+    run = fn3[~fn3["column"].str.startswith("DecisionTable")]  # no counterpart comes first
+    assert run["reason"].str.contains("row 'pd fn3' is not configured").all()
+    assert (out.loc[out["row"] != "pd fn3", "status"] != "not_run").sum() > 0
+
+
+def test_status_counts_and_summary_show_not_run(sklearn_krkopt_table):
+    table = sklearn_krkopt_table
+    counts = R.status_counts(table, ["engine"]).set_index("engine")
+    assert list(counts.columns) == [*R.STATUSES, "total"]
+    n = data_table_count()
+    assert counts.loc["weka", "not_run"] == counts.loc["weka", "total"] == n
+    assert counts.loc["weka", "differs"] == 0
+    sk = table[table["engine"] == "sklearn"]
+    assert counts.loc["sklearn", "differs"] == (sk["status"] == "differs").sum()
+    assert counts.loc["sklearn", "not_run"] == (sk["status"] == "not_run").sum() > 0
+    text = R.summary_markdown(table)
+    assert re.search(r"\| engine +\| +match +\| +erratum +\| +differs +\| +not_run +\| +total +\|",
+                     text)
+    assert re.search(rf"\| weka +\| +0 +\| +0 +\| +0 +\| +{n} +\| +{n} +\|", text)
+    overall = table["status"].value_counts()
+    assert (f"Overall: {overall['match']} match, {overall.get('erratum', 0)} erratum, "
+            f"{overall['differs']} differs, {overall['not_run']} not_run.") in text
+    assert "`not_run`: not computed by this run" in text
+    # the largest differences list computed numbers only
+    largest = text.split("## Largest differences", 1)[1]
+    assert "### weka" not in largest and "not run" not in largest

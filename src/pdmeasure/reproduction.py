@@ -16,14 +16,19 @@ One row per published number (:func:`pdmeasure.published.load`) and engine::
   footnote 3) is searched for in the dataset's configured grid with
   :mod:`pdmeasure.kappa_search`; when a grid vector reproduces the printed row, the row's cells
   are errata and ``reason`` names that vector;
-* ``differs``: it differs for a known cause, named in ``reason`` (see :data:`REASONS`).
+* ``differs``: this run computed the number and it differs, for a known cause named in
+  ``reason`` (see :data:`REASONS`);
+* ``not_run``: this run did not compute the number -- its engine or its dataset is not in the
+  config, the engine has no counterpart of the paper's classifier, the table row's kappa
+  vector is not configured, or the results lack the value. ``reproduced`` is empty and
+  ``reason`` starts ``not run`` and says which.
 
 Engines: tables that need no data (paper 000 Tables 3 and 4, the Pacc tables) are reproduced
 once, with engine :data:`NO_DATA_ENGINE` (``"none"``). The data tables (paper 000 Tables 6-9)
-get one row per published number and *configured* engine. A table whose dataset is not in the
-run's config, a classifier without a counterpart in an engine, or a kappa vector that is not
-configured is not skipped: it yields ``differs`` rows with reproduced empty and a reason
-starting ``not run``, so every run reports every published number.
+get one row per published number and engine: the configured engines, then every other
+registered engine (:data:`pdmeasure.engines.ENGINES`) with ``not_run`` rows. Nothing is
+skipped, so every run reports every published number, and ``differs`` counts only numbers
+that were computed.
 """
 from __future__ import annotations
 
@@ -35,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from . import measures as M
+from .engines import ENGINES
 from .kappa import DEFAULT_CHUNK_SIZE
 from .kappa_search import search_kappa_grid
 from .published import reproduces
@@ -44,7 +50,9 @@ REPRODUCTION_COLUMNS = (
     "paper", "table", "row", "column", "engine",
     "published", "reproduced", "abs_diff", "status", "reason",
 )
-STATUSES = ("match", "erratum", "differs")
+#: Statuses of a reproduction row; ``not_run`` marks numbers this run did not compute.
+STATUSES = ("match", "erratum", "differs", "not_run")
+NOT_RUN = "not_run"
 #: Engine name of the rows of tables that need no data.
 NO_DATA_ENGINE = "none"
 #: The document the erratum reasons point into.
@@ -205,7 +213,7 @@ def compare_no_data(
         key = (str(pub.paper), str(pub.table), str(pub.row), str(pub.column))
         reproduced = lookup.get(key)
         if reproduced is None:
-            rows.append(_row(pub, NO_DATA_ENGINE, np.nan, "differs",
+            rows.append(_row(pub, NO_DATA_ENGINE, np.nan, NOT_RUN,
                              "not run: no reproduced value for this cell"))
             continue
         truncated = (key[0], key[1], key[3]) in TRUNCATED
@@ -239,14 +247,20 @@ def _base_column(column: str) -> tuple[str, bool]:
 
 @dataclass
 class _Cell:
+    """One published cell of a data table for one engine; ``status`` is empty until judged."""
+
     pub: object
     engine: str
     classifier: str | None
     column: str
     is_rank: bool
     reproduced: float = np.nan
-    status: str = "differs"
+    status: str = ""
     reason: str = ""
+
+    def not_run(self, reason: str) -> None:
+        """Mark the cell as not computed by this run (``reason`` starts ``not run``)."""
+        self.status, self.reason = NOT_RUN, reason
 
     def as_row(self) -> dict:
         return _row(self.pub, self.engine, self.reproduced, self.status, self.reason)
@@ -265,7 +279,11 @@ def compare_data_tables(
     pooled: Mapping[tuple[str, str, str], np.ndarray] | None = None,
     errata: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Reproduction rows of paper 000's ranking tables (6-9), one per published cell and engine.
+    """Reproduction rows of paper 000's ranking tables (6-9), one per published cell and
+    configured engine.
+
+    A cell this run did not compute (dataset not configured, no counterpart classifier, row
+    not configured, value missing from the results) is ``not_run``; the others are judged.
 
     Parameters
     ----------
@@ -316,14 +334,15 @@ def compare_data_tables(
                 cell = _Cell(pub, engine, columns.get(base), base, is_rank)
                 cells.append(cell)
                 if block is None:
-                    cell.reason = f"not run: dataset {dataset!r} is not in this run's config"
+                    cell.not_run(f"not run: dataset {dataset!r} is not in this run's config")
                 elif cell.classifier is None:
                     cause = known_cause(engine, base)
-                    cell.reason = cause if cause.startswith("not run") else (
-                        f"not run: engine {engine!r} has no classifier for the paper's {base}")
+                    cell.not_run(cause if cause.startswith("not run") else
+                                 f"not run: engine {engine!r} has no classifier for the paper's "
+                                 f"{base}")
                 elif pub.row not in rows:
-                    cell.reason = (f"not run: row {pub.row!r} is not configured for dataset "
-                                   f"{dataset!r} (datasets.{dataset}.kappa_vectors)")
+                    cell.not_run(f"not run: row {pub.row!r} is not configured for dataset "
+                                 f"{dataset!r} (datasets.{dataset}.kappa_vectors)")
                 else:
                     measure, kappa = rows[pub.row]
                     key = (engine, dataset, cell.classifier)
@@ -332,8 +351,8 @@ def compare_data_tables(
                             rank_of.loc[(engine, dataset, pub.row, cell.classifier)] if is_rank
                             else value_of.loc[(*key, measure, kappa)])
                     except KeyError:
-                        cell.reason = (f"not run: no {'rank' if is_rank else 'value'} for "
-                                       f"{engine}/{dataset}/{cell.classifier} in the results")
+                        cell.not_run(f"not run: no {'rank' if is_rank else 'value'} for "
+                                     f"{engine}/{dataset}/{cell.classifier} in the results")
             _judge_table(cells, index if engine in PAPER_EXACT_ENGINES else {}, cv_note)
             if engine in PAPER_EXACT_ENGINES and block is not None and pooled is not None:
                 _kappa_vector_errata(cells, engine, dataset, block, pooled, index,
@@ -343,21 +362,21 @@ def compare_data_tables(
 
 
 def _judge_table(cells: list[_Cell], index: Mapping, cv_note: str) -> None:
-    """Statuses of one table's cells for one engine: values first, then ranks."""
+    """Statuses of one table's computed cells for one engine: values first, then ranks."""
     for cell in cells:
-        if cell.is_rank or cell.reason:
+        if cell.is_rank or cell.status == NOT_RUN:
             continue
         cause = cv_note + known_cause(cell.engine, cell.column)
         cell.status, cell.reason = _judge(float(cell.pub.value), cell.reproduced,
                                           int(cell.pub.decimals), index.get(_key(cell)), cause)
     for cell in cells:
-        if not cell.is_rank or cell.reason:
+        if not cell.is_rank or cell.status == NOT_RUN:
             continue
         row_values = [c for c in cells if not c.is_rank and c.pub.row == cell.pub.row]
         ranked = sorted(c.column for c in row_values if c.classifier is not None)
         absent = sorted(c.column for c in row_values if c.classifier is None)
         differing = sorted(c.column for c in row_values
-                           if c.classifier is not None and c.status != "match")
+                           if c.classifier is not None and c.status not in ("match", NOT_RUN))
         parts = [f"rank among {len(ranked)} {cell.engine} classifiers ({', '.join(ranked)})"]
         if absent:
             parts.append(f"no counterpart for {', '.join(absent)}")
@@ -419,7 +438,7 @@ def _kappa_vector_errata(cells: list[_Cell], engine: str, dataset: str, block: M
         for cell in row_cells:
             cell.status, cell.reason = "erratum", note
         for cell in (c for c in values.values() if c.pub.row == row and c.column not in exact):
-            if cell.status != "match":
+            if cell.status == "differs":
                 cell.reason = f"{cell.reason}; the printed kappa vector of this row is wrong ({where})"
         _rank_at_vector(cells, row, engine, dataset, found[0], pooled, note, zero_division)
 
@@ -473,7 +492,8 @@ def reproduction_table(
     -------
     DataFrame
         Columns :data:`REPRODUCTION_COLUMNS`: the no-data tables first (engine ``none``),
-        then the data tables per configured engine, each in published order.
+        then the data tables per configured engine, then per registered engine that is not
+        configured (all ``not_run``), each in published order.
     """
     data_tables = {str(n) for n in PAPER_TABLES.values()}
     is_data = (published["paper"] == PD_PAPER) & published["table"].astype(str).isin(data_tables)
@@ -488,11 +508,38 @@ def reproduction_table(
         compare_data_tables(published[is_data], config=config, measures=measures,
                             rankings=rankings, pooled=pooled, errata=errata),
     ]
+    parts.append(engines_not_run(published[is_data], config))
     table = pd.concat([p for p in parts if not p.empty], ignore_index=True)
     bad = set(table["status"]) - set(STATUSES)
     if bad:
         raise ValueError(f"unknown status {sorted(bad)}")
     return table[list(REPRODUCTION_COLUMNS)]
+
+
+def engines_not_run(published: pd.DataFrame, config: Mapping) -> pd.DataFrame:
+    """``not_run`` rows of the data tables for every registered engine the config leaves out.
+
+    Parameters
+    ----------
+    published : DataFrame
+        The published numbers of paper 000's data tables (Tables 6-9).
+    config : mapping
+        The pipeline config; its ``engines`` are the engines that ran.
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`REPRODUCTION_COLUMNS`; one row per published number and engine of
+        :data:`pdmeasure.engines.ENGINES` not in ``engines``, in registry order.
+    """
+    configured = set(config.get("engines", []))
+    rows = [
+        _row(pub, engine, np.nan, NOT_RUN,
+             f"not run: engine {engine!r} is not in this run's config (`engines`)")
+        for engine in ENGINES if engine not in configured
+        for pub in published.itertuples(index=False)
+    ]
+    return pd.DataFrame(rows, columns=list(REPRODUCTION_COLUMNS))
 
 
 def read_reproduction(path) -> pd.DataFrame:
@@ -526,13 +573,19 @@ def summary_markdown(table: pd.DataFrame, *, largest: int = 5) -> str:
         raise ValueError("reproduction table is empty: nothing to summarise")
     md = lambda frame: frame.to_markdown(index=False, disable_numparse=True)  # noqa: E731
     total = status_counts(table, ["engine"])
+    overall = table["status"].value_counts()
+    counts = ", ".join(f"{int(overall.get(status, 0))} {status}" for status in STATUSES)
     lines = [
         "# Reproduction of the papers' published numbers",
         "",
         f"{len(table)} rows: one per published number and engine (engine `{NO_DATA_ENGINE}`: "
         "tables that need no data). `match`: equal at the printed precision; `erratum`: the "
-        f"printed number is wrong (see `{ERRATA_DOC}`); `differs`: a known cause, named in "
-        "`reason` of `reproduction.csv`.",
+        f"printed number is wrong (see `{ERRATA_DOC}`); `differs`: computed by this run and "
+        "different, for a known cause named in `reason` of `reproduction.csv`; `not_run`: not "
+        "computed by this run (engine, dataset, classifier or kappa vector not in the config; "
+        "`reason` says which).",
+        "",
+        f"Overall: {counts}.",
         "",
         "## Per engine",
         "",
