@@ -68,6 +68,9 @@ def significance_markdown(table: pd.DataFrame, *, alpha: float) -> str:
 
     ``table`` is :func:`~pdmeasure.stats.within.significance_table` of one (engine, dataset).
     """
+    if table.empty:
+        return ("# Significance of classifier differences\n\n"
+                "Fewer than two classifiers were run: there is no pair to compare.\n")
     engine, dataset = table["engine"].iloc[0], table["dataset"].iloc[0]
     p_columns = [c for c in table.columns if c.startswith("p_")]
     lines = [f"# Significance of classifier differences: {engine} / {dataset}", "",

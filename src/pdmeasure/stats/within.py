@@ -122,6 +122,8 @@ def compare_within_dataset(
                 diff = float(ca.mean() - cb.mean()) * (-1.0 if measure == "error_rate" else 1.0)
                 rows.append(_pair_row(keys, "mcnemar", a, b, diff, lower,
                                       mcnemar(ca, cb, exact_below=mcnemar_exact_below)))
+    if not rows:  # fewer than two classifiers: no pair to test
+        return pd.DataFrame(columns=list(PAIRWISE_COLUMNS))
     out = pd.DataFrame(rows)
     out["p_adjusted"] = out.groupby(["measure", "kappa", "test"], sort=False)["p_value"] \
         .transform(lambda p: holm(p.to_numpy()))
@@ -137,6 +139,8 @@ def significance_table(pairwise: pd.DataFrame) -> pd.DataFrame:
     p-value is at most alpha (``;``-separated, empty if none).
     """
     keys = ["engine", "dataset", "measure", "kappa", "classifier_a", "classifier_b"]
+    if pairwise.empty:
+        return pd.DataFrame(columns=keys + ["better", "significant_by"])
     wide = pairwise.pivot_table(index=keys, columns="test", values="p_adjusted",
                                 aggfunc="first", sort=False)
     tests = [t for t in WITHIN_TESTS if t in wide.columns]
