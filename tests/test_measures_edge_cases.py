@@ -39,3 +39,85 @@ def test_micro_scores_equal_accuracy_on_a_batch_with_and_without_correct_predict
     for name in ("precision_micro", "recall_micro", "f1_micro", "accuracy"):
         np.testing.assert_allclose(M.REGISTRY[name](batch), expected, rtol=1e-15, err_msg=name)
     np.testing.assert_allclose(M.fbeta_micro(batch, 3.0), expected, rtol=1e-15)
+
+
+# ------------------------------------------------------------------ extreme scales
+CM = np.array([[5, 1, 0], [2, 3, 1], [0, 0, 4]])
+# n = 16, sum TP = 12, actual totals (6, 6, 4), predicted totals (7, 4, 5):
+# MCC = (16*12 - 86) / sqrt((256 - 90) (256 - 88)), kappa = (16*12 - 86) / (256 - 86).
+CM_MCC = 106 / math.sqrt(166 * 168)
+CM_KAPPA = 106 / 170
+EXTREME_SCALES = [1e-300, 1e-250, 1e-200, 1e-165, 1e-160, 1e-100, 1e100, 1e154, 1e155, 1e200,
+                  1e250, 1e300, np.finfo(float).max / 5]
+
+# Matrices with empty rows and columns, a never-predicted class and non-integer counts.
+SCALE_BASES = [
+    CM,
+    np.array([[3, 1], [2, 4]]),
+    np.array([[1, 0], [1, 0]]),
+    np.array([[7, 0], [0, 0]]),
+    np.array([[0, 2, 0, 1], [0, 0, 0, 0], [1, 1, 7, 0], [0, 3, 0, 2]]),
+    np.array([[0.5, 0.25, 3.0], [1.75, 0.0, 2.5], [0.125, 4.0, 1.0]]),
+    np.random.default_rng(3).integers(0, 50, (9, 9)),
+]
+
+
+@pytest.mark.parametrize("scale", EXTREME_SCALES, ids=lambda s: f"{s:.0e}")
+def test_mcc_and_kappa_at_extreme_scales(scale):
+    """Products of totals overflowed from counts of 1e154 and underflowed below 1e-162."""
+    assert M.mcc(CM * scale) == pytest.approx(CM_MCC, rel=1e-12)
+    assert M.kappa(CM * scale) == pytest.approx(CM_KAPPA, rel=1e-12)
+
+
+def test_precision_macro_of_counts_near_the_float_maximum():
+    """Column totals of 2e308 overflowed to inf, making each precision 0 instead of 1/2."""
+    cm = np.full((2, 2), 1e308)
+    assert M.precision_macro(cm) == pytest.approx(0.5, rel=1e-15)
+    assert M.recall_macro(cm) == pytest.approx(0.5, rel=1e-15)
+    assert M.accuracy(cm) == pytest.approx(0.5, rel=1e-15)
+    assert M.mcc(cm, zero_division=0.0) == 0.0 and M.kappa(cm) == 0.0
+
+
+@pytest.mark.parametrize("zd", POLICIES)
+@pytest.mark.parametrize("name", list(M.REGISTRY))
+def test_every_measure_is_scale_invariant_at_extreme_scales(name, zd):
+    for base in SCALE_BASES:
+        expected = M.REGISTRY[name](base, zero_division=zd)
+        for scale in EXTREME_SCALES:
+            scaled = base * min(scale, 0.999 * np.finfo(float).max / base.max())
+            got = M.REGISTRY[name](scaled, zero_division=zd)
+            assert np.isfinite(got) or math.isnan(expected), (base.tolist(), scale)
+            np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-11, equal_nan=True,
+                                       err_msg=f"{name} x {scale:.0e} of {base.tolist()}")
+
+
+@pytest.mark.parametrize("zd", POLICIES)
+def test_power_of_two_scaling_gives_identical_values(zd):
+    """Rescaling by powers of two is exact: every measure but CEN (whose logarithms see the
+    scale) gives the very same float64 as on the unscaled counts."""
+    batch = np.stack([CM, CM.T, np.diag([3, 0, 5]), np.array([[0, 4, 0], [0, 2, 0], [0, 1, 0]])])
+    expected = M.evaluate(batch, zero_division=zd)
+    for exponent in (-1000, -600, -65, 10, 65, 600, 1000):
+        got = M.evaluate(np.ldexp(batch.astype(float), exponent), zero_division=zd)
+        for name in expected:
+            if name == "cen":
+                np.testing.assert_allclose(got[name], expected[name], rtol=1e-13, atol=1e-15)
+            else:
+                np.testing.assert_array_equal(got[name], expected[name], err_msg=f"{name} 2**{exponent}")
+
+
+def test_batch_mixing_scales_matches_each_matrix_alone():
+    batch = np.stack([CM * 1e300, CM * 1.0, CM * 1e-300, CM.T * 1e-10])
+    for name, f in M.REGISTRY.items():
+        np.testing.assert_allclose(f(batch), [f(m) for m in batch], rtol=1e-12, err_msg=name)
+    np.testing.assert_allclose(M.mcc(batch)[:3], CM_MCC, rtol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e300])
+def test_functions_outside_the_registry_are_scale_invariant(scale):
+    kappa = [0.2, 0.9, 0.5]
+    assert M.preference_driven(CM * scale, kappa) == pytest.approx(M.preference_driven(CM, kappa), rel=1e-13)
+    assert M.fbeta_macro(CM * scale, 2.0) == pytest.approx(M.fbeta_macro(CM, 2.0), rel=1e-13)
+    assert M.fbeta_micro(CM * scale, 2.0) == pytest.approx(12 / 16, rel=1e-13)
+    for got, expected in zip(M.class_precision_recall(CM * scale), M.class_precision_recall(CM)):
+        np.testing.assert_allclose(got, expected, rtol=1e-13)

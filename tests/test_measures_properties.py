@@ -1,8 +1,9 @@
 """Hypothesis property tests of the measures library.
 
 Bounds, invariance under permuting classes (kappa permuted alongside), scale invariance
-where the measure has it, f1_micro == accuracy, batch == one matrix at a time, and the
-identities between measures that the papers state.
+(uniform at every scale from 1e-300 to 1e301; by row or column where the measure has it),
+micro averages == accuracy, batch == one matrix at a time, and the identities between
+measures that the papers state.
 """
 from __future__ import annotations
 
@@ -96,6 +97,23 @@ def test_uniform_scale_invariance(cm, zd, factor):
     after = M.evaluate(cm * factor, zero_division=zd)
     for name in before:
         _close(after[name], before[name], name)
+
+
+@FAST
+@given(
+    cm=confusion_matrices(),
+    zd=st.sampled_from(POLICIES),
+    exponent=st.integers(-300, 300),
+    mantissa=st.floats(1.0, 9.99),
+)
+def test_scale_invariance_at_every_scale(cm, zd, exponent, mantissa):
+    """measure(cm * s) == measure(cm) within rounding for s from 1e-300 to 1e301: no total
+    or product of totals overflows or underflows, and NaN stays NaN."""
+    factor = mantissa * 10.0**exponent
+    before = M.evaluate(cm, zero_division=zd)
+    after = M.evaluate(cm * factor, zero_division=zd)
+    for name in before:
+        _close(after[name], before[name], f"{name} x {factor:g}", rtol=1e-9, atol=1e-11)
 
 
 @FAST

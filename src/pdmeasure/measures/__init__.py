@@ -13,6 +13,11 @@ Conventions
   ``FP_i = col_i - TP_i``, ``TN_i = n - TP_i - FP_i - FN_i`` where ``row_i`` (the support)
   and ``col_i`` are the actual and predicted totals and ``n`` the number of samples. They
   are computed once per call by :func:`per_class_counts`.
+* Every measure is unchanged when all counts of a matrix are multiplied by one positive
+  factor. A stack holding a matrix whose total lies outside ``[2**-64, 2**64]`` is first
+  rescaled, each matrix by a power of two (exact), so that totals and products of totals
+  neither overflow nor underflow: any finite matrix, from counts of 1e-300 to the float64
+  maximum, gives finite values.
 
 Zero-division policy
 --------------------

@@ -81,7 +81,8 @@ class Stack:
     Parameters
     ----------
     arr : numpy.ndarray, shape (..., C, C)
-        Float64 counts already checked by ``check_confusion``.
+        Float64 counts already checked by ``check_confusion`` (:func:`prepare` rescales
+        them by powers of two when a total is extreme).
     zd : float
         The value of ``0/0`` (already checked by ``check_zero_division``).
     """
@@ -237,9 +238,20 @@ def small_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out.reshape(a.shape[:-1] + (n,))
 
 
+@functools.lru_cache(maxsize=None)
+def _ones(n_classes: int) -> np.ndarray:
+    column = np.ones((n_classes, 1))
+    column.setflags(write=False)
+    return column
+
+
 def total(x: np.ndarray) -> np.ndarray:
-    """Sum over the last axis."""
-    return np.einsum("...i->...", x)
+    """Sum over the last axis.
+
+    A product with a column of ones (in single-thread blocks) is 3-4x faster than np.einsum
+    over a short class axis (9261 x 3: 13 vs 48 us); a sum of zeros is still exactly 0.
+    """
+    return small_matmul(x, _ones(x.shape[-1]))[..., 0]
 
 
 def mean(x: np.ndarray) -> np.ndarray:
@@ -294,10 +306,42 @@ def check_beta(beta) -> float:
     return value
 
 
+# Every measure is unchanged when all counts of a matrix are multiplied by one factor, but
+# the products of totals in MCC and kappa (up to n**2) overflow from n ~ 1e154 and underflow
+# below n ~ 1e-162, and totals of counts near the float64 maximum overflow. Matrices whose
+# total n lies outside this range are rescaled first; inside it the counts are used as given.
+_SAFE_TOTALS = (2.0**-64, 2.0**64)
+
+
+def normalise_scale(arr: np.ndarray) -> np.ndarray:
+    """Each matrix of ``arr`` times the power of two that brings its largest count into [0.5, 1).
+
+    A power of two changes only exponents, so the scaling is exact: integer counts keep
+    exact sums and products, and a measure gives the value it has on the unscaled counts
+    wherever those do not overflow or underflow. Totals then lie in [0.5, C**2) and the
+    products of MCC and kappa below C**4. (Only counts under 2**-1074 times the largest
+    count of their matrix are lost, to zero.)
+    """
+    largest = arr.reshape(arr.shape[:-2] + (-1,)).max(axis=-1)
+    exponent = np.frexp(largest)[1]
+    return np.ldexp(arr, -exponent[..., None, None])
+
+
 def prepare(cm, zero_division: ZeroDivision) -> Stack:
-    """Validate the policy and the matrices once; return the :class:`Stack`."""
+    """Validate the policy and the matrices once; return the :class:`Stack`.
+
+    If a matrix total lies outside ``_SAFE_TOTALS`` the matrices are rescaled by
+    :func:`normalise_scale` (the measures are scale invariant), so every finite matrix gives
+    finite values; the totals computed for this check are kept when no rescaling is needed.
+    """
     zd = check_zero_division(zero_division)
-    return Stack(check_confusion(cm), zd)
+    stack = Stack(check_confusion(cm), zd)
+    if stack.arr.size:
+        with np.errstate(over="ignore"):  # a total that overflows is caught by the test below
+            n = stack.n
+        if not (_SAFE_TOTALS[0] <= n.min() and n.max() <= _SAFE_TOTALS[1]):
+            stack = Stack(normalise_scale(stack.arr), zd)
+    return stack
 
 
 

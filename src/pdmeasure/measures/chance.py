@@ -2,7 +2,8 @@
 
 Both are written as one ratio of sums of count products, multiplied through by ``s**2`` so
 that integer counts stay exact, with the zero-variance denominators as sums of non-negative
-terms (exactly zero exactly when the papers' NaN occurs).
+terms (exactly zero exactly when the papers' NaN occurs). The products grow as ``s**2``;
+``prepare`` rescales matrices whose total would make them overflow or underflow.
 """
 from __future__ import annotations
 
