@@ -78,7 +78,8 @@ def specificity_i(m, i, zd):  # paper 000 eq. 13, class i against the rest
 
 
 def f_zero_division(zd):
-    """F with P = R = 0: NaN under the "nan" policy, else its limit 0 (documented choice)."""
+    """F with P = R = 0 and MCC of a constant labelling: NaN under the "nan" policy, else 0
+    (documented choice)."""
     return zd if math.isnan(zd) else 0.0
 
 
@@ -200,7 +201,8 @@ def mcc(m, zd):
         other_rows = sum(m[f][g] for f in range(n) if f != k for g in range(n))
         cov_xx += col_k * other_cols
         cov_yy += row_k * other_rows
-    return div(cov_xy, math.sqrt(cov_xx) * math.sqrt(cov_yy), zd)
+    # 0/0 (a constant labelling): NaN under "nan", else 0 (documented choice, as scikit-learn)
+    return div(cov_xy, math.sqrt(cov_xx) * math.sqrt(cov_yy), f_zero_division(zd))
 
 
 def kappa(m, zd):  # paper 001 eq. 14

@@ -121,3 +121,56 @@ def test_functions_outside_the_registry_are_scale_invariant(scale):
     assert M.fbeta_micro(CM * scale, 2.0) == pytest.approx(12 / 16, rel=1e-13)
     for got, expected in zip(M.class_precision_recall(CM * scale), M.class_precision_recall(CM)):
         np.testing.assert_allclose(got, expected, rtol=1e-13)
+
+
+# ------------------------------------------------------------------ MCC's zero denominator
+CONSTANT_LABELLINGS = [
+    np.array([[3, 0], [5, 0]]),  # every prediction in class 0
+    np.array([[3, 2], [0, 0]]),  # every sample in class 0
+    np.array([[7, 0], [0, 0]]),  # both: a perfect classification of one class
+    np.array([[0, 4, 0], [0, 2, 0], [0, 1, 0]]),
+]
+
+
+def _sklearn_mcc(cm) -> float:
+    from sklearn.metrics import matthews_corrcoef
+
+    c = len(cm)
+    actual, predicted = np.divmod(np.arange(c * c), c)
+    return matthews_corrcoef(actual, predicted, sample_weight=np.ravel(cm).astype(float))
+
+
+@pytest.mark.parametrize("zd", [0.0, 1.0])
+@pytest.mark.parametrize("cm", CONSTANT_LABELLINGS, ids=lambda cm: str(cm.tolist()))
+def test_mcc_of_a_constant_labelling_is_zero_as_in_scikit_learn(cm, zd):
+    assert _sklearn_mcc(cm) == 0.0
+    assert M.mcc(cm, zero_division=zd) == 0.0
+    assert M.evaluate(cm, ["mcc"], zero_division=zd)["mcc"] == 0.0
+
+
+@pytest.mark.parametrize("cm", CONSTANT_LABELLINGS, ids=lambda cm: str(cm.tolist()))
+def test_mcc_of_a_constant_labelling_is_nan_under_nan(cm):
+    assert math.isnan(M.mcc(cm))
+
+
+def test_kappa_keeps_the_policy_value_for_one_diagonal_cell():
+    """Kappa's 0/0 (all samples in one diagonal cell, perfect agreement) still follows the
+    policy; only MCC's is pinned to 0."""
+    assert M.kappa([[7, 0], [0, 0]], zero_division=1.0) == 1.0
+    assert M.kappa([[7, 0], [0, 0]], zero_division=0.0) == 0.0
+
+
+@pytest.mark.parametrize("zd", [0.0, 1.0])
+def test_mcc_matches_scikit_learn_with_empty_rows_and_columns(zd):
+    rng = np.random.default_rng(19)
+    for _ in range(60):
+        c = int(rng.integers(2, 6))
+        cm = rng.integers(0, 6, (c, c))
+        cm[:, rng.random(c) < 0.4] = 0
+        cm[rng.random(c) < 0.3] = 0
+        if rng.random() < 0.3:  # everything predicted as one class
+            cm[:, 0] = cm.sum(axis=1)
+            cm[:, 1:] = 0
+        if cm.sum() == 0:
+            continue
+        assert M.mcc(cm, zero_division=zd) == pytest.approx(_sklearn_mcc(cm), rel=1e-12, abs=1e-15), cm.tolist()

@@ -36,14 +36,18 @@ The policy applies where the literature leaves a rate undefined: per-class preci
 recall and specificity, MCC, Cohen's kappa, the per-class correctness ``P_ii`` of Pacc, and
 everything built from them (macro averages, F scores, G-mean, IBA, the preference-driven
 measure). Accuracy and the micro averages divide by the number of samples and are never
-``0/0``; micro precision, recall and F-beta all equal accuracy. A denominator is zero only together with its numerator, so only
-``0/0`` ever occurs; measures never raise on a row or a column of zeros. Some ``0/0`` are
-limits rather than undefined rates and take their limit under the numeric policies:
+``0/0``; micro precision, recall and F-beta all equal accuracy. A denominator is zero only
+together with its numerator, so only ``0/0`` ever occurs; measures never raise on a row or
+a column of zeros. Some ``0/0`` are limits, or have a single sensible value, and take it
+under the numeric policies:
 
 * a macro F score (or a per-class F of FMEAS) with precision = recall = 0 is NaN under
   ``"nan"`` (paper 001's FMEAS is NaN there) and 0 under ``0.0`` **and** ``1.0``
   (``F <= 2 min(P, R)``; scikit-learn agrees); a micro F score is accuracy, so it is 0
   there under every policy;
+* MCC of a constant actual or predicted labelling is NaN under ``"nan"`` (paper 001's NaN)
+  and 0 under ``0.0`` **and** ``1.0`` (no correlation; scikit-learn's
+  ``matthews_corrcoef`` returns 0.0 there);
 * the ``p log p`` terms of CEN with ``p = 0`` are 0 under every policy (Wei et al.:
   ``0 log 0 = 0``; such a term is also weighted by zero), so CEN is never NaN;
 * the Pacc misclassification probability ``P_ij`` (i != j) of a pair whose count ``C_ij``

@@ -282,6 +282,15 @@ def scalar(result):
     return result[()] if isinstance(result, np.ndarray) else result
 
 
+def nan_or_zero(zd: float) -> float:
+    """The value of a ``0/0`` that is NaN under ``"nan"`` and 0 under both numeric policies.
+
+    For the ``0/0`` whose only sensible number is 0 (F of P = R = 0, MCC of a constant
+    labelling), where 1.0 would be absurd.
+    """
+    return zd if math.isnan(zd) else 0.0
+
+
 # --------------------------------------------------------------------------------------
 # F scores
 # --------------------------------------------------------------------------------------
@@ -291,8 +300,7 @@ def fbeta(precision: np.ndarray, recall: np.ndarray, beta: float, zd: float) -> 
     # limit 0 (F <= 2 min(P, R)), also under 1.0: an F of 1 for zero precision and zero
     # recall would be absurd (scikit-learn also returns 0 there whatever zero_division).
     b2 = beta * beta
-    f_zd = zd if math.isnan(zd) else 0.0
-    return safe_divide((1.0 + b2) * precision * recall, b2 * precision + recall, f_zd)
+    return safe_divide((1.0 + b2) * precision * recall, b2 * precision + recall, nan_or_zero(zd))
 
 
 def check_beta(beta) -> float:

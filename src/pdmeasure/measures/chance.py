@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import safe_divide
-from ._core import Stack, dot, measure, sum_of_others
+from ._core import Stack, dot, measure, nan_or_zero, sum_of_others
 
 
 @measure(lower=-1.0, source="paper 000, eq. 25 (Gorodkin R_K); paper 001, eqs. 6-9")
@@ -26,15 +26,24 @@ def mcc(s: Stack) -> np.ndarray:
     class i. This is also R_k of paper 001 (eqs. 6-9): its eq. 7 sums to
     ``s sum_k C_kk - sum_k t_k p_k`` and eqs. 8-9 to ``s^2 - sum_k p_k^2`` and
     ``s^2 - sum_k t_k^2`` (paper 001 prints an extra square root inside eqs. 8-9, which
-    its own tables contradict, e.g. R_k = -0.60 for matrix D of Table 1). ``0/0`` when all
-    samples are in one actual class or all predictions in one class (paper 001's NaN).
+    its own tables contradict, e.g. R_k = -0.60 for matrix D of Table 1).
+
+    The ratio is ``0/0`` exactly when the actual or the predicted labelling is constant (all
+    samples in one actual class, or all predictions in one class; paper 001 prints NaN).
+    Then MCC is NaN under ``zero_division="nan"`` and **0 under both 0.0 and 1.0**: a
+    constant labelling carries no information about the other, so it has no correlation
+    with it, and 1.0 would rate a classifier that always predicts one class as perfect.
+    scikit-learn's ``matthews_corrcoef`` (which has no ``zero_division`` parameter) returns
+    0.0 whenever this denominator is 0, so the numeric policies give its values, including
+    0 for a perfect classification of samples that all belong to one class.
     """
     # s^2 - sum_k p_k^2 = sum_k p_k * sum_{l != k} p_l (Gorodkin's cov(X, X), paper 001 eq. 8):
     # a sum of non-negative products, exactly 0 iff at most one class is ever predicted.
     cov_xy = s.n * s.correct - dot(s.predicted, s.support)
     cov_xx = dot(s.predicted, sum_of_others(s.predicted))
     cov_yy = dot(s.support, sum_of_others(s.support))
-    return safe_divide(cov_xy, np.sqrt(cov_xx) * np.sqrt(cov_yy), s.zd)
+    # 0/0 (a constant labelling): NaN or 0, never 1.0 (see the docstring)
+    return safe_divide(cov_xy, np.sqrt(cov_xx) * np.sqrt(cov_yy), nan_or_zero(s.zd))
 
 
 @measure(lower=-1.0, source="paper 001, eq. 14 (Cohen 1960)")
