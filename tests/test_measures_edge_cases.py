@@ -174,3 +174,24 @@ def test_mcc_matches_scikit_learn_with_empty_rows_and_columns(zd):
         if cm.sum() == 0:
             continue
         assert M.mcc(cm, zero_division=zd) == pytest.approx(_sklearn_mcc(cm), rel=1e-12, abs=1e-15), cm.tolist()
+
+
+# ------------------------------------------------------------------ IBA
+def test_iba_is_the_mean_of_the_one_vs_rest_terms_computed_by_hand():
+    """[[2, 1, 1], [0, 3, 1], [1, 0, 1]], n = 10, by hand:
+    class 0: TP 2, FN 2, FP 1, TN 5 -> R = 1/2, S = 5/6, term (1 + (1/2 - 5/6)/10) 5/12 = 29/72
+    class 1: TP 3, FN 1, FP 1, TN 5 -> R = 3/4, S = 5/6, term (1 + (3/4 - 5/6)/10) 5/8 = 119/192
+    class 2: TP 1, FN 1, FP 2, TN 6 -> R = 1/2, S = 3/4, term (1 + (1/2 - 3/4)/10) 3/8 = 117/320
+    IBA = (29/72 + 119/192 + 117/320) / 3 = 1999/4320."""
+    cm = [[2, 1, 1], [0, 3, 1], [1, 0, 1]]
+    assert M.IBA_ALPHA == 0.1
+    assert M.iba(cm) == pytest.approx(1999 / 4320, rel=1e-15)
+
+
+def test_iba_of_two_classes_is_tpr_times_tnr_not_the_binary_iba():
+    """For C = 2 the dominance terms of the two classes cancel (documented)."""
+    cm = [[3, 1], [2, 4]]  # class 0 as positive: TPR = 3/4, TNR = 4/6
+    tpr, tnr = 3 / 4, 4 / 6
+    assert M.iba(cm) == pytest.approx(tpr * tnr, rel=1e-15)
+    binary_iba = (1 + M.IBA_ALPHA * (tpr - tnr)) * tpr * tnr
+    assert M.iba(cm) != pytest.approx(binary_iba, rel=1e-6)

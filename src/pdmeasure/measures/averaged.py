@@ -194,15 +194,21 @@ def g_mean(s: Stack) -> np.ndarray:
 
 @measure(source="Garcia, Mollineda & Sanchez 2009")
 def iba(s: Stack) -> np.ndarray:
-    r"""Index of balanced accuracy (Garcia, Mollineda & Sanchez 2009), macro-averaged, alpha = 0.1.
+    r"""Index of balanced accuracy of each class against the rest, averaged (Garcia et al. 2009).
 
-    .. math:: \mathrm{IBA}_\alpha = \frac{1}{C} \sum_i \big(1 + \alpha (R_i - S_i)\big) R_i S_i
+    .. math:: \mathrm{IBA}_\alpha = \frac{1}{C} \sum_i \big(1 + \alpha (R_i - S_i)\big) R_i S_i,
+              \qquad \alpha = 0.1
 
     with per-class recall ``R_i = TP_i / (TP_i + FN_i)`` and specificity
-    ``S_i = TN_i / (TN_i + FP_i)``. The binary IBA is ``(1 + alpha * Dom) * G^2`` with
-    dominance ``Dom = TPR - TNR`` and ``G^2 = TPR * TNR``; the multi-class form applies it to
-    each class against the rest and averages, like eqs. 17-18. ``alpha = 0.1``
-    (``IBA_ALPHA``) is the value Garcia et al. recommend and imbalanced-learn's default.
+    ``S_i = TN_i / (TN_i + FP_i)``. Garcia et al. define IBA for two classes with one of them
+    positive: ``IBA_alpha = (1 + alpha (TPR - TNR)) TPR TNR`` (as printed by Stapor,
+    *Evaluation of classifiers*, Section II). Term i is that formula with class i as the
+    positive class and all other classes pooled as the negative one (PyCM's per-class
+    ``IBA``), and the measure is the unweighted mean of the C terms. It is therefore not the
+    binary IBA of a chosen positive class: for C = 2, ``R_1 = S_0`` and ``S_1 = R_0``, so the
+    two dominance terms cancel and the measure is ``R_0 R_1 = TPR * TNR`` (the squared
+    G-mean) for every alpha. ``alpha = 0.1`` (``IBA_ALPHA``) is the value Garcia et al.
+    recommend and imbalanced-learn's default.
     """
     r, sp = s.recall, s.specificity
     return mean((1.0 + IBA_ALPHA * (r - sp)) * r * sp)
