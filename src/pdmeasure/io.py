@@ -1,9 +1,28 @@
-"""Atomic file output (write to a temporary file next to the target, then rename), and the
-logging set-up shared by the workflow scripts.
+"""Atomic file output (write to a temporary file next to the target, then rename), the CSV
+convention for missing numbers, and the logging set-up shared by the workflow scripts.
 
 A step that fails half-way must never leave a truncated result behind, because Snakemake
 (and a reader) would take a present file for a finished one. Every writer of the pipeline
 goes through :func:`atomic_path` (or the CSV/text shortcuts built on it).
+
+Missing values in CSV files
+---------------------------
+Every CSV of the pipeline is written by :func:`write_csv`, which writes
+
+* a missing number (NaN in a column of numbers, e.g. a measure whose ``0/0`` ratio is NaN
+  under ``zero_division: nan``) as the literal text ``NaN`` (:data:`NAN_TEXT`);
+* a missing text (None or NaN in a column of text, e.g. an empty ``note``) as an empty cell.
+
+A column holds numbers when its dtype is numeric (bool excluded), or when it is an
+``object`` column whose non-missing values are all real numbers.
+
+The package's readers read all cells as text (``dtype=str, keep_default_na=False``, so that
+text such as ``""``, ``"NA"`` or ``"None"`` stays text) and turn their number columns into
+float64 with :func:`text_to_float`, the one parser of numbers stored as CSV text;
+:func:`read_csv` bundles the two. :func:`text_to_float` reads ``NaN`` back as NaN, and also
+accepts ``nan`` and an empty cell (a producer's "not applicable", or a file written by plain
+:meth:`DataFrame.to_csv`) as NaN and ``inf``/``-inf`` as infinities. A plain
+:func:`pandas.read_csv` with its default NA handling reads ``NaN`` as NaN too.
 """
 from __future__ import annotations
 
@@ -12,10 +31,15 @@ import logging
 import os
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from numbers import Real
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+
+#: How :func:`write_csv` writes a missing number (NaN); :func:`text_to_float` reads it back.
+NAN_TEXT = "NaN"
 
 
 @contextlib.contextmanager
@@ -48,9 +72,62 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
+def _holds_numbers(column: pd.Series) -> bool:
+    """Whether ``column`` is a column of numbers (its missing cells are written ``NaN``)."""
+    dtype = column.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return False
+    if pd.api.types.is_numeric_dtype(dtype):
+        return True
+    if dtype == object:
+        values = column.dropna()
+        return len(values) > 0 and all(
+            isinstance(v, Real) and not isinstance(v, (bool, np.bool_)) for v in values
+        )
+    return False
+
+
+def _missing_text_as_empty(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with the missing cells of its text columns replaced by ``""``.
+
+    Columns of numbers are left alone, so that ``to_csv(na_rep=NAN_TEXT)`` writes their NaN
+    as ``NaN``; the frame is copied only when a text column has a missing cell.
+    """
+    out = None
+    for i in range(frame.shape[1]):
+        column = frame.iloc[:, i]
+        if _holds_numbers(column):
+            continue
+        missing = column.isna()
+        if not missing.any():
+            continue
+        if out is None:
+            out = frame.copy()
+        # object dtype: "" need not be a valid value of the original dtype (e.g. categories)
+        out.isetitem(i, column.astype(object).where(~missing, ""))
+    return frame if out is None else out
+
+
 def write_csv(frame: pd.DataFrame, path: str | os.PathLike, **kwargs) -> None:
-    """Write ``frame`` as CSV (no index) atomically; ``kwargs`` go to :meth:`DataFrame.to_csv`."""
+    """Write ``frame`` as CSV (no index) atomically, missing values as the module describes.
+
+    A NaN in a column of numbers is written as :data:`NAN_TEXT` (``NaN``), a missing cell of
+    a text column as an empty cell (see the module docstring); :func:`read_csv` and
+    :func:`text_to_float` read both back.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table to write.
+    path : path-like
+        Destination (written through :func:`atomic_path`).
+    **kwargs
+        Passed to :meth:`DataFrame.to_csv`; ``index`` defaults to False and ``na_rep`` to
+        :data:`NAN_TEXT`.
+    """
     kwargs.setdefault("index", False)
+    kwargs.setdefault("na_rep", NAN_TEXT)
+    frame = _missing_text_as_empty(frame)
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, **kwargs)
 
@@ -68,12 +145,73 @@ def write_bytes(data: bytes, path: str | os.PathLike) -> None:
 
 
 def text_to_float(column: pd.Series) -> pd.Series:
-    """Numbers stored as CSV text -> float64; an empty cell (how ``to_csv`` writes NaN) is NaN.
+    """Numbers stored as CSV text -> float64; ``NaN`` (how :func:`write_csv` writes NaN) is NaN.
 
-    The one parser for numeric columns read with ``dtype=str``: pandas 3's ``pd.to_numeric``
-    rejects the text ``"nan"`` in Arrow-backed string columns, ``astype`` does not.
+    The one parser for numeric columns read with ``dtype=str``. ``nan`` and an empty cell
+    also read as NaN, ``inf``/``-inf`` as infinities; any other non-number raises
+    :class:`ValueError`. ``astype("float64")`` is used rather than :func:`pandas.to_numeric`,
+    which rejects the text ``NaN`` in pandas 3 string columns.
+
+    Parameters
+    ----------
+    column : Series
+        Text (or already numeric) cells.
+
+    Returns
+    -------
+    Series
+        float64, same index and name.
     """
     return column.replace("", "nan").astype("float64")
+
+
+def read_csv(
+    path: str | os.PathLike,
+    *,
+    numbers: Iterable[str] = (),
+    integers: Iterable[str] = (),
+    required: Iterable[str] = (),
+) -> pd.DataFrame:
+    """Read a CSV written by :func:`write_csv`: cells as text, the named columns as numbers.
+
+    Parameters
+    ----------
+    path : path-like
+        The CSV file.
+    numbers : iterable of str
+        Columns parsed by :func:`text_to_float` (``NaN`` and empty cells become NaN).
+    integers : iterable of str
+        Columns parsed as int64 (a missing cell raises).
+    required : iterable of str
+        Columns that must be present (``numbers`` and ``integers`` always are).
+
+    Returns
+    -------
+    DataFrame
+        Every other column stays text, empty cells as ``""``.
+
+    Raises
+    ------
+    ValueError
+        A required column is missing, or a cell of a number column is not a number.
+    """
+    numbers, integers = list(numbers), list(integers)
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    expected = list(dict.fromkeys([*required, *numbers, *integers]))
+    missing = [c for c in expected if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: missing columns {missing}; expected {expected}")
+    for column in numbers:
+        try:
+            frame[column] = text_to_float(frame[column])
+        except ValueError as err:
+            raise ValueError(f"{path}: column {column!r}: {err}") from None
+    for column in integers:
+        try:
+            frame[column] = frame[column].astype("int64")
+        except ValueError as err:
+            raise ValueError(f"{path}: column {column!r}: {err}") from None
+    return frame
 
 
 def script_logger(log_path: str | os.PathLike, name: str = "pdmeasure") -> logging.Logger:
