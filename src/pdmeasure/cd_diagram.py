@@ -20,7 +20,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .io import atomic_path
-from .stats.tables import measure_label
+from .stats.tables import measure_label, read_stats_table
 
 #: Vertical spacing (data units) between two classifier labels on one side.
 _STEP = 0.35
@@ -165,11 +165,13 @@ def cd_figure_from_table(frame: pd.DataFrame, *, engine: str, measure: str,
 
 
 def read_cd_table(path) -> pd.DataFrame:
-    """Read ``cd.csv`` keeping ``kappa`` as text (empty stays ``""``)."""
-    frame = pd.read_csv(path, dtype={"engine": str, "measure": str, "kappa": str,
-                                     "classifier": str}, keep_default_na=False,
-                        na_values={"average_rank": [""], "cd": [""]})
-    return frame
+    """Read ``cd.csv`` keeping ``kappa`` as text (empty stays ``""``).
+
+    Read by :func:`~pdmeasure.stats.tables.read_stats_table`: numbers through
+    :func:`~pdmeasure.io.text_to_float` (a ``NaN`` cell, e.g. the ``cd`` of a comparison
+    with too few datasets, reads as NaN), ``lower_is_better`` as bool.
+    """
+    return read_stats_table(path)
 
 
 def render_cd_diagrams(frame: pd.DataFrame,

@@ -7,6 +7,9 @@
   confidence interval of Monte Carlo estimates;
 - :func:`fine_figure7`: paper 000's Figure 7 over the fine grid (11 values per class; 11**18
   vectors on krkopt), from the exact or bounded histogram.
+
+:func:`read_exact_table` reads any of the exact-analysis CSVs back (text columns as text,
+every other column through :func:`~pdmeasure.io.text_to_float`).
 """
 from __future__ import annotations
 
@@ -16,9 +19,34 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from .io import read_csv, text_to_float
 from .plotting import figure7, new_figure
 
+#: Columns of the exact-analysis tables that hold text (names, kappa vectors written
+#: ``0;0.8;0.6;1``, methods, and ``n_vectors``, empty for the uniform space); every other
+#: column holds numbers.
+EXACT_TEXT_COLUMNS = ("engine", "dataset", "classifier", "classifier_a", "classifier_b", "space",
+                      "method", "norm", "winner", "challenger", "new_winner", "status", "kappa",
+                      "default_kappa", "argmin", "argmax", "n_vectors")
+
 _SPACE_TITLES = {"grid": "paper's kappa grid", "fine": "fine kappa grid", "uniform": "uniform kappa"}
+
+
+def read_exact_table(path) -> pd.DataFrame:
+    """Read an exact-analysis CSV (win, cdf, share, histogram, summary, robustness, ...).
+
+    Columns in :data:`EXACT_TEXT_COLUMNS` stay text (empty cells as ``""``); every other
+    column goes through :func:`~pdmeasure.io.text_to_float`, so ``NaN`` cells (e.g. the pd
+    of a classifier that is never first) read back as NaN and ``inf`` as infinity.
+    """
+    frame = read_csv(path)
+    for column in frame.columns:
+        if column not in EXACT_TEXT_COLUMNS:
+            try:
+                frame[column] = text_to_float(frame[column])
+            except ValueError as err:
+                raise ValueError(f"{path}: column {column!r}: {err}") from None
+    return frame
 
 
 def _require(frame: pd.DataFrame, columns: Sequence[str], what: str) -> None:

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import measures
+from .io import read_csv
 from .measure_table import format_kappa
 
 #: Quantile levels reported in the summary (columns ``q05 ... q95``).
@@ -247,13 +248,9 @@ def grid_tables(
 
 
 def read_histogram(path) -> pd.DataFrame:
-    """Read a ``histogram.csv`` keeping engine, dataset and classifier names as text."""
-    frame = pd.read_csv(
-        path, dtype={"engine": str, "dataset": str, "classifier": str}, keep_default_na=False
-    )
-    missing = set(HISTOGRAM_COLUMNS) - set(frame.columns)
-    if missing:
-        raise ValueError(
-            f"{path}: missing columns {sorted(missing)}; expected {HISTOGRAM_COLUMNS}"
-        )
-    return frame
+    """Read a ``histogram.csv``: names as text, bin edges as float, ``count`` as int.
+
+    The edges go through :func:`~pdmeasure.io.text_to_float` (a ``NaN`` cell reads as NaN).
+    """
+    return read_csv(path, required=HISTOGRAM_COLUMNS, numbers=["bin_left", "bin_right"],
+                    integers=["count"])

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import measures
-from .io import text_to_float
+from .io import read_csv
 
 MEASURE_COLUMNS = ("engine", "dataset", "classifier", "measure", "kappa", "value")
 PD = "preference_driven"
@@ -126,10 +126,9 @@ def measures_table(
 
 
 def read_measures(path) -> pd.DataFrame:
-    """Read ``measures.csv`` keeping ``kappa`` as text (empty stays ``""``) and value as float."""
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = set(MEASURE_COLUMNS) - set(frame.columns)
-    if missing:
-        raise ValueError(f"{path}: missing columns {sorted(missing)}; expected {MEASURE_COLUMNS}")
-    frame["value"] = text_to_float(frame["value"])
-    return frame
+    """Read ``measures.csv`` keeping ``kappa`` as text (empty stays ``""``) and value as float.
+
+    ``value`` goes through :func:`~pdmeasure.io.text_to_float`, so a ``NaN`` cell (a measure
+    undefined under ``zero_division: nan``) reads back as NaN.
+    """
+    return read_csv(path, required=MEASURE_COLUMNS, numbers=["value"])

@@ -30,7 +30,7 @@ import pandas as pd
 
 from . import examples
 from . import measures as M
-from .io import text_to_float
+from .io import read_csv
 
 PD_PAPER = "preference-driven"
 PACC_PAPER = "pacc"
@@ -427,12 +427,9 @@ def render_markdown(table: pd.DataFrame) -> str:
 
 
 def read_table(path) -> pd.DataFrame:
-    """Read a tidy paper table CSV (keys as text, ``value`` float, ``decimals`` int)."""
-    frame = pd.read_csv(path, dtype={"paper": str, "table": str, "row": str, "column": str},
-                        keep_default_na=False)
-    missing = set(TABLE_COLUMNS) - set(frame.columns)
-    if missing:
-        raise ValueError(f"{path}: missing columns {sorted(missing)}; expected {TABLE_COLUMNS}")
-    frame["value"] = text_to_float(frame["value"])
-    frame["decimals"] = frame["decimals"].astype(int)
-    return frame
+    """Read a tidy paper table CSV (keys as text, ``value`` float, ``decimals`` int).
+
+    ``value`` goes through :func:`~pdmeasure.io.text_to_float`: a ``NaN`` cell (a measure
+    undefined under ``zero_division: nan``) reads back as NaN.
+    """
+    return read_csv(path, required=TABLE_COLUMNS, numbers=["value"], integers=["decimals"])

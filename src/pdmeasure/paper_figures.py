@@ -20,6 +20,8 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
+from .io import read_csv
+
 SURFACE_COLUMNS = ("panel", "matrix", "kappa1", "kappa2", "value")
 POINT_COLUMNS = ("label", "kappa1", "kappa2", "value")
 FIGURE6_COLUMNS = ("matrix", "measure", "value")
@@ -32,27 +34,25 @@ PANEL_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 CMAP = "viridis"
 
 
-def _read(path, columns) -> pd.DataFrame:
-    frame = pd.read_csv(path, keep_default_na=False)
-    missing = set(columns) - set(frame.columns)
-    if missing:
-        raise ValueError(f"{path}: missing columns {sorted(missing)}; expected {columns}")
-    return frame
-
-
 def read_surface(path) -> pd.DataFrame:
-    """A figure's surface CSV (``panel, matrix, kappa1, kappa2, value``)."""
-    return _read(path, SURFACE_COLUMNS)
+    """A figure's surface CSV (``panel, matrix, kappa1, kappa2, value``).
+
+    ``panel`` is read as int, kappas and ``value`` by :func:`~pdmeasure.io.text_to_float`
+    (``NaN`` cells, e.g. under ``zero_division: nan``, become NaN), ``matrix`` stays text.
+    """
+    return read_csv(path, required=SURFACE_COLUMNS, integers=["panel"],
+                    numbers=["kappa1", "kappa2", "value"])
 
 
 def read_points(path) -> pd.DataFrame:
-    """Figure 2's points CSV (``label, kappa1, kappa2, value``)."""
-    return _read(path, POINT_COLUMNS)
+    """Figure 2's points CSV (``label, kappa1, kappa2, value``); numbers as in
+    :func:`read_surface`."""
+    return read_csv(path, required=POINT_COLUMNS, numbers=["kappa1", "kappa2", "value"])
 
 
 def read_figure6(path) -> pd.DataFrame:
-    """Figure 6's CSV (``matrix, measure, value``)."""
-    return _read(path, FIGURE6_COLUMNS)
+    """Figure 6's CSV (``matrix, measure, value``); ``value`` as in :func:`read_surface`."""
+    return read_csv(path, required=FIGURE6_COLUMNS, numbers=["value"])
 
 
 def _grid(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
