@@ -56,16 +56,32 @@ def read_figure6(path) -> pd.DataFrame:
 
 
 def _grid(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(K1, K2, Z) meshes of one matrix's surface; K1 along rows, K2 along columns."""
-    z = rows.pivot_table(index="kappa1", columns="kappa2", values="value", aggfunc="first")
+    """(K1, K2, Z) meshes of one matrix's surface; K1 along rows, K2 along columns.
+
+    Every kappa vector keeps its cell: a NaN value (pd undefined under
+    ``zero_division: nan``) stays NaN in Z instead of dropping its row or column.
+    """
+    z = rows.pivot(index="kappa1", columns="kappa2", values="value").sort_index().sort_index(axis=1)
     k1, k2 = np.meshgrid(z.index.to_numpy(float), z.columns.to_numpy(float), indexing="ij")
     return k1, k2, z.to_numpy(float)
+
+
+def _undefined_note(rows: pd.DataFrame) -> str:
+    """``" (pd undefined at 110/121)"`` when some kappa vectors give NaN, else ``""``."""
+    missing = int(rows["value"].isna().sum())
+    return f" (pd undefined at {missing}/{len(rows)})" if missing else ""
 
 
 def _surface(ax, rows: pd.DataFrame, cmap: str = CMAP, **kwargs) -> None:
     k1, k2, z = _grid(rows)
     ax.plot_surface(k1, k2, z, cmap=cmap, vmin=0.0, vmax=1.0, linewidth=0.2,
                     edgecolor="0.3", antialiased=True, **kwargs)
+    defined = np.isfinite(z)
+    if not defined.all():
+        # A surface cell needs four defined corners, so values next to NaN (e.g. a single
+        # defined line of the grid) would not show: draw the defined values as points too.
+        ax.scatter(k1[defined], k2[defined], z[defined], c=z[defined], cmap=cmap, vmin=0.0,
+                   vmax=1.0, s=8, depthshade=False)
     ax.set_xlabel(r"$\kappa_1$")
     ax.set_ylabel(r"$\kappa_2$")
     ax.set_zlabel("pd")
@@ -89,7 +105,7 @@ def figure2(surface: pd.DataFrame, points: pd.DataFrame) -> Figure:
     for p in points.itertuples(index=False):
         ax3.scatter([p.kappa1], [p.kappa2], [p.value], color=POINT_COLOURS.get(p.label, "k"),
                     edgecolor="black", s=40, depthshade=False)
-    ax3.set_title(f"pd over the 121-vector grid, {name}")
+    ax3.set_title(f"pd over the 121-vector grid, {name}{_undefined_note(rows)}")
     ax = fig.add_subplot(1, 2, 2)
     k1, k2, z = _grid(rows)
     step1, step2 = np.diff(k1[:, 0]).mean(), np.diff(k2[0]).mean()
@@ -137,7 +153,7 @@ def _surface_grid(surface: pd.DataFrame, ncols: int, title: str) -> Figure:
     for i, (name, rows) in enumerate(panels):
         ax = fig.add_subplot(nrows, ncols, i + 1, projection="3d")
         _surface(ax, rows)
-        ax.set_title(f"({PANEL_LETTERS[i]}) {name}")
+        ax.set_title(f"({PANEL_LETTERS[i]}) {name}{_undefined_note(rows)}")
     fig.suptitle(title)
     return fig
 
