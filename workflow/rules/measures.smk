@@ -1,6 +1,7 @@
 # Module measures (DAG step 4): every registry measure, and pd at the default kappa (eq. 31)
 # and at each configured kappa vector, on the pooled confusion matrices of one engine and
-# dataset (so a dataset's settings rerun only its own part); then all parts in measures.csv.
+# dataset (so a dataset's settings rerun only its own part), with a warning row for every
+# class whose precision or recall is 0/0; then all parts in measures.csv and warnings.csv.
 
 
 rule measures:
@@ -8,6 +9,7 @@ rule measures:
         confusion=engine_confusion_files,
     output:
         measures=results_path("measures/{engine}/{dataset}.csv"),
+        warnings=results_path("warnings/{engine}/{dataset}.csv"),
     params:
         classes=dataset_classes,
         kappa_vectors=dataset_kappa_vectors,
@@ -27,8 +29,14 @@ rule aggregate_measures:
             for engine in ENGINES
             for dataset in DATASETS
         ],
+        warnings=[
+            results_path("warnings", engine, dataset + ".csv")
+            for engine in ENGINES
+            for dataset in DATASETS
+        ],
     output:
         measures=results_path("measures.csv"),
+        warnings=results_path("warnings.csv"),
     log:
         "logs/measures/aggregate_measures.log",
     conda:
@@ -37,4 +45,4 @@ rule aggregate_measures:
         "../scripts/aggregate_measures.py"
 
 
-MEASURES_TARGETS = [results_path("measures.csv")]
+MEASURES_TARGETS = [results_path("measures.csv"), results_path("warnings.csv")]

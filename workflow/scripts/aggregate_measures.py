@@ -1,4 +1,5 @@
-"""Snakemake script of rule aggregate_measures: per engine x dataset measures -> measures.csv."""
+"""Snakemake script of rule aggregate_measures: per engine x dataset measures and warnings ->
+measures.csv and warnings.csv."""
 import pandas as pd
 
 from pdmeasure.io import log_errors, script_logger, write_csv
@@ -6,7 +7,12 @@ from pdmeasure.measure_table import read_measures
 
 log = script_logger(snakemake.log[0])  # noqa: F821
 with log_errors(log):
-    files = list(snakemake.input.measures)  # noqa: F821
-    frame = pd.concat([read_measures(path) for path in files], ignore_index=True)
-    write_csv(frame, snakemake.output.measures)  # noqa: F821
-    log.info("%d files, %d rows -> %s", len(files), len(frame), snakemake.output.measures)  # noqa: F821
+    smk = snakemake  # noqa: F821
+    frame = pd.concat([read_measures(path) for path in smk.input.measures], ignore_index=True)
+    write_csv(frame, smk.output.measures)
+    warnings = pd.concat(
+        [pd.read_csv(path, dtype=str, keep_default_na=False) for path in smk.input.warnings],
+        ignore_index=True,
+    )
+    write_csv(warnings, smk.output.warnings)
+    log.info("%d measure rows, %d warnings", len(frame), len(warnings))
