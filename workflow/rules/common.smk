@@ -145,8 +145,9 @@ def dataset_kappa_vectors(wildcards):
 
 
 def dataset_kappa_grid(wildcards):
-    """The kappa grid values of {dataset} (rule params)."""
-    return list(config["datasets"][wildcards.dataset]["kappa_grid"])
+    """The kappa grid values of {dataset}, or None (`kappa_grid: null`) (rule params)."""
+    grid = config["datasets"][wildcards.dataset]["kappa_grid"]
+    return list(grid) if grid is not None else None
 
 
 def exact_settings():

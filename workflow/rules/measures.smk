@@ -25,12 +25,12 @@ rule measures:
 rule aggregate_measures:
     input:
         measures=[
-            results_path("measures", engine, dataset + ".csv")
+            results_path("measures", engine, f"{dataset}.csv")
             for engine in ENGINES
             for dataset in DATASETS
         ],
         warnings=[
-            results_path("warnings", engine, dataset + ".csv")
+            results_path("warnings", engine, f"{dataset}.csv")
             for engine in ENGINES
             for dataset in DATASETS
         ],
