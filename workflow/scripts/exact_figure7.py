@@ -3,16 +3,13 @@ import logging
 
 import pandas as pd
 
-from pdmeasure.exact_plots import fine_figure7
+from pdmeasure.exact_plots import fine_figure7, read_exact_table
 from pdmeasure.plotting import save_figure
 from pdmeasure.io import log_errors, script_logger
 
 
 def main(smk) -> None:
-    histogram = pd.concat(
-        [pd.read_csv(p, dtype={"engine": str, "dataset": str, "classifier": str}) for p in smk.input],
-        ignore_index=True,
-    )
+    histogram = pd.concat([read_exact_table(p) for p in smk.input], ignore_index=True)
     fig = fine_figure7(histogram, classifiers=smk.params.classifiers,
                        title=f"Figure 7 over the fine kappa grid ({smk.params.values} values per class), "
                              f"engine {smk.wildcards.engine}")

@@ -1,20 +1,14 @@
 """Snakemake script: exact-analysis CSVs of one (engine, dataset) -> win, CDF and share figures."""
 import logging
 
-import pandas as pd
-
-from pdmeasure.exact_plots import cdf_figure, share_bars, win_heatmap
+from pdmeasure.exact_plots import cdf_figure, read_exact_table, share_bars, win_heatmap
 from pdmeasure.plotting import save_figure
 from pdmeasure.io import log_errors, script_logger
-
-_TEXT = {"engine": str, "dataset": str, "classifier": str, "classifier_a": str, "classifier_b": str}
 
 
 def main(smk) -> None:
     label = f"{smk.wildcards.dataset} ({smk.wildcards.engine})"
-    win = pd.read_csv(smk.input.win, dtype=_TEXT)
-    cdf = pd.read_csv(smk.input.cdf, dtype=_TEXT)
-    share = pd.read_csv(smk.input.share, dtype=_TEXT)
+    win, cdf, share = (read_exact_table(smk.input[name]) for name in ("win", "cdf", "share"))
     save_figure(win_heatmap(win, title=f"Win probabilities over kappa: {label}"), smk.output.win)
     save_figure(cdf_figure(cdf, title=f"Distribution of pd over kappa: {label}"), smk.output.cdf)
     save_figure(share_bars(share, title=f"Share of kappa space ranked first: {label}"), smk.output.share)
