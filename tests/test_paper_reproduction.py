@@ -26,26 +26,23 @@ KEYS = ["paper", "table", "row", "column", "engine"]
 pytestmark = [pytest.mark.slow, pytest.mark.weka, pytest.mark.paper]
 
 
-def decimals(published: str) -> int:
-    """Digits after the decimal point of a published number as printed ("0.6642" -> 4)."""
-    text = published.strip()
-    return len(text.split(".", 1)[1]) if "." in text else 0
-
-
 def at_published_precision(frame: pd.DataFrame) -> pd.DataFrame:
-    """Key columns, status and the reproduced value rounded to the published precision (text;
-    empty where nothing was reproduced)."""
-    def rounded(row) -> str:
-        if row["reproduced"] == "":
-            return ""
-        try:
-            value = float(row["reproduced"])
-        except ValueError:  # a rank or other text cell
-            return row["reproduced"]
-        return f"{value:.{decimals(row['published'])}f}"
+    """Key columns, status and the reproduced value rounded to the published precision (the
+    digits the paper prints, from ``pdmeasure.published``); text, empty where nothing was
+    reproduced."""
+    from pdmeasure import published
+
+    digits = published.load().set_index(["paper", "table", "row", "column"])["decimals"]
+    places = digits.reindex(pd.MultiIndex.from_frame(frame[["paper", "table", "row", "column"]]))
+    if places.isna().any():
+        raise ValueError(f"reproduction rows without a published number: "
+                         f"{places[places.isna()].index.tolist()[:5]}")
+
+    def rounded(text: str, decimals: int) -> str:
+        return "" if text == "" else f"{float(text):.{int(decimals)}f}"
 
     out = frame[KEYS + ["status"]].copy()
-    out["reproduced"] = frame.apply(rounded, axis=1) if len(frame) else []
+    out["reproduced"] = [rounded(t, d) for t, d in zip(frame["reproduced"], places.to_numpy())]
     return out.sort_values(KEYS, kind="stable").reset_index(drop=True)
 
 
