@@ -139,3 +139,19 @@ def test_bad_classifier_parameter_stops_snakemake_before_any_job(tmp_path, snake
     assert done.returncode != 0
     assert "config key `classifiers.sklearn.RandomForest`" in done.stdout + done.stderr
     assert not (tmp_path / "results").exists()
+
+
+def test_misspelt_weka_class_is_refused_at_config_time():
+    from pdmeasure.engines.weka_engine import bundled_weka_classes
+
+    if not bundled_weka_classes():
+        pytest.skip("python-weka-wrapper3 is not installed")
+    config = validated(copy.deepcopy(repo_config()))
+    config["engines"] = ["weka"]
+    config["classifiers"]["weka"]["J48"] = {"class": "weka.classifiers.trees.J84"}
+    with pytest.raises(ConfigError) as caught:
+        pdconfig.check_engines(config)
+    message = str(caught.value)
+    assert message.startswith("config key `classifiers.weka.J48`")
+    assert "'weka.classifiers.trees.J84' is not in the bundled weka.jar" in message
+    assert "did you mean weka.classifiers.trees.J48" in message

@@ -24,13 +24,17 @@ Snakemake jobs do not each claim a quarter of the machine's memory.
 """
 from __future__ import annotations
 
+import difflib
+import functools
 import importlib.util
 import logging
 import os
 import re
 import shutil
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -97,6 +101,23 @@ def ensure_jvm() -> None:
 
     # packages=False: no Weka packages loaded (runs do not depend on ~/wekafiles contents).
     jvm.start(packages=False, max_heap_size=max_heap, logging_level=logging.WARNING)
+
+
+@functools.lru_cache(maxsize=1)
+def bundled_weka_classes() -> frozenset[str]:
+    """Fully qualified names of the classes in python-weka-wrapper3's ``weka.jar`` (empty if
+    the package is not installed; :meth:`WekaEngine.check_available` reports that)."""
+    try:
+        from weka.core.jvm import lib_dir
+    except ImportError:
+        return frozenset()
+    jar = Path(lib_dir()) / "weka.jar"
+    if not jar.is_file():
+        return frozenset()
+    with zipfile.ZipFile(jar) as archive:
+        return frozenset(name[:-len(".class")].replace("/", ".")
+                         for name in archive.namelist()
+                         if name.endswith(".class") and "$" not in name)
 
 
 def max_heap_size() -> str:
@@ -304,12 +325,21 @@ class WekaEngine(Engine):
     def check_classifier(self, name: str, params: Mapping[str, Any]) -> None:
         """Validate one configured classifier entry without starting Java (config check hook).
 
+        Besides :func:`classifier_setup`, the class must exist in the bundled ``weka.jar``
+        (read as a zip file, so a misspelt class stops the run before any job). Options are
+        parsed by Weka itself in the job.
+
         Raises
         ------
         ValueError
-            See :func:`classifier_setup`.
+            See :func:`classifier_setup`; or the class is not in ``weka.jar``.
         """
-        classifier_setup(params)
+        class_name, _ = classifier_setup(params)
+        known = bundled_weka_classes()
+        if known and class_name not in known:
+            close = difflib.get_close_matches(class_name, sorted(known), n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise ValueError(f"class {class_name!r} is not in the bundled weka.jar{hint}")
 
     def cross_validate(
         self,
