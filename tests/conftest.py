@@ -115,6 +115,17 @@ def run_snakemake(
                           timeout=timeout, check=False)
 
 
+@pytest.fixture
+def offline(monkeypatch):
+    """ucimlrepo fails as it does without network."""
+    import pdmeasure.data as pddata
+
+    def fail(**kwargs):
+        raise ConnectionError("Error connecting to server")
+
+    monkeypatch.setattr(pddata.ucimlrepo, "fetch_ucirepo", fail)
+
+
 @pytest.fixture(scope="session")
 def snakemake_runner() -> Callable[..., subprocess.CompletedProcess]:
     """:func:`run_snakemake`: ``runner(workdir, *args, env=None)``."""

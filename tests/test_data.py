@@ -17,16 +17,6 @@ from pdmeasure.io import write_csv
 
 
 @pytest.fixture
-def offline(monkeypatch):
-    """ucimlrepo fails as it does without network."""
-
-    def fail(**kwargs):
-        raise ConnectionError("Error connecting to server")
-
-    monkeypatch.setattr(pddata.ucimlrepo, "fetch_ucirepo", fail)
-
-
-@pytest.fixture
 def manifest(uci_mirror):
     return load_manifest(uci_mirror)
 

@@ -27,16 +27,6 @@ FIX_EMPTY = "to fix: give a CSV with a header row and at least one data row"
 
 
 @pytest.fixture
-def offline(monkeypatch):
-    """ucimlrepo fails as it does without network."""
-
-    def fail(**kwargs):
-        raise ConnectionError("Error connecting to server")
-
-    monkeypatch.setattr(pddata.ucimlrepo, "fetch_ucirepo", fail)
-
-
-@pytest.fixture
 def workdir(tmp_path, monkeypatch):
     """An empty working directory without a mirror (neither config key nor UCI_MIRROR)."""
     monkeypatch.chdir(tmp_path)
