@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_exact.py`` (``make bench`` runs every benchmark).
 
-Workloads (issue 6), on the authors' five krkopt Weka matrices (18 classes):
+Workloads, on the authors' five krkopt Weka matrices (18 classes):
 
 * ``histogram_2pow18``: the histogram (bins of 0.01, numpy.histogram semantics) of pd over the
   paper's grid {0.33, 0.66}**18 = 262,144 vectors. Exact method:

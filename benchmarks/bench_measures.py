@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_measures.py [--quick]`` (``make bench`` runs every benchmark).
 
-Workloads (issue 2):
+Workloads:
 
 * ``all_measures_9261``: every REGISTRY measure on the 9261 matrices of Pacc Table 5
   (3 classes, 5 items per actual class), in one batched ``evaluate()`` call, against

@@ -1,4 +1,4 @@
-"""Paper 000 Tables 6-9 regenerated with the paper's own Weka classifiers (issue 4).
+"""Paper 000 Tables 6-9 regenerated with the paper's own Weka classifiers.
 
 Runs the 20 Weka cross-validations (4 datasets x 5 classifiers, 10 folds, seed 1) through the
 same package functions the pipeline uses (measures table -> ranking tables -> reproduction) and

@@ -1,4 +1,4 @@
-"""Exact analysis of the whole kappa space (issue 6).
+"""Exact analysis of the whole kappa space.
 
 pd is affine in kappa (paper 000, eq. 30)::
 
