@@ -37,4 +37,4 @@ bench: setup
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf results/*/ results/*.csv results/*.md .snakemake logs
+	rm -rf results/*/ results/*.csv $(filter-out results/README.md,$(wildcard results/*.md)) .snakemake logs
