@@ -12,9 +12,26 @@ Binning rule (one for every panel): bins of width ``bin_width`` with edges at th
 the width over [0, 1], the last bin closed (``numpy.histogram`` semantics). The paper says it
 rounded pd to two decimals, i.e. bins centred on the multiples of 0.01; ours are the same bins
 shifted by half a width, so that every bin lies inside [0, 1].
+
+Undefined pd (``zero_division="nan"``)
+--------------------------------------
+Under ``zero_division="nan"`` pd is undefined (NaN) at every kappa vector that gives a 0/0
+ratio a non-zero weight: ``kappa_i != 0`` for a class that is never predicted (precision 0/0),
+``kappa_i != 1`` for a class that never occurs (recall 0/0); see
+:func:`pdmeasure.measures.preference_driven`. Such vectors are counted, not binned:
+
+* the histogram counts the vectors with a defined pd only, so a row sums to ``n - n_undefined``
+  (0 for a matrix whose pd is undefined everywhere);
+* the summary's ``n`` is the number of grid vectors, ``n_undefined`` the number of them where
+  pd is undefined; ``min, max, mean, std`` and the quantiles are taken over the defined values
+  only, and are NaN when no value is defined.
+
+Under ``zero_division`` 0 or 1 pd is defined everywhere, ``n_undefined`` is 0 and every other
+number is what it would be without this rule.
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -33,8 +50,8 @@ _RANGE_TOL = 1e-9
 
 HISTOGRAM_COLUMNS = ("engine", "dataset", "classifier", "bin_left", "bin_right", "count")
 SUMMARY_COLUMNS = (
-    "engine", "dataset", "classifier", "kappa_grid", "n_classes", "n", "min", "max", "mean",
-    "std", *(f"q{round(q * 100):02d}" for q in QUANTILES), "quantile_method",
+    "engine", "dataset", "classifier", "kappa_grid", "n_classes", "n", "n_undefined", "min", "max",
+    "mean", "std", *(f"q{round(q * 100):02d}" for q in QUANTILES), "quantile_method",
 )
 
 
@@ -59,49 +76,77 @@ def histogram_edges(bin_width: float) -> np.ndarray:
 
 
 def _checked(values: np.ndarray) -> np.ndarray:
-    """pd values as they enter the histogram: finite and in [0, 1] (rounding errors clipped)."""
-    if not np.all(np.isfinite(values)):
-        raise ValueError(
-            "pd is not finite for some kappa vectors (a 0/0?); compute with zero_division=0.0"
-        )
-    low, high = values.min(), values.max()
+    """pd values as they enter the histogram: in [0, 1] (rounding errors clipped), or NaN.
+
+    NaN marks a kappa vector where pd is undefined (``zero_division="nan"``) and is kept;
+    infinities and values clearly outside [0, 1] would be a bug in the measure and raise.
+    """
+    defined = ~np.isnan(values)
+    if np.isinf(values).any():
+        raise ValueError("pd is infinite for some kappa vectors")
+    if not defined.any():
+        return values
+    low, high = values[defined].min(), values[defined].max()
     if low < -_RANGE_TOL or high > 1.0 + _RANGE_TOL:
         raise ValueError(f"pd values outside [0, 1]: min {low!r}, max {high!r}")
+    # np.clip keeps NaN as NaN
     return np.clip(values, 0.0, 1.0)
 
 
 class _Running:
-    """Count, min, max, mean and sum of squared deviations, merged chunk by chunk.
+    """Per-row count, min, max, mean and sum of squared deviations of the defined values.
 
-    Chan, Golub and LeVeque's pairwise update; numerically stable, unlike sum of squares.
+    Chunks are merged with Chan, Golub and LeVeque's pairwise update, numerically stable
+    unlike a sum of squares. NaN entries (undefined pd) are skipped, so rows may have
+    different counts: the update is applied per row with that row's count. A row with no
+    defined value so far keeps count 0, mean 0, m2 0, min +inf and max -inf.
     """
 
     def __init__(self, m: int):
-        self.n = 0
+        self.n = np.zeros(m, dtype=np.int64)
         self.min = np.full(m, np.inf)
         self.max = np.full(m, -np.inf)
         self.mean = np.zeros(m)
         self.m2 = np.zeros(m)
 
     def add(self, x: np.ndarray) -> None:
-        k = x.shape[1]
-        mean_b = x.mean(axis=1)
-        m2_b = ((x - mean_b[:, None]) ** 2).sum(axis=1)
+        """Fold in a chunk ``x`` of shape (M, k); NaN entries are not counted."""
+        defined = ~np.isnan(x)
+        if defined.all():
+            # Every value defined: the plain chunk statistics (same numbers as always).
+            k = np.full(x.shape[0], x.shape[1], dtype=np.int64)
+            mean_b = x.mean(axis=1)
+            m2_b = ((x - mean_b[:, None]) ** 2).sum(axis=1)
+            low, high = x.min(axis=1), x.max(axis=1)
+        else:
+            k = defined.sum(axis=1)
+            zeroed = np.where(defined, x, 0.0)
+            # A row without defined values contributes nothing (k = 0, mean 0, m2 0).
+            mean_b = zeroed.sum(axis=1) / np.maximum(k, 1)
+            m2_b = np.where(defined, (zeroed - mean_b[:, None]) ** 2, 0.0).sum(axis=1)
+            low = np.where(defined, x, np.inf).min(axis=1)
+            high = np.where(defined, x, -np.inf).max(axis=1)
         n = self.n + k
+        # Rows still without any defined value keep their zeros (and avoid 0/0).
+        safe_n = np.maximum(n, 1)
         delta = mean_b - self.mean
-        self.mean = self.mean + delta * (k / n)
-        self.m2 = self.m2 + m2_b + delta**2 * (self.n * k / n)
+        self.mean = self.mean + delta * (k / safe_n)
+        self.m2 = self.m2 + m2_b + delta**2 * (self.n * k / safe_n)
         self.n = n
-        self.min = np.minimum(self.min, x.min(axis=1))
-        self.max = np.maximum(self.max, x.max(axis=1))
+        self.min = np.minimum(self.min, low)
+        self.max = np.maximum(self.max, high)
 
 
 def _histogram_quantiles(counts: np.ndarray, edges: np.ndarray, levels) -> np.ndarray:
-    """Quantiles read off binned counts (CDF linear within a bin): (M, B) -> (M, len(levels))."""
-    out = np.empty((counts.shape[0], len(levels)))
+    """Quantiles read off binned counts (CDF linear within a bin): (M, B) -> (M, len(levels)).
+
+    A row without counts (pd undefined at every vector) has NaN quantiles.
+    """
+    out = np.full((counts.shape[0], len(levels)), np.nan)
     for i, row in enumerate(counts):
         cdf = np.concatenate([[0], np.cumsum(row)])
-        out[i] = np.interp(np.asarray(levels) * cdf[-1], cdf, edges)
+        if cdf[-1] > 0:
+            out[i] = np.interp(np.asarray(levels) * cdf[-1], cdf, edges)
     return out
 
 
@@ -138,11 +183,14 @@ def grid_distribution(
     Returns
     -------
     counts : array (M, B) of int64
-        Histogram counts; each row sums to the grid size ``len(values) ** C``.
+        Histogram counts of the kappa vectors where pd is defined; each row sums to the grid
+        size ``len(values) ** C`` minus that row's ``n_undefined``.
     edges : array (B + 1,)
     stats : dict of arrays (M,)
-        ``n, min, max, mean, std`` (population std over the grid, ddof=0), ``q05 ...`` and
-        ``quantile_method`` (``"exact"`` or ``"histogram"``).
+        ``n`` (the grid size), ``n_undefined`` (vectors where pd is NaN, possible only under
+        ``zero_division="nan"``; see the module docstring), ``min, max, mean, std``
+        (population std, ddof=0) and ``q05 ...`` over the defined values (NaN when none is
+        defined), and ``quantile_method`` (``"exact"`` or ``"histogram"``).
     """
     cms = np.asarray(cms)
     if cms.ndim != 3 or cms.shape[1] != cms.shape[2]:
@@ -164,23 +212,33 @@ def grid_distribution(
             )
         )
         for i in range(m):
-            counts[i] += np.histogram(pd_values[i], bins=edges)[0]
+            row = pd_values[i]
+            # Undefined pd (NaN) is counted in n_undefined, not binned.
+            counts[i] += np.histogram(row[~np.isnan(row)], bins=edges)[0]
         running.add(pd_values)
         if kept is not None:
             kept[:, start : start + pd_values.shape[1]] = pd_values
         start += pd_values.shape[1]
     if start != total:
         raise RuntimeError(f"kappa grid yielded {start} vectors, expected {total}")
-    if exact:
+    if exact and np.isnan(kept).any():
+        # nanquantile skips the undefined values; a row of NaN only gives NaN (and a
+        # RuntimeWarning that says just that, silenced).
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            q = np.nanquantile(kept, list(quantiles), axis=1).T
+    elif exact:
         q = np.quantile(kept, list(quantiles), axis=1).T
     else:
         q = _histogram_quantiles(counts, edges, quantiles)
+    none_defined = running.n == 0
     stats: dict[str, np.ndarray] = {
         "n": np.full(m, total),
-        "min": running.min,
-        "max": running.max,
-        "mean": running.mean,
-        "std": np.sqrt(running.m2 / total),
+        "n_undefined": total - running.n,
+        "min": np.where(none_defined, np.nan, running.min),
+        "max": np.where(none_defined, np.nan, running.max),
+        "mean": np.where(none_defined, np.nan, running.mean),
+        "std": np.where(none_defined, np.nan, np.sqrt(running.m2 / np.maximum(running.n, 1))),
     }
     for j, level in enumerate(quantiles):
         stats[f"q{round(level * 100):02d}"] = q[:, j]
@@ -208,9 +266,12 @@ def grid_tables(
     Returns
     -------
     histogram : DataFrame
-        Columns :data:`HISTOGRAM_COLUMNS`; every bin of every matrix, zeros included.
+        Columns :data:`HISTOGRAM_COLUMNS`; every bin of every matrix, zeros included (a matrix
+        whose pd is undefined at every vector has a row of zeros).
     summary : DataFrame
-        Columns :data:`SUMMARY_COLUMNS`, one row per matrix.
+        Columns :data:`SUMMARY_COLUMNS`, one row per matrix; ``n`` counts all grid vectors,
+        ``n_undefined`` those where pd is undefined, the statistics cover the defined values
+        (see the module docstring).
     """
     keys = list(pooled)
     if not keys:

@@ -40,6 +40,7 @@ def figure7(
     datasets: Sequence[str] | None = None,
     classifiers: Sequence[str] | None = None,
     title: str | None = None,
+    empty_text: str | None = None,
 ) -> Figure:
     """Paper 000 Figure 7: one histogram panel per dataset (row) and classifier (column).
 
@@ -52,6 +53,9 @@ def figure7(
         Row and column order; default: order of first appearance in ``histogram``.
     title : str, optional
         Figure title.
+    empty_text : str, optional
+        Text written in a panel whose (dataset, classifier) has no rows (such a panel has no
+        axes); by default it is left blank.
 
     Returns
     -------
@@ -59,7 +63,9 @@ def figure7(
         Every panel uses the bins of the CSV (one binning rule for all). Each panel's x range
         is its occupied bins padded by two bins, at least 0.1 wide, within [0, 1]: the
         distributions are narrow and far apart, and the panels show their shapes. y is the
-        number of kappa vectors per bin.
+        number of kappa vectors per bin. The counts cover the kappa vectors where pd is
+        defined (see :mod:`pdmeasure.grids`); a panel whose counts are all zero (pd undefined
+        at every vector, possible under ``zero_division="nan"``) says so.
     """
     missing = set(HISTOGRAM_COLUMNS) - set(histogram.columns)
     if missing:
@@ -79,12 +85,19 @@ def figure7(
             ]
             if panel.empty:
                 ax.set_axis_off()
+                if empty_text:
+                    ax.text(0.5, 0.5, empty_text, ha="center", va="center", fontsize=6,
+                            transform=ax.transAxes)
                 continue
             left = panel["bin_left"].to_numpy(dtype=float)
             width = panel["bin_right"].to_numpy(dtype=float) - left
             ax.bar(left, panel["count"].to_numpy(), width=width, align="edge", color="#3b6ea8",
                    edgecolor="white", linewidth=0.3)
             ax.set_xlim(*_occupied_range(panel))
+            if not (panel["count"] > 0).any():
+                # every kappa vector was left unbinned: pd is undefined there
+                ax.text(0.5, 0.5, "pd undefined at\nevery kappa vector", ha="center",
+                        va="center", fontsize=7, transform=ax.transAxes)
             ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
             ax.tick_params(labelsize=6)
             if c == 0:
