@@ -375,3 +375,163 @@ def test_figures_render(tmp_path):
         assert path.stat().st_size > 1000
     with pytest.raises(ValueError, match="lacks columns"):
         win_heatmap(t["share"])
+
+
+# Three classifiers of one 3-class dataset; "stump" never predicts class 2 (precision 0/0).
+UNDEFINED = {
+    "a": np.array([[50, 3, 2], [4, 30, 6], [1, 5, 9]]),
+    "stump": np.array([[52, 3, 0], [6, 34, 0], [3, 12, 0]]),
+    "b": np.array([[45, 8, 2], [2, 35, 3], [0, 4, 11]]),
+}
+SMALL = dict(monte_carlo_samples=500, lattice_size=2**10, cdf_points=11, fine_grid_values=5)
+
+
+def _csv(table) -> str:
+    return table.to_csv(index=False)
+
+
+def test_undefined_ratios_name_every_zero_over_zero():
+    from pdmeasure.exact.analysis import undefined_ratios
+
+    cm = np.array([[5, 0, 0], [2, 0, 0], [0, 0, 0]])
+    assert undefined_ratios(cm, "nan") == [(1, "precision"), (2, "precision"), (2, "recall")]
+    assert undefined_ratios(cm, float("nan")) == [(1, "precision"), (2, "precision"), (2, "recall")]
+    assert undefined_ratios(cm, 0.0) == [] and undefined_ratios(cm, 1.0) == []
+    assert undefined_ratios(UNDEFINED["a"], "nan") == []
+
+
+def test_classifier_with_undefined_pd_is_left_out_with_a_warning(caplog):
+    settings = ExactSettings(**SMALL, zero_division="nan")
+    with caplog.at_level("WARNING", logger="pdmeasure.exact.analysis"):
+        analysis = DatasetAnalysis(UNDEFINED, [0, 0.5, 1], settings, engine="eng", dataset="toy",
+                                   classes=["x", "y", "z"])
+    assert analysis.names == ["a", "b"]
+    assert analysis.excluded == {"stump": [(2, "precision")]}
+    (record,) = caplog.records
+    assert record.levelname == "WARNING"
+    message = record.getMessage()
+    for part in ("eng/toy", "classifier 'stump'", "left out of the exact analysis",
+                 "class 'z' (index 2) is never predicted", "kappa[2] != 0",
+                 "set zero_division to 0", "or 1"):
+        assert part in message, part
+    # the remaining classifiers are analysed exactly as if the stump were not configured
+    kept = {name: UNDEFINED[name] for name in ("a", "b")}
+    alone = DatasetAnalysis(kept, [0, 0.5, 1], settings, engine="eng", dataset="toy").tables()
+    tables = analysis.tables()
+    for name, table in tables.items():
+        assert _csv(table) == _csv(alone[name]), name
+        assert "stump" not in _csv(table), name
+    assert len(tables["win"]) > 0 and len(tables["robustness"]) > 0
+
+
+def test_without_class_names_the_warning_names_the_class_index(caplog):
+    settings = ExactSettings(**SMALL, zero_division="nan")
+    with caplog.at_level("WARNING", logger="pdmeasure.exact.analysis"):
+        DatasetAnalysis(UNDEFINED, None, settings, engine="eng", dataset="toy")
+    assert "class index 2 is never predicted" in caplog.records[0].getMessage()
+
+
+@pytest.mark.parametrize("zero_division", [0.0, 1.0])
+def test_every_classifier_is_kept_under_zero_division_numbers(zero_division, caplog):
+    settings = ExactSettings(**SMALL, zero_division=zero_division)
+    with caplog.at_level("WARNING"):
+        analysis = DatasetAnalysis(UNDEFINED, [0, 1], settings, engine="e", dataset="d")
+    assert analysis.names == list(UNDEFINED) and analysis.excluded == {}
+    assert not caplog.records
+    assert set(analysis.tables()["summary"]["classifier"]) == set(UNDEFINED)
+
+
+def _assert_empty_with_columns(table, columns, tmp_path, name):
+    from pdmeasure.exact_plots import read_exact_table
+    from pdmeasure.io import write_csv
+
+    assert table.empty and tuple(table.columns) == columns, name
+    write_csv(table, tmp_path / f"{name}.csv")
+    back = read_exact_table(tmp_path / f"{name}.csv")
+    assert back.empty and tuple(back.columns) == columns, name
+
+
+def test_one_classifier_left_gives_empty_pairwise_tables(tmp_path):
+    from pdmeasure.exact import analysis as A
+
+    settings = ExactSettings(**SMALL, zero_division="nan")
+    matrices = {name: UNDEFINED[name] for name in ("stump", "a")}
+    tables = DatasetAnalysis(matrices, [0, 0.5, 1], settings, engine="e", dataset="d").tables()
+    _assert_empty_with_columns(tables["win"], A.WIN_COLUMNS, tmp_path, "win")
+    _assert_empty_with_columns(tables["robustness"], A.ROBUSTNESS_COLUMNS, tmp_path, "robustness")
+    for name, columns in (("summary", A.SUMMARY_COLUMNS), ("cdf", A.CDF_COLUMNS),
+                          ("histogram", A.HISTOGRAM_COLUMNS), ("share", A.SHARE_COLUMNS)):
+        assert tuple(tables[name].columns) == columns, name
+        assert set(tables[name]["classifier"]) == {"a"}, name
+    # alone, "a" ranks first everywhere
+    assert (tables["share"]["p_first"] == 1.0).all()
+    summary = robustness_summary(tables["robustness"])
+    _assert_empty_with_columns(summary, A.ROBUSTNESS_SUMMARY_COLUMNS, tmp_path, "robustness_summary")
+
+
+def test_single_configured_classifier_gives_empty_pairwise_tables():
+    from pdmeasure.exact import analysis as A
+
+    tables = DatasetAnalysis({"a": UNDEFINED["a"]}, [0, 1], ExactSettings(**SMALL), engine="e",
+                             dataset="d").tables()
+    assert tables["win"].empty and tuple(tables["win"].columns) == A.WIN_COLUMNS
+    assert tables["robustness"].empty and tuple(tables["robustness"].columns) == A.ROBUSTNESS_COLUMNS
+    assert not tables["summary"].empty and not tables["share"].empty
+
+
+def test_no_classifier_left_gives_empty_tables_with_columns(tmp_path, caplog):
+    from pdmeasure.exact import analysis as A
+
+    # class 2 never occurs: every classifier's recall of it is 0/0
+    matrices = {"a": np.array([[5, 1, 0], [1, 4, 1], [0, 0, 0]]),
+                "b": np.array([[6, 0, 0], [2, 4, 0], [0, 0, 0]])}
+    settings = ExactSettings(**SMALL, zero_division="nan")
+    with caplog.at_level("WARNING", logger="pdmeasure.exact.analysis"):
+        tables = DatasetAnalysis(matrices, [0, 0.5, 1], settings, engine="e", dataset="d").tables()
+    assert len(caplog.records) == 2
+    assert "class index 2 never occurs, so its recall is 0/0" in caplog.records[1].getMessage()
+    for name, columns in (("summary", A.SUMMARY_COLUMNS), ("cdf", A.CDF_COLUMNS),
+                          ("histogram", A.HISTOGRAM_COLUMNS), ("win", A.WIN_COLUMNS),
+                          ("share", A.SHARE_COLUMNS), ("robustness", A.ROBUSTNESS_COLUMNS)):
+        _assert_empty_with_columns(tables[name], columns, tmp_path, name)
+
+
+def _texts(fig) -> str:
+    return "\n".join(t.get_text() for ax in fig.axes for t in ax.texts)
+
+
+def test_empty_tables_render_placeholder_figures(tmp_path):
+    from pdmeasure import exact_plots as P
+    from pdmeasure.plotting import save_figure
+
+    settings = ExactSettings(**SMALL, zero_division="nan")
+    one = DatasetAnalysis({name: UNDEFINED[name] for name in ("stump", "a")}, [0, 1], settings,
+                          engine="e", dataset="d").tables()
+    none = DatasetAnalysis({"stump": UNDEFINED["stump"]}, [0, 1], settings, engine="e",
+                           dataset="d").tables()
+    figures = {
+        "win": (P.win_heatmap(one["win"], title="T"), P.NO_WIN),
+        "cdf": (P.cdf_figure(none["cdf"]), P.NO_CDF),
+        "share": (P.share_bars(none["share"]), P.NO_SHARE),
+        "fig7": (P.fine_figure7(none["histogram"]), P.NO_FINE_HISTOGRAM),
+    }
+    for name, (fig, reason) in figures.items():
+        assert reason in _texts(fig), name
+        assert save_figure(fig, tmp_path / f"{name}.png").stat().st_size > 1000
+    assert figures["win"][0].get_suptitle() == "T"
+    assert "fewer than two classifiers" in P.NO_WIN
+    # a table that lacks columns is still an error, empty or not
+    with pytest.raises(ValueError, match="lacks columns"):
+        P.win_heatmap(one["share"].iloc[:0])
+    # the non-empty tables of the remaining classifier still give real figures
+    assert P.NO_CDF not in _texts(P.cdf_figure(one["cdf"]))
+
+
+def test_fine_figure7_marks_a_classifier_left_out():
+    from pdmeasure import exact_plots as P
+
+    settings = ExactSettings(**SMALL, zero_division="nan")
+    tables = DatasetAnalysis(UNDEFINED, [0, 1], settings, engine="e", dataset="d").tables()
+    fig = P.fine_figure7(tables["histogram"], classifiers=list(UNDEFINED))
+    panels = [(ax.axison, [t.get_text() for t in ax.texts]) for ax in fig.axes]
+    assert panels == [(True, []), (False, [P.LEFT_OUT]), (True, [])]

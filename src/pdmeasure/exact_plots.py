@@ -10,6 +10,12 @@
 
 :func:`read_exact_table` reads any of the exact-analysis CSVs back (text columns as text,
 every other column through :func:`~pdmeasure.io.text_to_float`).
+
+A table may be empty (header only): under ``zero_division="nan"`` a classifier whose pd is
+undefined somewhere in kappa space is left out of the exact analysis (see
+:class:`pdmeasure.exact.DatasetAnalysis`), and win probabilities need two classifiers, so an
+engine with a single classifier has none. An empty table renders a placeholder figure that
+says why, instead of failing the job.
 """
 from __future__ import annotations
 
@@ -50,11 +56,44 @@ def read_exact_table(path) -> pd.DataFrame:
 
 
 def _require(frame: pd.DataFrame, columns: Sequence[str], what: str) -> None:
+    """Raise if ``frame`` lacks any of ``columns`` (an empty table with them is accepted)."""
     missing = set(columns) - set(frame.columns)
     if missing:
         raise ValueError(f"{what} table lacks columns {sorted(missing)}")
-    if frame.empty:
-        raise ValueError(f"{what} table is empty")
+
+
+#: Why a figure has nothing to show, per figure (placeholder text).
+NO_WIN = "fewer than two classifiers with a defined pd: no win probabilities"
+NO_CDF = "no classifier with a defined pd: no distribution of pd over kappa"
+NO_SHARE = "no classifier with a defined pd: no share of kappa space ranked first"
+NO_FINE_HISTOGRAM = "no classifier with a defined pd: no histogram over the fine kappa grid"
+#: Text of a Figure 7 panel whose classifier was left out of the exact analysis.
+LEFT_OUT = "left out of the\nexact analysis\n(pd undefined)"
+#: Where the reason is spelt out (a classifier left out is named in the analysis log).
+_SEE_LOG = ("under zero_division 'nan', classifiers that never predict a class are left out;\n"
+            "the exact_analysis log names them")
+
+
+def placeholder_figure(reason: str, *, title: str | None = None) -> Figure:
+    """A figure with no data that states ``reason`` (rendered instead of an empty plot).
+
+    Parameters
+    ----------
+    reason : str
+        Why there is nothing to plot; drawn in the middle of the figure, followed by a
+        hint at where classifiers left out of the exact analysis are named.
+    title : str, optional
+        Figure title, as the full figure would have had.
+    """
+    fig, axes = new_figure(1, 1, panel_size=(6.0, 2.0))
+    ax = axes[0, 0]
+    ax.set_axis_off()
+    ax.text(0.5, 0.6, reason, ha="center", va="center", fontsize=9, transform=ax.transAxes)
+    ax.text(0.5, 0.25, _SEE_LOG, ha="center", va="center", fontsize=7, color="0.35",
+            transform=ax.transAxes)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
 
 
 def _spaces(frame: pd.DataFrame) -> list[str]:
@@ -62,8 +101,14 @@ def _spaces(frame: pd.DataFrame) -> list[str]:
 
 
 def win_heatmap(win: pd.DataFrame, *, title: str | None = None) -> Figure:
-    """Heatmaps of ``p_greater`` (row beats column) per space, ties annotated when non-zero."""
+    """Heatmaps of ``p_greater`` (row beats column) per space, ties annotated when non-zero.
+
+    An empty ``win`` table (fewer than two classifiers analysed) gives a
+    :func:`placeholder_figure` saying so (:data:`NO_WIN`).
+    """
     _require(win, ["space", "classifier_a", "classifier_b", "p_greater", "p_tie"], "win")
+    if win.empty:
+        return placeholder_figure(NO_WIN, title=title)
     spaces = _spaces(win)
     names = list(dict.fromkeys(list(win["classifier_a"]) + list(win["classifier_b"])))
     size = 0.55 * len(names) + 1.6
@@ -92,8 +137,14 @@ def win_heatmap(win: pd.DataFrame, *, title: str | None = None) -> Figure:
 
 
 def cdf_figure(cdf: pd.DataFrame, *, title: str | None = None) -> Figure:
-    """CDF of pd per classifier; one panel per space."""
+    """CDF of pd per classifier; one panel per space.
+
+    An empty ``cdf`` table (no classifier analysed) gives a :func:`placeholder_figure`
+    (:data:`NO_CDF`).
+    """
     _require(cdf, ["space", "classifier", "x", "cdf_lower", "cdf_upper"], "cdf")
+    if cdf.empty:
+        return placeholder_figure(NO_CDF, title=title)
     spaces = _spaces(cdf)
     fig, axes = new_figure(1, len(spaces), panel_size=(3.4, 2.6))
     for ax, space in zip(axes[0], spaces):
@@ -115,8 +166,14 @@ def cdf_figure(cdf: pd.DataFrame, *, title: str | None = None) -> Figure:
 
 
 def share_bars(share: pd.DataFrame, *, title: str | None = None) -> Figure:
-    """Grouped bars: share of first places per classifier and space, with CI error bars."""
+    """Grouped bars: share of first places per classifier and space, with CI error bars.
+
+    An empty ``share`` table (no classifier analysed) gives a :func:`placeholder_figure`
+    (:data:`NO_SHARE`).
+    """
     _require(share, ["space", "classifier", "p_first", "ci_low", "ci_high"], "share")
+    if share.empty:
+        return placeholder_figure(NO_SHARE, title=title)
     spaces = _spaces(share)
     names = list(dict.fromkeys(share["classifier"]))
     fig, axes = new_figure(1, 1, panel_size=(1.2 + 0.9 * len(names), 2.8))
@@ -142,13 +199,23 @@ def fine_figure7(histogram: pd.DataFrame, *, classifiers: Sequence[str] | None =
     """Figure 7 over the fine grid: rows of ``histogram.csv`` with ``space == "fine"``.
 
     Bars are the midpoints of the exact or bounded counts (the bounds differ by a negligible
-    fraction; see the ``count_lower``/``count_upper`` columns).
+    fraction; see the ``count_lower``/``count_upper`` columns). An empty ``histogram`` (no
+    classifier analysed on any dataset) gives a :func:`placeholder_figure`
+    (:data:`NO_FINE_HISTOGRAM`). A classifier without rows for a dataset (left out of its
+    exact analysis) gets an empty panel that says so; a dataset without rows is not drawn.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, or a non-empty table has no rows for the fine grid.
     """
     _require(histogram, ["space", "dataset", "classifier", "bin_left", "bin_right", "count_lower",
                          "count_upper"], "histogram")
+    if histogram.empty:
+        return placeholder_figure(NO_FINE_HISTOGRAM, title=title)
     fine = histogram[histogram["space"] == "fine"]
     if fine.empty:
         raise ValueError("histogram table has no rows for the fine grid")
     counts = (fine["count_lower"].astype(float) + fine["count_upper"].astype(float)) / 2
     frame = fine.assign(count=counts)[["engine", "dataset", "classifier", "bin_left", "bin_right", "count"]]
-    return figure7(frame, classifiers=classifiers, title=title)
+    return figure7(frame, classifiers=classifiers, title=title, empty_text=LEFT_OUT)

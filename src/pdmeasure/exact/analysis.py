@@ -16,9 +16,21 @@ splits into halves of at most ``max_half`` partial sums, otherwise lattice bound
 (:mod:`pdmeasure.exact.lattice`); win probabilities under uniform kappa are exact fractions
 (:mod:`pdmeasure.exact.uniform`) within a term budget, else lattice bounds. Every table carries
 a ``method`` column and, where it applies, ``error_bound`` (0 for exact results).
+
+Classifiers with an undefined pd (``zero_division="nan"``)
+-----------------------------------------------------------
+Under ``zero_division="nan"`` a 0/0 precision (a class never predicted) or recall (a class
+that never occurs) makes pd undefined wherever that ratio has a non-zero weight, so pd is no
+linear form over the whole kappa space and has no exact distribution. Such a classifier is
+left out of every table, with a logging warning naming the engine, dataset, classifier and
+class and the fix (``zero_division`` 0 or 1); the other classifiers are analysed as usual.
+With fewer than two classifiers left the pairwise tables (``win``, ``robustness``) are empty;
+with none left every table is. Every table keeps its columns when empty (see the
+``*_COLUMNS`` constants), so a header-only CSV is written and read back.
 """
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from ..measure_table import format_kappa
+from .._validation import check_zero_division
 from .forms import LinearForm, ProductGrid, class_shares, pd_form
 from .grid import DEFAULT_MAX_HALF, GridDistribution, largest_half
 from .lattice import grid_lattice, uniform_lattice
@@ -36,6 +49,24 @@ from .uniform import TooManyTerms, uniform_cdf
 
 SPACES = ("grid", "fine", "uniform")
 NORMS = ("linf", "l1")
+
+#: Columns of the tables of :meth:`DatasetAnalysis.tables` (kept when a table is empty).
+SUMMARY_COLUMNS = ("engine", "dataset", "classifier", "space", "n_vectors", "min", "argmin",
+                   "max", "argmax", "mean", "std", "n_free_classes", "pd_default")
+CDF_COLUMNS = ("engine", "dataset", "classifier", "space", "x", "cdf_lower", "cdf_upper",
+               "method", "error_bound")
+HISTOGRAM_COLUMNS = ("engine", "dataset", "classifier", "space", "bin_left", "bin_right",
+                     "count_lower", "count_upper", "p_lower", "p_upper", "method")
+WIN_COLUMNS = ("engine", "dataset", "space", "classifier_a", "classifier_b", "p_greater",
+               "p_tie", "p_less", "error_bound", "method", "n_vectors")
+SHARE_COLUMNS = ("engine", "dataset", "space", "classifier", "p_first", "p_tied_first", "ci_low",
+                 "ci_high", "confidence", "method", "n")
+ROBUSTNESS_COLUMNS = ("engine", "dataset", "norm", "winner", "challenger", "distance", "kappa",
+                      "pd_winner", "pd_challenger", "pd_winner_default", "default_kappa", "status")
+ROBUSTNESS_SUMMARY_COLUMNS = ("engine", "dataset", "norm", "winner", "new_winner", "distance",
+                              "kappa", "default_kappa", "status")
+
+_LOG = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -145,8 +176,62 @@ def _check_same_shares(matrices: Mapping[str, np.ndarray]) -> list[Fraction]:
     return first
 
 
+def undefined_ratios(cm, zero_division) -> list[tuple[int, str]]:
+    """The 0/0 ratios of a count matrix that make pd undefined somewhere in kappa space.
+
+    Parameters
+    ----------
+    cm : array (C, C)
+        Rows actual, columns predicted.
+    zero_division : {0.0, 1.0, "nan"}
+        Value of a 0/0 ratio; only ``"nan"`` leaves a ratio undefined.
+
+    Returns
+    -------
+    list of (int, str)
+        ``(class index, "precision")`` for a class never predicted (pd undefined where
+        ``kappa_i != 0``) and ``(class index, "recall")`` for a class that never occurs (pd
+        undefined where ``kappa_i != 1``), in class order; empty under 0 and 1.
+    """
+    if not math.isnan(check_zero_division(zero_division)):
+        return []
+    counts = np.asarray(cm)
+    predicted, actual = counts.sum(axis=0), counts.sum(axis=1)
+    out = []
+    for i in range(counts.shape[0]):
+        if predicted[i] == 0:
+            out.append((i, "precision"))
+        if actual[i] == 0:
+            out.append((i, "recall"))
+    return out
+
+
+def _undefined_message(engine: str, dataset: str, classifier: str,
+                       ratios: Sequence[tuple[int, str]], classes: Sequence[str] | None) -> str:
+    """The warning for a classifier left out of the exact analysis (see :class:`DatasetAnalysis`)."""
+    parts = []
+    for i, ratio in ratios:
+        label = f"class {classes[i]!r} (index {i})" if classes is not None else f"class index {i}"
+        if ratio == "precision":
+            parts.append(f"{label} is never predicted, so its precision is 0/0 and pd is "
+                         f"undefined wherever kappa[{i}] != 0")
+        else:
+            parts.append(f"{label} never occurs, so its recall is 0/0 and pd is undefined "
+                         f"wherever kappa[{i}] != 1")
+    return (f"{engine}/{dataset}: classifier {classifier!r} is left out of the exact analysis: "
+            f"{'; '.join(parts)} (zero_division='nan'). To analyse it, set zero_division to 0 "
+            f"(the papers' convention) or 1.")
+
+
 class DatasetAnalysis:
     """All exact results for the pooled matrices of one engine and dataset.
+
+    Under ``zero_division="nan"`` a classifier with a 0/0 precision or recall (see
+    :func:`undefined_ratios`) has no pd over the whole kappa space: it is left out of every
+    table, with a logging warning that names engine, dataset, classifier and class and the
+    fix (``zero_division`` 0 or 1). The remaining classifiers are analysed; with fewer than
+    two the pairwise tables (win probabilities, robustness) are empty, with none every table
+    is, always with its columns (:data:`SUMMARY_COLUMNS` and the others).
 
     Parameters
     ----------
@@ -158,17 +243,36 @@ class DatasetAnalysis:
     settings : ExactSettings
     engine, dataset : str
         Written into every table.
+    classes : sequence of str, optional
+        Class names in the matrices' order, used to name a class in the warning about a
+        classifier left out; without them the class is named by its position.
+
+    Attributes
+    ----------
+    names : list of str
+        The classifiers analysed, in the order of ``matrices``.
+    excluded : dict
+        Classifier left out -> its undefined ratios (:func:`undefined_ratios`).
     """
 
     def __init__(self, matrices: Mapping[str, np.ndarray], grid_values: Sequence | None,
                  settings: ExactSettings,
-                 *, engine: str, dataset: str):
+                 *, engine: str, dataset: str, classes: Sequence[str] | None = None):
         if len(matrices) < 1:
             raise ValueError(f"{engine}/{dataset}: no confusion matrices to analyse")
-        self.names = list(matrices)
-        self.forms = [pd_form(matrices[n], settings.zero_division) for n in self.names]
+        # Checked on every matrix, left out or not: they must come from the same data.
         self.kappa0 = _check_same_shares(matrices)
-        self.n_classes = self.forms[0].n_classes
+        self.n_classes = int(np.asarray(next(iter(matrices.values()))).shape[0])
+        self.excluded: dict[str, list[tuple[int, str]]] = {}
+        self.names = []
+        for name, cm in matrices.items():
+            ratios = undefined_ratios(cm, settings.zero_division)
+            if ratios:
+                self.excluded[name] = ratios
+                _LOG.warning(_undefined_message(engine, dataset, name, ratios, classes))
+            else:
+                self.names.append(name)
+        self.forms = [pd_form(matrices[n], settings.zero_division) for n in self.names]
         self.settings = settings
         self.keys = {"engine": engine, "dataset": dataset}
         # No configured grid (``kappa_grid: null``): only the fine grid and uniform kappa.
@@ -194,7 +298,7 @@ class DatasetAnalysis:
                     "mean": mean, "std": std, "n_free_classes": ext["n_free"],
                     "pd_default": float(form.value(self.kappa0)),
                 })
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
 
     def distributions(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """CDF on a common set of points, and histogram bounds (bins of ``bin_width``)."""
@@ -204,6 +308,9 @@ class DatasetAnalysis:
         if abs(n_bins * width - 1.0) > 1e-9:
             raise ValueError(f"exact.bin_width={width!r} does not divide [0, 1] into whole bins")
         edges = np.linspace(0.0, 1.0, n_bins + 1)
+        if not self.forms:  # every classifier left out: empty tables with their columns
+            return (pd.DataFrame(columns=list(CDF_COLUMNS)),
+                    pd.DataFrame(columns=list(HISTOGRAM_COLUMNS)))
         for space, grid in self.grids.items():
             ranges = [extremes(f, grid) for f in self.forms]
             low = min(float(r["min"]) for r in ranges)
@@ -232,7 +339,8 @@ class DatasetAnalysis:
                     "p_upper": [float(v) / scale for v in upper],
                     "method": dist.method,
                 }))
-        return pd.concat(cdf_rows, ignore_index=True), pd.concat(hist_frames, ignore_index=True)
+        cdf = pd.concat(cdf_rows, ignore_index=True)[list(CDF_COLUMNS)]
+        return cdf, pd.concat(hist_frames, ignore_index=True)[list(HISTOGRAM_COLUMNS)]
 
     def _uniform_win(self, diff: LinearForm):
         try:
@@ -274,14 +382,14 @@ class DatasetAnalysis:
                             **common, "classifier_a": self.names[first], "classifier_b": self.names[second],
                             "p_greater": mid[gt], "p_tie": mid["tie"], "p_less": mid[lt],
                         })
-        cols = ["engine", "dataset", "space", "classifier_a", "classifier_b", "p_greater", "p_tie",
-                "p_less", "error_bound", "method", "n_vectors"]
-        return pd.DataFrame(rows, columns=cols)
+        return pd.DataFrame(rows, columns=list(WIN_COLUMNS))
 
     def shares(self) -> pd.DataFrame:
         """Share of each space in which each classifier ranks first (alone, or tied)."""
         rows = []
         s = self.settings
+        if not self.forms:
+            return pd.DataFrame(columns=list(SHARE_COLUMNS))
         for space, grid in self.grids.items():
             if grid is not None and grid.n_vectors <= s.enumeration_limit:
                 unique, tied = shares_enumerated(self.forms, grid)
@@ -299,10 +407,15 @@ class DatasetAnalysis:
                     "p_first": float(Fraction(int(u), n)), "p_tied_first": float(Fraction(int(t), n)),
                     "ci_low": low, "ci_high": high, "confidence": s.confidence, "method": method, "n": n,
                 })
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows, columns=list(SHARE_COLUMNS))
 
     def robustness(self) -> pd.DataFrame:
-        """Per challenger and norm: the smallest kappa move from the default making it first."""
+        """Per challenger and norm: the smallest kappa move from the default making it first.
+
+        Empty (with its columns) when fewer than two classifiers are analysed.
+        """
+        if len(self.forms) < 2:
+            return pd.DataFrame(columns=list(ROBUSTNESS_COLUMNS))
         default = [f.value(self.kappa0) for f in self.forms]
         best = max(default)
         winner = default.index(best)
@@ -324,9 +437,7 @@ class DatasetAnalysis:
                     "pd_winner_default": float(best), "default_kappa": _kappa_text(self.kappa0),
                     "status": status,
                 })
-        cols = ["engine", "dataset", "norm", "winner", "challenger", "distance", "kappa", "pd_winner",
-                "pd_challenger", "pd_winner_default", "default_kappa", "status"]
-        return pd.DataFrame(rows, columns=cols)
+        return pd.DataFrame(rows, columns=list(ROBUSTNESS_COLUMNS))
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every table: ``summary, cdf, histogram, win, share, robustness``."""
@@ -336,11 +447,15 @@ class DatasetAnalysis:
 
 
 def robustness_summary(robustness: pd.DataFrame) -> pd.DataFrame:
-    """One row per engine, dataset and norm: the nearest challenger (the fragility number)."""
+    """One row per engine, dataset and norm: the nearest challenger (the fragility number).
+
+    Columns :data:`ROBUSTNESS_SUMMARY_COLUMNS`, also when ``robustness`` is empty (no
+    dataset with two analysed classifiers).
+    """
     if robustness.empty:
-        return robustness.copy()
+        return pd.DataFrame(columns=list(ROBUSTNESS_SUMMARY_COLUMNS))
     ordered = robustness.sort_values(["engine", "dataset", "norm", "distance", "challenger"], kind="stable")
     best = ordered.groupby(["engine", "dataset", "norm"], sort=False).head(1)
     return best.rename(columns={"challenger": "new_winner"})[
-        ["engine", "dataset", "norm", "winner", "new_winner", "distance", "kappa", "default_kappa", "status"]
+        list(ROBUSTNESS_SUMMARY_COLUMNS)
     ].reset_index(drop=True)
