@@ -20,6 +20,34 @@ stats, cd_diagram
 exact, exact_plots
              exact distributions of pd over kappa spaces, win probabilities, robustness.
 io           atomic writes and logging for the workflow scripts.
+scoring      scikit-learn style scores of label vectors (preference_driven_score, pacc_score,
+             cen_score, iba_score, average_accuracy_score), re-exported here.
+cli          the ``pdmeasure`` command (score, compare, explore).
 """
 
 __version__ = "0.1.0"
+
+#: Scores of label vectors re-exported from :mod:`pdmeasure.scoring`, loaded on first access so
+#: that ``import pdmeasure`` imports neither NumPy nor scikit-learn.
+_SCORERS = (
+    "preference_driven_score",
+    "pacc_score",
+    "cen_score",
+    "iba_score",
+    "average_accuracy_score",
+)
+
+__all__ = ["__version__", *_SCORERS]
+
+
+def __getattr__(name: str):
+    """Load a re-exported scorer from :mod:`pdmeasure.scoring` on first access."""
+    if name in _SCORERS:
+        from . import scoring
+
+        return getattr(scoring, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_SCORERS))
