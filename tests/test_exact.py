@@ -1,4 +1,4 @@
-"""Exact kappa-space analysis (issue 6): every exact method against enumeration.
+"""Exact kappa-space analysis: every exact method against enumeration.
 
 Brute force is ``pdmeasure.measures.preference_driven`` over ``pdmeasure.measures.kappa_grid``
 (floats), or, where ties must be decided, exact enumeration with fractions.
@@ -535,3 +535,4 @@ def test_fine_figure7_marks_a_classifier_left_out():
     fig = P.fine_figure7(tables["histogram"], classifiers=list(UNDEFINED))
     panels = [(ax.axison, [t.get_text() for t in ax.texts]) for ax in fig.axes]
     assert panels == [(True, []), (False, [P.LEFT_OUT]), (True, [])]
+    assert fig.axes[1].get_title() == "(a) d: stump"

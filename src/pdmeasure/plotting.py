@@ -54,8 +54,8 @@ def figure7(
     title : str, optional
         Figure title.
     empty_text : str, optional
-        Text written in a panel whose (dataset, classifier) has no rows (such a panel has no
-        axes); by default it is left blank.
+        Text written, under the usual panel title, in a panel whose (dataset, classifier) has
+        no rows (such a panel has no axes); by default that panel is left blank.
 
     Returns
     -------
@@ -86,7 +86,9 @@ def figure7(
             if panel.empty:
                 ax.set_axis_off()
                 if empty_text:
-                    ax.text(0.5, 0.5, empty_text, ha="center", va="center", fontsize=6,
+                    # name the missing panel and say why it is empty
+                    ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
+                    ax.text(0.5, 0.5, empty_text, ha="center", va="center", fontsize=7,
                             transform=ax.transAxes)
                 continue
             left = panel["bin_left"].to_numpy(dtype=float)

@@ -1,4 +1,4 @@
-"""The exact analysis of one (engine, dataset): tidy tables for the pipeline (issue 6).
+"""The exact analysis of one (engine, dataset): tidy tables for the pipeline.
 
 Three kappa spaces are analysed for every set of pooled confusion matrices:
 
