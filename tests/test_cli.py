@@ -411,6 +411,20 @@ def test_compare_long_csv_equals_json(three, tmp_path, capsys):
     assert from_csv == from_json
 
 
+def test_compare_leaves_out_an_undefined_classifier_under_nan(tmp_path, capsys):
+    never_c = [[110, 10, 0], [20, 100, 0], [31, 10, 0]]  # class c is never predicted
+    path = write(tmp_path / "nan.json", json.dumps(
+        {"labels": LABELS, "matrices": {"A": CM, "N": never_c}}))
+    data = compare_json(capsys, path, "--zero-division", "nan")
+    assert [r["classifier"] for r in data["summary"]] == ["A"]
+    assert data["excluded"] == {"N": [{"class": "c", "ratio": "precision"}]}
+    assert data["win"] == []
+    status, out, _ = run_main(capsys, "compare", path, "--zero-division", "nan")
+    assert status == 0 and "# left out: N (class 'c' is never predicted" in out
+    data = compare_json(capsys, path)  # default zero_division 0 keeps it
+    assert [r["classifier"] for r in data["summary"]] == ["A", "N"] and data["excluded"] == {}
+
+
 def test_compare_from_predictions(tmp_path, capsys):
     path = predictions_csv(tmp_path, MATRICES, LABELS)
     data = compare_json(capsys, "--predictions", path, "--true", "y_true", "--pred", "y_pred",

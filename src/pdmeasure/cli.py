@@ -52,6 +52,7 @@ import argparse
 import csv
 import io
 import json
+import logging
 import math
 import os
 import re
@@ -612,27 +613,51 @@ def _parse_grid(text: str) -> list[float]:
 
 
 def compare_tables(mset: MatrixSet, grid: list[float] | None, zero_division, *,
-                   samples: int, seed: int, with_cdf: bool = False) -> dict:
+                   samples: int, seed: int, with_cdf: bool = False) -> tuple[dict, dict]:
     """The exact analysis of the matrices, restricted to the chosen kappa space.
 
     The space is the product grid ``grid**C`` when a grid is given, else kappa uniform on
-    [0, 1]^C. Returns the ``summary``, ``win`` and ``share`` tables (and ``cdf``).
+    [0, 1]^C.
+
+    Returns
+    -------
+    tables : dict of str to DataFrame
+        ``summary``, ``win`` and ``share`` (and ``cdf`` if ``with_cdf``).
+    excluded : dict
+        Classifier left out -> ``[{"class": label, "ratio": "precision" | "recall"}]``: under
+        ``zero_division="nan"`` a 0/0 precision or recall leaves pd undefined on part of
+        the space, and the analysis leaves that classifier out.
     """
     from .exact import DatasetAnalysis, ExactSettings
 
     space = "grid" if grid is not None else "uniform"
     settings = ExactSettings(zero_division=zero_division, monte_carlo_samples=samples, seed=seed)
     try:
-        analysis = DatasetAnalysis(mset.counts(), grid, settings, engine="cli",
-                                   dataset=mset.dataset)
+        analysis = DatasetAnalysis(mset.counts(), grid, settings, engine="compare",
+                                   dataset=mset.dataset, classes=mset.labels)
         tables = {"summary": analysis.summary(), "win": analysis.win_probabilities(),
                   "share": analysis.shares()}
         if with_cdf:
             tables["cdf"] = analysis.distributions()[0]
     except ValueError as exc:
         raise CliError(_first_line(exc)) from None
-    return {key: frame[frame["space"] == space].reset_index(drop=True)
-            for key, frame in tables.items()}
+    excluded = {name: [{"class": mset.labels[i], "ratio": ratio} for i, ratio in ratios]
+                for name, ratios in getattr(analysis, "excluded", {}).items()}
+    tables = {key: frame[frame["space"] == space].reset_index(drop=True)
+              for key, frame in tables.items()}
+    return tables, excluded
+
+
+def _excluded_text(excluded: dict) -> str:
+    """Comment lines naming the classifiers the analysis left out, and why."""
+    lines = []
+    for name, ratios in excluded.items():
+        why = "; ".join(f"class {r['class']!r} is never "
+                        f"{'predicted' if r['ratio'] == 'precision' else 'actual'}"
+                        for r in ratios)
+        lines.append(f"# left out: {name} ({why}: pd is undefined on part of the space under "
+                     "zero_division nan; use --zero-division 0 or 1)\n")
+    return "".join(lines)
 
 
 def _space_text(grid: list[float] | None, n_classes: int) -> str:
@@ -643,12 +668,14 @@ def _space_text(grid: list[float] | None, n_classes: int) -> str:
     return f"kappa grid {{{values}}}^{n_classes} ({len(grid) ** n_classes} vectors)"
 
 
-def compare_text(mset: MatrixSet, tables: dict, space: str, zero_division: str) -> str:
+def compare_text(mset: MatrixSet, tables: dict, excluded: dict, space: str,
+                 zero_division: str) -> str:
     """The text report of ``compare``: summary, pairwise wins, share ranked first."""
     summary = tables["summary"]
     parts = [
         f"# {len(mset.matrices)} classifiers; classes {', '.join(mset.labels)}; {space}; "
         f"zero_division {zero_division}\n",
+        _excluded_text(excluded),
         "\npd over the kappa space (default: kappa = actual-class shares, eq. 31)\n",
         text_table(
             ["classifier", "default", "min", "mean", "std", "max", "argmin", "argmax"],
@@ -681,8 +708,8 @@ def run_compare(args: argparse.Namespace) -> str:
     mset = load_input(args)
     grid = _parse_grid(args.grid) if args.grid else None
     zd = _zero_division(args.zero_division)
-    tables = compare_tables(mset, grid, zd, samples=args.samples, seed=args.seed,
-                            with_cdf=bool(args.plot))
+    tables, excluded = compare_tables(mset, grid, zd, samples=args.samples, seed=args.seed,
+                                      with_cdf=bool(args.plot))
     space = _space_text(grid, len(mset.labels))
     if args.plot:
         _plot_cdf(tables["cdf"], args.plot, f"{mset.dataset}: pd over {space}")
@@ -691,8 +718,9 @@ def run_compare(args: argparse.Namespace) -> str:
             "labels": mset.labels, "zero_division": args.zero_division,
             "space": "grid" if grid is not None else "uniform", "grid_values": grid,
             **{key: _json_records(tables[key]) for key in ("summary", "win", "share")},
+            "excluded": excluded,
         })
-    return compare_text(mset, tables, space, args.zero_division)
+    return compare_text(mset, tables, excluded, space, args.zero_division)
 
 
 def _plot_cdf(cdf, path: str, title: str) -> None:
@@ -830,8 +858,8 @@ def _compare_parser(subparsers) -> None:
                    help="Monte Carlo samples of the share ranked first when the space is "
                         "too large to enumerate (default 200000)")
     p.add_argument("--seed", type=int, default=0, help="seed of those samples (default 0)")
-    _add_zero_division(p, "0", "the exact analysis's default (nan is refused when a precision "
-                               "or recall is 0/0)")
+    _add_zero_division(p, "0", "the exact analysis's default (under nan a classifier with a "
+                               "0/0 precision or recall is left out, with a warning)")
     p.set_defaults(run=run_compare)
 
 
@@ -867,6 +895,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Output goes to standard output; an input or usage error prints one line,
     ``pdmeasure: error: ...``, on standard error and returns 2.
     """
+    # Library warnings (e.g. a classifier left out of the exact analysis) as one line each.
+    logging.basicConfig(format=f"{PROG}: warning: %(message)s", level=logging.WARNING)
     try:
         args = build_parser().parse_args(argv)
         output = args.run(args)
