@@ -170,10 +170,11 @@ def _checked(rows, what: str) -> np.ndarray:
                              f"got {rows!r:.60}")
         return check_confusion(arr.astype(np.float64))
     except (TypeError, ValueError) as exc:
-        raise CliError(f"{what}: {_first_line(exc)}") from None
+        raise CliError(f"{what}: {_one_line(exc)}") from None
 
 
-def _first_line(exc: Exception) -> str:
+def _one_line(exc: Exception) -> str:
+    """The message of ``exc`` on one line (line breaks and runs of spaces as one space)."""
     return " ".join(str(exc).split())
 
 
@@ -396,7 +397,7 @@ def read_predictions(path: str, true: str, pred: str, by: str | None,
             cm = confusion_matrix([table[true][i] for i in rows], [table[pred][i] for i in rows],
                                   order)
         except ValueError as exc:
-            raise CliError(f"{name}: {_first_line(exc)} (--labels)") from None
+            raise CliError(f"{name}: {_one_line(exc)} (--labels)") from None
         matrices[group] = _checked(cm, name if group == SINGLE else f"{name}: group {group!r}")
     return MatrixSet(list(order), matrices, name)
 
@@ -547,14 +548,14 @@ def score_values(mset: MatrixSet, kappas: Sequence[str], zero_division):
     try:
         values = measures.evaluate(stack, zero_division=zero_division)
     except ValueError as exc:
-        raise CliError(_first_line(exc)) from None
+        raise CliError(_one_line(exc)) from None
     pd_rows = []
     for text in kappas:
         try:
             vector = kappa_vector(parse_kappa(text), mset.labels)
             pd_values = measures.preference_driven(stack, vector, zero_division=zero_division)
         except ValueError as exc:
-            raise CliError(f"--kappa {text}: {_first_line(exc)}") from None
+            raise CliError(f"--kappa {text}: {_one_line(exc)}") from None
         pd_rows.append((vector, np.atleast_1d(pd_values)))
     return {name: np.atleast_1d(v) for name, v in values.items()}, pd_rows
 
@@ -640,7 +641,7 @@ def compare_tables(mset: MatrixSet, grid: list[float] | None, zero_division, *,
         if with_cdf:
             tables["cdf"] = analysis.distributions()[0]
     except ValueError as exc:
-        raise CliError(_first_line(exc)) from None
+        raise CliError(_one_line(exc)) from None
     excluded = {name: [{"class": mset.labels[i], "ratio": ratio} for i, ratio in ratios]
                 for name, ratios in getattr(analysis, "excluded", {}).items()}
     tables = {key: frame[frame["space"] == space].reset_index(drop=True)
@@ -731,7 +732,7 @@ def _plot_cdf(cdf, path: str, title: str) -> None:
     try:
         save_figure(cdf_figure(cdf, title=title), path)
     except (OSError, ValueError) as exc:
-        raise CliError(f"cannot write the plot {path}: {_first_line(exc)}") from None
+        raise CliError(f"cannot write the plot {path}: {_one_line(exc)}") from None
 
 
 # --------------------------------------------------------------------------------------
@@ -754,7 +755,7 @@ def run_explore(args: argparse.Namespace) -> str:
     except OSError as exc:
         raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     except ValueError as exc:
-        raise CliError(_first_line(exc)) from None
+        raise CliError(_one_line(exc)) from None
     return f"wrote {args.output}\n"
 
 
@@ -901,7 +902,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         output = args.run(args)
     except CliError as exc:
-        print(f"{PROG}: error: {_first_line(exc)}", file=sys.stderr)
+        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     try:
         sys.stdout.write(output)
