@@ -10,7 +10,6 @@ placeholders. An engine with one configured classifier has empty pairwise tables
 from __future__ import annotations
 
 import itertools
-import re
 from pathlib import Path
 
 import numpy as np
@@ -164,11 +163,5 @@ def test_rule_all_with_a_single_classifier(tmp_path, classifier, params, zero_di
         log = (workdir / "logs/exact/sklearn/toy.log").read_text(encoding="utf-8")
         assert "classifier 'DecisionTree' is left out of the exact analysis" in log
 
-    output = done.stdout + done.stderr
-    failed = set(re.findall(r"Error in rule (\w+):", output))
-    if failed == {"stats_across"} and "needs at least 2 classifiers" in output:
-        # Friedman ranks across datasets need two classifiers (pdmeasure.stats); every other
-        # rule, the exact analysis and grid histograms included, completed (checked above).
-        pytest.xfail("stats_across refuses a single classifier")
     assert done.returncode == 0, (f"snakemake failed (exit {done.returncode}):\n"
                                   f"{done.stdout[-4000:]}\n{done.stderr[-8000:]}")

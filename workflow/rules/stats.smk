@@ -12,9 +12,11 @@ STATS_CFG = config["stats"]
 STATS_KAPPA_VECTORS = {
     name: dict(block["kappa_vectors"]) for name, block in config["datasets"].items()
 }
+# CD diagrams compare two classifiers or more: an engine with one classifier gets none.
 STATS_CD_KEYS = [
     (engine, measure, kappa)
     for engine in config["engines"]
+    if len(config["classifiers"][engine]) >= 2
     for measure, kappa in comparison_keys(STATS_KAPPA_VECTORS)
 ]
 STATS_CD_FIGURES = [

@@ -12,7 +12,8 @@ def main(smk) -> None:
     pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
     analysis = DatasetAnalysis(matrices, smk.params.kappa_grid,
-                               ExactSettings(**smk.params.settings), engine=engine, dataset=dataset)
+                               ExactSettings(**smk.params.settings), engine=engine, dataset=dataset,
+                               classes=smk.params.classes)
     steps = {
         "summary": lambda: {"summary": analysis.summary()},
         "distributions": lambda: dict(zip(("cdf", "histogram"), analysis.distributions())),

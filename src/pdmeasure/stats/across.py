@@ -180,6 +180,10 @@ def compare_across_datasets(
         unknown = set(by_engine["classifier"]) - set(order)
         if unknown:
             raise ValueError(f"engine {engine}: classifiers {sorted(unknown)} not configured")
+        if len(order) < 2:  # nothing to compare: no ranks, tests or CD rows for this engine
+            _log.warning("engine %s has a single classifier (%s): no comparison across datasets",
+                         engine, ", ".join(order))
+            continue
         for (measure, kappa), group in by_engine.groupby(["measure", "kappa"], sort=False):
             if group.duplicated(["dataset", "classifier"]).any():
                 raise ValueError(f"{engine}/{measure}/{kappa}: duplicate dataset-classifier rows")
@@ -190,7 +194,7 @@ def compare_across_datasets(
             table = group.pivot(index="dataset", columns="classifier", values="value")
             table = table.reindex(index=pd.unique(group["dataset"]), columns=order)
             parts.append(_compare_one(table, keys=keys, alpha=alpha))
-    if not parts:
+    if named.empty:
         raise ValueError("the measures table is empty")
     columns = (RANK_COLUMNS, OMNIBUS_COLUMNS, POSTHOC_COLUMNS, CD_COLUMNS)
     tables = []
