@@ -19,6 +19,7 @@ from conftest import run_snakemake, small_config, write_config
 
 from pdmeasure import cd_diagram, paper, reproduction
 from pdmeasure import paper_figures as F
+from pdmeasure.confusion import POOLED, read_long
 from pdmeasure.exact_plots import read_exact_table
 from pdmeasure.grids import read_histogram
 from pdmeasure.io import NAN_TEXT, read_csv, text_to_float, write_csv
@@ -329,18 +330,26 @@ def test_rule_all_runs_with_zero_division(zero_division, tmp_path, uci_mirror):
 def test_nan_measures_are_written_and_read_back_by_the_pipeline(tmp_path, uci_mirror):
     """NaN measure values travel through measures.csv, rankings, statistics and reproduction.
 
-    A depth-1 decision tree predicts two of car's four classes, so its precision of the
-    other two is 0/0, NaN under ``zero_division: nan``. pd then has no distribution over
-    kappa, which the grid histograms and the exact analysis refuse with an explanatory error,
-    so those two rules (and what needs them) are left out of this run.
+    A depth-1 decision tree never predicts some of car's four classes, so their precision
+    is 0/0, NaN under ``zero_division: nan``: ``rule all`` still completes (the grid
+    histograms count the vectors where pd is undefined, the exact analysis leaves the tree out
+    with a warning), and the warning table names the tree's never-predicted classes.
     """
     config = small_config(uci_mirror)
     config["zero_division"] = "nan"
     tree = config["classifiers"]["sklearn"]["DecisionTree"]
     config["classifiers"]["sklearn"]["DecisionTree"] = {**tree, "max_depth": 1}
-    results = _run(tmp_path / "run", config, "--omit-from", "kappa_grid", "exact_analysis")
-    for name in ("stats/report.md", "reproduction.md", "tables/table_car_sklearn.csv"):
+    results = _run(tmp_path / "run", config)
+    for name in ("stats/report.md", "reproduction.md", "tables/table_car_sklearn.csv",
+                 "exact/summary.csv", "grids/sklearn/car/summary.csv"):
         assert (results / name).is_file(), name
+    warnings = read_csv(results / "warnings.csv")
+    never = warnings[warnings["measure"] == "precision"]
+    pooled = read_long(results / "confusion_matrices.csv")
+    pooled = pooled[(pooled["fold"] == POOLED) & (pooled["classifier"] == "DecisionTree")]
+    predicted = pooled.groupby("predicted")["count"].sum()
+    assert set(never["classifier"]) == {"DecisionTree"}
+    assert sorted(never["class"]) == sorted(predicted[predicted == 0].index) != []
     measures_csv = results / "measures.csv"
     raw = _raw(measures_csv)
     measures = read_measures(measures_csv)
