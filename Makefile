@@ -19,7 +19,7 @@ $(BIN)/activate:
 
 $(VENV)/.installed: $(BIN)/activate pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,weka]"
+	$(BIN)/python -m pip install --quiet -e ".[test,weka,report]"
 	touch $@
 
 setup: $(VENV)/.installed

@@ -8,6 +8,10 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
+# Description of the Snakemake report (`snakemake --report report.html`).
+report: "workflow/report/workflow.rst"
+
+
 # Schema validation, engine availability checks, paths and input functions.
 include: "workflow/rules/common.smk"
 # 1. UCI data (ucimlrepo, then the offline mirror) -> canonical tables.

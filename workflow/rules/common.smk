@@ -172,3 +172,23 @@ def reproduction_params():
             name: {key: block[key] for key in keys} for name, block in config["datasets"].items()
         },
     }
+
+
+# Report: `snakemake --report report.html` (or report.zip) collects every output wrapped in
+# reported(...); the captions are workflow/report/<caption>.rst.
+def reported(path, caption, category, subcategory=None, **labels):
+    """`path` marked for the Snakemake report, captioned by workflow/report/<caption>.rst.
+
+    category and subcategory group the results in the report's menu; labels (name -> text)
+    are the columns of a subcategory's result table, so the results of one subcategory share
+    the same label names and differ in at least one value. Wildcards in braces, e.g.
+    subcategory="{engine}" or dataset="{dataset}", are filled in per job.
+    """
+    return report(
+        path,
+        # Relative to the rule file that calls this (workflow/rules/), like any rule path.
+        caption=f"../report/{caption}.rst",
+        category=category,
+        subcategory=subcategory,
+        labels=labels or None,
+    )
