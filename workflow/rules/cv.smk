@@ -6,8 +6,18 @@ rule cross_validate:
     input:
         data=results_path("data/{dataset}.csv"),
     output:
+        # The per-sample predictions stay out of the report: one row per sample and fold of
+        # every job (tens of MB over a full run, base64-inflated in a self-contained HTML
+        # report), summarised by the reported confusion matrices and statistics.
         predictions=results_path("cv/{engine}/{dataset}/{classifier}/predictions.csv"),
-        confusion=results_path("cv/{engine}/{dataset}/{classifier}/confusion.csv"),
+        confusion=reported(
+            results_path("cv/{engine}/{dataset}/{classifier}/confusion.csv"),
+            "cv_confusion",
+            "Cross-validation",
+            "{engine}",
+            dataset="{dataset}",
+            classifier="{classifier}",
+        ),
     params:
         dataset=engine_dataset_params,
         classifier=classifier_params,
@@ -27,7 +37,12 @@ rule aggregate_confusion:
     input:
         cv_files("confusion.csv"),
     output:
-        results_path("confusion_matrices.csv"),
+        reported(
+            results_path("confusion_matrices.csv"),
+            "confusion_matrices",
+            "Cross-validation",
+            "All engines",
+        ),
     log:
         "logs/cv/aggregate_confusion.log",
     conda:

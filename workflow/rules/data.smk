@@ -6,7 +6,7 @@ rule fetch_data:
     input:
         local_data_file,
     output:
-        results_path("data/{dataset}.csv"),
+        reported(results_path("data/{dataset}.csv"), "data", "Data", dataset="{dataset}"),
     params:
         fetch=fetch_params,
     log:

@@ -7,8 +7,22 @@ rule kappa_grid:
     input:
         confusion=engine_confusion_files,
     output:
-        histogram=results_path("grids/{engine}/{dataset}/histogram.csv"),
-        summary=results_path("grids/{engine}/{dataset}/summary.csv"),
+        histogram=reported(
+            results_path("grids/{engine}/{dataset}/histogram.csv"),
+            "grid_histogram",
+            "Kappa grids",
+            "{engine}",
+            dataset="{dataset}",
+            output="histogram",
+        ),
+        summary=reported(
+            results_path("grids/{engine}/{dataset}/summary.csv"),
+            "grid_summary",
+            "Kappa grids",
+            "{engine}",
+            dataset="{dataset}",
+            output="summary",
+        ),
     params:
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,
@@ -29,7 +43,14 @@ rule figure7:
     input:
         [results_path("grids", "{engine}", dataset, "histogram.csv") for dataset in GRID_DATASETS],
     output:
-        figure=results_path("figures/figure7_{engine}.png"),
+        figure=reported(
+            results_path("figures/figure7_{engine}.png"),
+            "figure7",
+            "Kappa grids",
+            "{engine}",
+            dataset="all datasets",
+            output="Figure 7",
+        ),
     params:
         classifiers=engine_classifiers,
     log:

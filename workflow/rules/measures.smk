@@ -8,6 +8,8 @@ rule measures:
     input:
         confusion=engine_confusion_files,
     output:
+        # Not in the report: these parts are the rows of the reported measures.csv and
+        # warnings.csv (rule aggregate_measures).
         measures=results_path("measures/{engine}/{dataset}.csv"),
         warnings=results_path("warnings/{engine}/{dataset}.csv"),
     params:
@@ -35,8 +37,8 @@ rule aggregate_measures:
             for dataset in DATASETS
         ],
     output:
-        measures=results_path("measures.csv"),
-        warnings=results_path("warnings.csv"),
+        measures=reported(results_path("measures.csv"), "measures", "Measures", table="measures"),
+        warnings=reported(results_path("warnings.csv"), "warnings", "Measures", table="warnings"),
     log:
         "logs/measures/aggregate_measures.log",
     conda:

@@ -6,8 +6,22 @@ rule ranking_table:
     input:
         measures=results_path("measures/{engine}/{dataset}.csv"),
     output:
-        csv=results_path("tables/table_{dataset}_{engine}.csv"),
-        md=results_path("tables/table_{dataset}_{engine}.md"),
+        csv=reported(
+            results_path("tables/table_{dataset}_{engine}.csv"),
+            "ranking_table",
+            "Rankings",
+            "{engine}",
+            dataset="{dataset}",
+            format="CSV",
+        ),
+        md=reported(
+            results_path("tables/table_{dataset}_{engine}.md"),
+            "ranking_table",
+            "Rankings",
+            "{engine}",
+            dataset="{dataset}",
+            format="Markdown",
+        ),
     params:
         classifiers=engine_classifiers,
         kappa_vectors=dataset_kappa_vectors,
