@@ -12,10 +12,44 @@ PAPER_FIGURES = [2, 3, 4, 5, 6]
 
 rule paper_data:
     output:
-        **{name: results_path("paper", f"{name}.csv") for name in PAPER_TABLE_NAMES},
-        surfaces=results_path("paper", "pd_surfaces.csv"),
-        **{f"figure{n}": results_path("paper", f"pd_figure{n}.csv") for n in PAPER_FIGURES},
-        figure2_points=results_path("paper", "pd_figure2_points.csv"),
+        **{
+            name: reported(
+                results_path("paper", f"{name}.csv"),
+                "paper_table",
+                "Paper reproduction",
+                "Paper tables",
+                table=name,
+                format="CSV",
+            )
+            for name in PAPER_TABLE_NAMES
+        },
+        surfaces=reported(
+            results_path("paper", "pd_surfaces.csv"),
+            "paper_figure_data",
+            "Paper reproduction",
+            "Paper 000 figures",
+            figure="Figures 2-5",
+            file="surfaces CSV",
+        ),
+        **{
+            f"figure{n}": reported(
+                results_path("paper", f"pd_figure{n}.csv"),
+                "paper_figure_data",
+                "Paper reproduction",
+                "Paper 000 figures",
+                figure=f"Figure {n}",
+                file="data CSV",
+            )
+            for n in PAPER_FIGURES
+        },
+        figure2_points=reported(
+            results_path("paper", "pd_figure2_points.csv"),
+            "paper_figure_data",
+            "Paper reproduction",
+            "Paper 000 figures",
+            figure="Figure 2",
+            file="marked points CSV",
+        ),
     params:
         zero_division=config["zero_division"],
     log:
@@ -32,7 +66,14 @@ rule paper_markdown:
     input:
         results_path("paper", "{name}.csv"),
     output:
-        results_path("paper", "{name}.md"),
+        reported(
+            results_path("paper", "{name}.md"),
+            "paper_table",
+            "Paper reproduction",
+            "Paper tables",
+            table="{name}",
+            format="Markdown",
+        ),
     wildcard_constraints:
         name="|".join(PAPER_TABLE_NAMES),
     log:
@@ -48,7 +89,14 @@ rule paper_figure:
         data=results_path("paper", "pd_figure{n}.csv"),
         points=lambda wc: results_path("paper", "pd_figure2_points.csv") if wc.n == "2" else [],
     output:
-        results_path("paper", "pd_figure{n}.png"),
+        reported(
+            results_path("paper", "pd_figure{n}.png"),
+            "paper_figure",
+            "Paper reproduction",
+            "Paper 000 figures",
+            figure="Figure {n}",
+            file="PNG",
+        ),
     wildcard_constraints:
         n="|".join(str(n) for n in PAPER_FIGURES),
     log:

@@ -13,7 +13,13 @@ rule reproduction:
             for engine in ENGINES
         ],
     output:
-        results_path("reproduction.csv"),
+        reported(
+            results_path("reproduction.csv"),
+            "reproduction",
+            "Paper reproduction",
+            "Published vs reproduced",
+            format="CSV, one row per number",
+        ),
     params:
         config=reproduction_params(),
     log:
@@ -30,7 +36,13 @@ rule reproduction_summary:
     input:
         results_path("reproduction.csv"),
     output:
-        results_path("reproduction.md"),
+        reported(
+            results_path("reproduction.md"),
+            "reproduction_summary",
+            "Paper reproduction",
+            "Published vs reproduced",
+            format="Markdown summary",
+        ),
     log:
         "logs/reproduction/reproduction_summary.log",
     conda:
