@@ -16,6 +16,9 @@ rule exact_analysis:
     input:
         confusion=engine_confusion_files,
     output:
+        # Not in the report: summary, win, share and robustness are the rows of the reported
+        # tables of rule exact_collect; cdf and histogram (about 1 MB per engine and dataset)
+        # are drawn by the reported figures.
         **{name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv") for name in EXACT_TABLES},
     params:
         classes=dataset_classes,
@@ -35,7 +38,17 @@ rule exact_figures:
     input:
         **{name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv") for name in EXACT_FIGURES},
     output:
-        **{name: results_path(f"exact/figures/{{engine}}/{{dataset}}_{name}.png") for name in EXACT_FIGURES},
+        **{
+            name: reported(
+                results_path(f"exact/figures/{{engine}}/{{dataset}}_{name}.png"),
+                f"exact_figure_{name}",
+                "Exact analysis",
+                "{engine}",
+                dataset="{dataset}",
+                figure=name,
+            )
+            for name in EXACT_FIGURES
+        },
     log:
         "logs/exact/figures/{engine}/{dataset}.log",
     conda:
@@ -48,7 +61,14 @@ rule exact_figure7:
     input:
         [results_path("exact", "{engine}", dataset, "histogram.csv") for dataset in DATASETS],
     output:
-        figure=results_path("exact/figures/figure7_fine_{engine}.png"),
+        figure=reported(
+            results_path("exact/figures/figure7_fine_{engine}.png"),
+            "exact_figure7",
+            "Exact analysis",
+            "{engine}",
+            dataset="all datasets",
+            figure="Figure 7 (fine grid)",
+        ),
     params:
         classifiers=engine_classifiers,
         values=config["exact"]["fine_grid_values"],
@@ -67,8 +87,23 @@ rule exact_collect:
             for name in EXACT_COLLECTED
         },
     output:
-        **{name: results_path("exact", file) for name, file in EXACT_COLLECTED.items()},
-        robustness_summary=results_path("exact/robustness_summary.csv"),
+        **{
+            name: reported(
+                results_path("exact", file),
+                f"exact_{name}",
+                "Exact analysis",
+                "All engines and datasets",
+                table=name,
+            )
+            for name, file in EXACT_COLLECTED.items()
+        },
+        robustness_summary=reported(
+            results_path("exact/robustness_summary.csv"),
+            "exact_robustness_summary",
+            "Exact analysis",
+            "All engines and datasets",
+            table="robustness summary",
+        ),
     log:
         "logs/exact/collect.log",
     conda:

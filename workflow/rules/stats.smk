@@ -30,6 +30,8 @@ rule stats_cv5x2:
     input:
         data=results_path("data/{dataset}.csv"),
     output:
+        # Not in the report: per-sample predictions (the largest files of a run), summarised
+        # by the reported within-dataset tests.
         predictions=STATS_CV5X2_PREDICTIONS,
     params:
         dataset=engine_dataset_params,
@@ -51,10 +53,42 @@ rule stats_within:
         cv=engine_prediction_files,
         cv5x2=engine_cv5x2_files,
     output:
-        folds=f"{STATS_DIR}/{{engine}}/{{dataset}}/fold_measures.csv",
-        pairwise=f"{STATS_DIR}/{{engine}}/{{dataset}}/pairwise.csv",
-        significance=f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.csv",
-        markdown=f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.md",
+        folds=reported(
+            f"{STATS_DIR}/{{engine}}/{{dataset}}/fold_measures.csv",
+            "stats_fold_measures",
+            "Statistics",
+            "{engine}",
+            dataset="{dataset}",
+            table="fold measures",
+            format="CSV",
+        ),
+        pairwise=reported(
+            f"{STATS_DIR}/{{engine}}/{{dataset}}/pairwise.csv",
+            "stats_pairwise",
+            "Statistics",
+            "{engine}",
+            dataset="{dataset}",
+            table="pairwise tests",
+            format="CSV",
+        ),
+        significance=reported(
+            f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.csv",
+            "stats_significance",
+            "Statistics",
+            "{engine}",
+            dataset="{dataset}",
+            table="significance",
+            format="CSV",
+        ),
+        markdown=reported(
+            f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.md",
+            "stats_significance",
+            "Statistics",
+            "{engine}",
+            dataset="{dataset}",
+            table="significance",
+            format="Markdown",
+        ),
     params:
         classes=dataset_classes,
         kappa_vectors=dataset_kappa_vectors,
@@ -76,10 +110,34 @@ rule stats_across:
     input:
         measures=results_path("measures.csv"),
     output:
-        ranks=f"{STATS_DIR}/across_ranks.csv",
-        omnibus=f"{STATS_DIR}/across_omnibus.csv",
-        posthoc=f"{STATS_DIR}/across_posthoc.csv",
-        cd=f"{STATS_DIR}/cd.csv",
+        ranks=reported(
+            f"{STATS_DIR}/across_ranks.csv",
+            "stats_across_ranks",
+            "Statistics",
+            "Across datasets",
+            table="average ranks",
+        ),
+        omnibus=reported(
+            f"{STATS_DIR}/across_omnibus.csv",
+            "stats_across_omnibus",
+            "Statistics",
+            "Across datasets",
+            table="omnibus tests",
+        ),
+        posthoc=reported(
+            f"{STATS_DIR}/across_posthoc.csv",
+            "stats_across_posthoc",
+            "Statistics",
+            "Across datasets",
+            table="post-hoc tests",
+        ),
+        cd=reported(
+            f"{STATS_DIR}/cd.csv",
+            "stats_cd",
+            "Statistics",
+            "Across datasets",
+            table="critical differences",
+        ),
     params:
         kappa_vectors=STATS_KAPPA_VECTORS,
         classifiers={engine: list(config["classifiers"][engine]) for engine in config["engines"]},
@@ -98,7 +156,17 @@ rule stats_cd_diagrams:
     input:
         cd=f"{STATS_DIR}/cd.csv",
     output:
-        figures=STATS_CD_FIGURES,
+        figures=[
+            reported(
+                figure,
+                "stats_cd_diagram",
+                "Statistics",
+                "Critical-difference diagrams",
+                measure=file_stem(measure, kappa),
+                engine=engine,
+            )
+            for figure, (engine, measure, kappa) in zip(STATS_CD_FIGURES, STATS_CD_KEYS)
+        ],
     params:
         figure_keys=STATS_CD_KEYS,
     log:
@@ -123,7 +191,7 @@ rule stats_report:
         ),
         figures=STATS_CD_FIGURES,
     output:
-        report=f"{STATS_DIR}/report.md",
+        report=reported(f"{STATS_DIR}/report.md", "stats_report", "Statistics", "Report"),
     params:
         figure_keys=STATS_CD_KEYS,
         alpha=STATS_CFG["alpha"],
