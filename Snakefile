@@ -32,6 +32,8 @@ include: "workflow/rules/reproduction.smk"
 include: "workflow/rules/stats.smk"
 # Exact analysis of the kappa space.
 include: "workflow/rules/exact.smk"
+# Interactive kappa explorer per engine and dataset (self-contained HTML).
+include: "workflow/rules/explorer.smk"
 
 
 rule all:
@@ -45,4 +47,5 @@ rule all:
         REPRODUCTION_TARGETS,
         STATS_TARGETS,
         EXACT_TARGETS,
+        EXPLORER_TARGETS,
     default_target: True

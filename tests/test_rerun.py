@@ -33,7 +33,7 @@ SCHEMA = REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml"
 CONSUMERS = {
     "fetch_data": ["cross_validate", "stats_cv5x2"],
     "cross_validate": ["aggregate_confusion", "measures", "kappa_grid", "exact_analysis",
-                       "stats_within"],
+                       "stats_within", "explorer"],
     "aggregate_confusion": ["reproduction"],
     "measures": ["aggregate_measures", "ranking_table"],
     "aggregate_measures": ["reproduction", "stats_across"],
@@ -108,7 +108,7 @@ CHANGES: dict[str, Change] = {
     "results": Change(setter("results", "results_other"), everything=True, new_jobs=True),
     "zero_division": Change(setter("zero_division", "nan"), [
         "measures", "kappa_grid", "exact_analysis", "stats_within", "paper_data",
-        "reproduction"]),
+        "reproduction", "explorer"]),
     "engines": Change(setter("engines", ["sklearn"]), [
         "aggregate_confusion", "aggregate_measures", "reproduction", "stats_across",
         "stats_cd_diagrams", "stats_report", "exact_collect"], new_jobs=True),
@@ -140,7 +140,8 @@ CHANGES: dict[str, Change] = {
     "datasets.*.numeric_features": Change(setter("datasets.toy.numeric_features", []),
                                           ["fetch_data dataset=toy"]),
     "datasets.*.kappa_grid": Change(setter("datasets.car.kappa_grid", [0, 1]), [
-        "kappa_grid dataset=car", "exact_analysis dataset=car", "reproduction"]),
+        "kappa_grid dataset=car", "exact_analysis dataset=car", "explorer dataset=car",
+        "reproduction"]),
     "datasets.*.kappa_vectors": Change(
         setter("datasets.car.kappa_vectors.p1", [0, 0.8, 0.6, 0.9]), CAR_SEEDS_KAPPA),
     "datasets.*.weka.all_nominal": Change(setter("datasets.toy.weka.all_nominal", False),
@@ -370,7 +371,7 @@ def result_files(results: Path) -> dict[str, Path]:
     return {
         str(p.relative_to(results)): p
         for p in results.rglob("*")
-        if p.is_file() and p.suffix in {".csv", ".md"} and "benchmarks" not in p.parts
+        if p.is_file() and p.suffix in {".csv", ".md", ".html"} and "benchmarks" not in p.parts
     }
 
 

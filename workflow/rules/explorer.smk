@@ -1,0 +1,34 @@
+# Module explorer: one interactive kappa explorer (self-contained HTML) per engine and dataset,
+# from the pooled confusion matrices, with the exact histograms over the dataset's kappa grid
+# and the exact win probabilities embedded.
+
+
+rule explorer:
+    input:
+        confusion=engine_confusion_files,
+    output:
+        html=reported(
+            results_path("explorer/{engine}/{dataset}.html"),
+            "explorer",
+            "Exact analysis",
+            "{engine}",
+            dataset="{dataset}",
+            figure="kappa explorer (HTML)",
+        ),
+    params:
+        classes=dataset_classes,
+        kappa_grid=dataset_kappa_grid,
+        zero_division=config["zero_division"],
+    log:
+        "logs/explorer/{engine}/{dataset}.log",
+    conda:
+        CONDA_ENV
+    script:
+        "../scripts/explorer.py"
+
+
+EXPLORER_TARGETS = [
+    results_path("explorer", engine, f"{dataset}.html")
+    for engine in ENGINES
+    for dataset in DATASETS
+]
