@@ -195,3 +195,20 @@ def test_iba_of_two_classes_is_tpr_times_tnr_not_the_binary_iba():
     assert M.iba(cm) == pytest.approx(tpr * tnr, rel=1e-15)
     binary_iba = (1 + M.IBA_ALPHA * (tpr - tnr)) * tpr * tnr
     assert M.iba(cm) != pytest.approx(binary_iba, rel=1e-6)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 5, 18])
+def test_a_matrix_gets_the_same_bits_alone_and_inside_a_stack(n_classes):
+    """Values do not depend on the batch a matrix is computed in (measures.csv computes a
+    dataset's matrices as one stack; a user recomputes one matrix)."""
+    rng = np.random.default_rng(n_classes)
+    stack = rng.integers(0, 50, size=(40, n_classes, n_classes))
+    kappa = rng.random(n_classes)
+    for name, function in M.REGISTRY.items():
+        args = (kappa,) if name == "preference_driven" else ()
+        batched = np.asarray(function(stack, *args, zero_division=0.0))
+        alone = np.array([function(cm, *args, zero_division=0.0) for cm in stack])
+        assert np.array_equal(batched, alone, equal_nan=True), name
+    default = np.asarray(M.preference_driven(stack, zero_division=0.0))
+    alone = np.array([M.preference_driven(cm, zero_division=0.0) for cm in stack])
+    assert np.array_equal(default, alone)

@@ -189,7 +189,11 @@ def g_mean(s: Stack) -> np.ndarray:
     imbalanced-learn's ``geometric_mean_score``; 0 as soon as one class is never
     recognised.
     """
-    return np.prod(s.recall, axis=-1) ** (1.0 / s.n_classes)
+    # The root is taken on an array even for one matrix: numpy's vectorised power and its
+    # scalar power can differ in the last bit, and a matrix must get the same value alone
+    # and inside a stack.
+    product = np.prod(s.recall, axis=-1)
+    return np.power(np.atleast_1d(product), 1.0 / s.n_classes).reshape(np.shape(product))
 
 
 @measure(source="Garcia, Mollineda & Sanchez 2009")
