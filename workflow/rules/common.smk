@@ -60,23 +60,24 @@ def cv_files(name):
     ]
 
 
-def engine_confusion_files(wildcards):
-    """confusion.csv of every configured classifier of {engine} on {dataset}, in config order.
-
-    Input function for per-(engine, dataset) rules (grids, exact, stats).
-    """
+def engine_cv_files(wildcards, name):
+    """File `name` of the CV job of every configured classifier of {engine} on {dataset}, in
+    config order."""
     return [
-        results_path("cv", wildcards.engine, wildcards.dataset, classifier, "confusion.csv")
+        results_path("cv", wildcards.engine, wildcards.dataset, classifier, name)
         for classifier in config["classifiers"][wildcards.engine]
     ]
+
+
+def engine_confusion_files(wildcards):
+    """confusion.csv of every classifier of {engine} on {dataset} (input function of the
+    per-(engine, dataset) rules: measures, grids, exact, explorer)."""
+    return engine_cv_files(wildcards, "confusion.csv")
 
 
 def engine_prediction_files(wildcards):
-    """predictions.csv of every configured classifier of {engine} on {dataset}, in config order."""
-    return [
-        results_path("cv", wildcards.engine, wildcards.dataset, classifier, "predictions.csv")
-        for classifier in config["classifiers"][wildcards.engine]
-    ]
+    """predictions.csv of every classifier of {engine} on {dataset} (stats within datasets)."""
+    return engine_cv_files(wildcards, "predictions.csv")
 
 
 def engine_cv5x2_files(wildcards):

@@ -2,7 +2,7 @@
 measures.csv and warnings.csv."""
 import pandas as pd
 
-from pdmeasure.io import log_errors, script_logger, write_csv
+from pdmeasure.io import log_errors, read_csv, script_logger, write_csv
 from pdmeasure.measure_table import read_measures
 
 log = script_logger(snakemake.log[0])  # noqa: F821
@@ -10,9 +10,6 @@ with log_errors(log):
     smk = snakemake  # noqa: F821
     frame = pd.concat([read_measures(path) for path in smk.input.measures], ignore_index=True)
     write_csv(frame, smk.output.measures)
-    warnings = pd.concat(
-        [pd.read_csv(path, dtype=str, keep_default_na=False) for path in smk.input.warnings],
-        ignore_index=True,
-    )
+    warnings = pd.concat([read_csv(path) for path in smk.input.warnings], ignore_index=True)
     write_csv(warnings, smk.output.warnings)
     log.info("%d measure rows, %d warnings", len(frame), len(warnings))
