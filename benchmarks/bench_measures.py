@@ -39,8 +39,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # baselines.py, when run as a script
 
 import baselines  # noqa: E402
-from pdmeasure import examples, measures as M  # noqa: E402
-from pdmeasure.kappa import DEFAULT_CHUNK_SIZE  # noqa: E402
+from pdmeasure.paper import examples  # noqa: E402
+from pdmeasure import measures as M
+from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE  # noqa: E402
 
 KRKOPT_REFERENCE = HERE.parent.parent / "shared" / "reference" / "krkopt-weka-confusion-matrices.json"
 KRKOPT_GRID_VALUES = (0.33, 0.66)

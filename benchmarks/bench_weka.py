@@ -8,7 +8,7 @@ What is measured (one run each; these jobs take seconds to minutes, so no repeat
 
 * ``jvm_start_cold``: a fresh Python process importing the engine and starting the JVM, i.e.
   the fixed cost every Snakemake ``cross_validate`` job of the weka engine pays once;
-* ``jvm_start``: :func:`pdmeasure.engines.weka_engine.ensure_jvm` in this process;
+* ``jvm_start``: :func:`pdmeasure.pipeline.engines.weka_engine.ensure_jvm` in this process;
 * per dataset and classifier of ``config.yaml``: ``engine.cross_validate`` (encoding included)
   for the weka engine, and for the in-process baseline, the sklearn engine's classifiers on the
   same datasets and CV settings. The summary gives the total of each engine and their ratio.
@@ -30,9 +30,9 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from pdmeasure.confusion import confusion_matrix
-from pdmeasure.engines import CVSpec, DatasetSpec, get_engine
-from pdmeasure.engines import weka_engine
+from pdmeasure.pipeline.confusion import confusion_matrix
+from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
+from pdmeasure.pipeline.engines import weka_engine
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -63,7 +63,7 @@ def spec(config: dict, name: str, engine: str) -> DatasetSpec:
 def cold_start() -> float:
     """Seconds for a new Python process to import the engine and start the JVM."""
     code = ("import time; t = time.perf_counter(); "
-            "from pdmeasure.engines.weka_engine import ensure_jvm; ensure_jvm(); "
+            "from pdmeasure.pipeline.engines.weka_engine import ensure_jvm; ensure_jvm(); "
             "print(time.perf_counter() - t)")
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)

@@ -118,7 +118,7 @@ def run_snakemake(
 @pytest.fixture
 def offline(monkeypatch):
     """ucimlrepo fails as it does without network."""
-    import pdmeasure.data as pddata
+    import pdmeasure.pipeline.fetch as pddata
 
     def fail(**kwargs):
         raise ConnectionError("Error connecting to server")

@@ -1,7 +1,7 @@
 """Shared assertion for the published-value tests of both papers."""
 from __future__ import annotations
 
-from pdmeasure import published as P
+from pdmeasure.paper import published as P
 
 #: Errata rows keyed by (paper, table, row, column).
 ERRATA = {(r.paper, r.table, r.row, r.column): r for r in P.errata().itertuples(index=False)}

@@ -6,8 +6,12 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from pdmeasure import cd_diagram, stats
+from pdmeasure.render import cd_diagram
 
+
+from pdmeasure import stats
+from pdmeasure.pipeline import stats_across
+from pdmeasure.pipeline import stats_tables
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -31,7 +35,7 @@ def test_cliques_agree_with_nemenyi_significance():
     rng = np.random.default_rng(2)
     scores = rng.random((6, 5)) + np.arange(5) * 0.15
     names = list("ABCDE")
-    table = stats.nemenyi(scores, names, alpha=0.05)
+    table = pd.DataFrame(stats.nemenyi(scores, names, alpha=0.05))
     ranks = stats.average_ranks(scores)
     cd = stats.nemenyi_critical_difference(5, 6, 0.05)
     together = {frozenset((names[i], names[j]))
@@ -66,7 +70,7 @@ def _cd_table() -> pd.DataFrame:
             rows.append(("e", dataset, classifier, "preference_driven", "default", rng.random()))
     frame = pd.DataFrame(rows, columns=["engine", "dataset", "classifier", "measure", "kappa",
                                         "value"])
-    return stats.compare_across_datasets(frame, alpha=0.05).cd
+    return stats_across.compare_across_datasets(frame, alpha=0.05).cd
 
 
 def test_render_from_the_cd_csv(tmp_path):
@@ -92,7 +96,7 @@ def test_all_nan_measure_renders_a_placeholder(tmp_path):
     frame = pd.DataFrame({"engine": "e", "dataset": ["d1", "d1", "d2", "d2"],
                           "classifier": ["A", "B", "A", "B"], "measure": "mcc", "kappa": "",
                           "value": [np.nan, 0.5, 0.4, np.nan]})
-    with pytest.warns(stats.NaNExcludedWarning):
-        table = stats.compare_across_datasets(frame, alpha=0.05).cd
+    with pytest.warns(stats_tables.NaNExcludedWarning):
+        table = stats_across.compare_across_datasets(frame, alpha=0.05).cd
     fig = cd_diagram.cd_figure_from_table(table, engine="e", measure="mcc")
     assert "NaN" in fig.axes[0].texts[0].get_text()

@@ -437,9 +437,9 @@ def test_compare_from_predictions(tmp_path, capsys):
 # --------------------------------------------------------------------------------------
 def test_explore_passes_its_arguments(three, tmp_path, capsys, monkeypatch):
     calls = []
-    fake = types.ModuleType("pdmeasure.explorer")
+    fake = types.ModuleType("pdmeasure.render.explorer")
     fake.write_explorer = lambda *args, **kwargs: calls.append((args, kwargs))
-    monkeypatch.setitem(sys.modules, "pdmeasure.explorer", fake)
+    monkeypatch.setitem(sys.modules, "pdmeasure.render.explorer", fake)
     out_path = tmp_path / "explorer.html"
     status, out, err = run_main(capsys, "explore", three, "-o", out_path, "--grid", "0,0.5,1")
     assert status == 0, err
@@ -456,7 +456,7 @@ def test_explore_passes_its_arguments(three, tmp_path, capsys, monkeypatch):
 
 
 def test_explore_without_the_explorer_module(three, tmp_path, capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "pdmeasure.explorer", None)  # import fails
+    monkeypatch.setitem(sys.modules, "pdmeasure.render.explorer", None)  # import fails
     status, out, err = run_main(capsys, "explore", three, "-o", tmp_path / "e.html")
     assert status == 2 and out == ""
     assert err.count("\n") == 1
@@ -468,9 +468,9 @@ def test_explore_without_the_explorer_module(three, tmp_path, capsys, monkeypatc
 
 def test_explore_writes_the_html_page(three, tmp_path, capsys):
     try:
-        import pdmeasure.explorer  # noqa: F401
+        import pdmeasure.render.explorer  # noqa: F401
     except ImportError as exc:
-        pytest.skip(f"pdmeasure.explorer cannot be imported yet ({exc})")
+        pytest.skip(f"pdmeasure.render.explorer cannot be imported yet ({exc})")
     out_path = tmp_path / "explorer.html"
     status, out, err = run_main(capsys, "explore", three, "-o", out_path)
     assert status == 0, err

@@ -1,6 +1,6 @@
 """Config validation: schema, checks across keys, class order against the data.
 
-Unit tests call :mod:`pdmeasure.config` directly; the Snakemake tests run the real workflow on
+Unit tests call :mod:`pdmeasure.pipeline.config` directly; the Snakemake tests run the real workflow on
 a bad config and assert that it stops before any job, with a message naming the key, and
 that nothing was written.
 """
@@ -12,9 +12,9 @@ import pytest
 import yaml
 from conftest import repo_config, small_config, write_config
 
-import pdmeasure.config as pdconfig
-from pdmeasure.config import ConfigError
-from pdmeasure.engines import EngineUnavailable
+import pdmeasure.pipeline.config as pdconfig
+from pdmeasure.pipeline.config import ConfigError
+from pdmeasure.pipeline.engines import EngineUnavailable
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def test_defaults_are_filled(raw):
 
 
 def test_every_schema_key_has_description_and_default(repo_root):
-    schema = yaml.safe_load((repo_root / "workflow/schemas/config.schema.yaml").read_text())
+    schema = yaml.safe_load((repo_root / "src/pdmeasure/pipeline/config.schema.yaml").read_text())
     required = {"datasets", "classes", "class"}  # documented as required
     missing = []
 
@@ -149,7 +149,7 @@ def test_unavailable_engine_is_a_config_error(raw, monkeypatch):
     def get_engine(name):
         if name == "weka":
             return Unavailable()
-        raise ImportError(f"No module named 'pdmeasure.engines.{name}_engine'")
+        raise ImportError(f"No module named 'pdmeasure.pipeline.engines.{name}_engine'")
 
     config = validate(raw)
     monkeypatch.setattr(pdconfig, "get_engine", get_engine)

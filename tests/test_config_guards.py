@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from conftest import repo_config, write_config
 
-import pdmeasure.config as pdconfig
-from pdmeasure.config import ConfigError
+import pdmeasure.pipeline.config as pdconfig
+from pdmeasure.pipeline.config import ConfigError
 from pdmeasure.exact import DatasetAnalysis, ExactSettings
 
 
@@ -142,7 +142,7 @@ def test_bad_classifier_parameter_stops_snakemake_before_any_job(tmp_path, snake
 
 
 def test_misspelt_weka_class_is_refused_at_config_time():
-    from pdmeasure.engines.weka_engine import bundled_weka_classes
+    from pdmeasure.pipeline.engines.weka_engine import bundled_weka_classes
 
     if not bundled_weka_classes():
         pytest.skip("python-weka-wrapper3 is not installed")

@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from conftest import small_config, write_config
 
-import pdmeasure.data as pddata
-from pdmeasure.config import ConfigError, load_manifest
-from pdmeasure.data import DataFetchError, canonicalise_uci, fetch_dataset, parse_original
-from pdmeasure.io import write_csv
+import pdmeasure.pipeline.fetch as pddata
+from pdmeasure.pipeline.config import ConfigError, load_manifest
+from pdmeasure.pipeline.fetch import DataFetchError, canonicalise_uci, fetch_dataset, parse_original
+from pdmeasure.pipeline.io import write_csv
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Bad data files: every error names the dataset, the file and the fix, and nothing is written.
 
 Each bad file is checked twice, as the pipeline meets it: when the config is checked
-(:func:`pdmeasure.config.check_data`, run while Snakemake parses the workflow, a
-:class:`ConfigError`) and in the fetch step (:func:`pdmeasure.data.fetch_dataset` followed by
+(:func:`pdmeasure.pipeline.config.check_data`, run while Snakemake parses the workflow, a
+:class:`ConfigError`) and in the fetch step (:func:`pdmeasure.pipeline.fetch.fetch_dataset` followed by
 the atomic write of the canonical table, as ``workflow/scripts/fetch_data.py`` does).
 """
 from __future__ import annotations
@@ -16,11 +16,11 @@ import pandas as pd
 import pytest
 from conftest import repo_config, small_config, write_config
 
-import pdmeasure.config as pdconfig
-import pdmeasure.data as pddata
-from pdmeasure.config import ConfigError
-from pdmeasure.data import DataFetchError, fetch_dataset
-from pdmeasure.io import write_csv
+import pdmeasure.pipeline.config as pdconfig
+import pdmeasure.pipeline.fetch as pddata
+from pdmeasure.pipeline.config import ConfigError
+from pdmeasure.pipeline.fetch import DataFetchError, fetch_dataset
+from pdmeasure.pipeline.io import write_csv
 
 TOY = "dataset `toy` (file data/toy.csv)"
 FIX_EMPTY = "to fix: give a CSV with a header row and at least one data row"

@@ -363,8 +363,8 @@ def test_bad_input_raises_clear_errors():
 
 
 def test_figures_render(tmp_path):
-    from pdmeasure.exact_plots import cdf_figure, fine_figure7, share_bars, win_heatmap
-    from pdmeasure.plotting import save_figure
+    from pdmeasure.render.exact_figures import cdf_figure, fine_figure7, share_bars, win_heatmap
+    from pdmeasure.render.figures import save_figure
 
     cms = realistic(3, 3, seed=2)
     settings = ExactSettings(monte_carlo_samples=500, lattice_size=2**10, cdf_points=11)
@@ -442,8 +442,8 @@ def test_every_classifier_is_kept_under_zero_division_numbers(zero_division, cap
 
 
 def _assert_empty_with_columns(table, columns, tmp_path, name):
-    from pdmeasure.exact_plots import read_exact_table
-    from pdmeasure.io import write_csv
+    from pdmeasure.render.exact_figures import read_exact_table
+    from pdmeasure.pipeline.io import write_csv
 
     assert table.empty and tuple(table.columns) == columns, name
     write_csv(table, tmp_path / f"{name}.csv")
@@ -501,8 +501,8 @@ def _texts(fig) -> str:
 
 
 def test_empty_tables_render_placeholder_figures(tmp_path):
-    from pdmeasure import exact_plots as P
-    from pdmeasure.plotting import save_figure
+    from pdmeasure.render import exact_figures as P
+    from pdmeasure.render.figures import save_figure
 
     settings = ExactSettings(**SMALL, zero_division="nan")
     one = DatasetAnalysis({name: UNDEFINED[name] for name in ("stump", "a")}, [0, 1], settings,
@@ -528,7 +528,7 @@ def test_empty_tables_render_placeholder_figures(tmp_path):
 
 
 def test_fine_figure7_marks_a_classifier_left_out():
-    from pdmeasure import exact_plots as P
+    from pdmeasure.render import exact_figures as P
 
     settings = ExactSettings(**SMALL, zero_division="nan")
     tables = DatasetAnalysis(UNDEFINED, [0, 1], settings, engine="e", dataset="d").tables()

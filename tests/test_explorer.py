@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from pdmeasure import measures
-from pdmeasure.explorer import (DEFAULT_GRID_MAX_VECTORS, HISTOGRAM_BIN_WIDTH, default_grid,
+from pdmeasure.render.explorer import (DEFAULT_GRID_MAX_VECTORS, HISTOGRAM_BIN_WIDTH, default_grid,
                                 explorer_data, explorer_html, script_json, write_explorer)
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"

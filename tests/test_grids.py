@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from pdmeasure import measures
-from pdmeasure.grids import SUMMARY_COLUMNS, grid_distribution, grid_tables, histogram_edges
+from pdmeasure.pipeline.histograms import SUMMARY_COLUMNS, grid_distribution, grid_tables, histogram_edges
 
 CMS = np.array(
     [
@@ -145,7 +145,7 @@ def test_no_undefined_pd_under_zero_division_numbers(zero_division):
 
 
 def test_undefined_pd_tables_and_csv_round_trip(tmp_path):
-    from pdmeasure.io import read_csv, write_csv
+    from pdmeasure.pipeline.io import read_csv, write_csv
 
     keys = [("e", "toy", name) for name in ("A", "B", "C")]
     histogram, summary = grid_tables(
@@ -165,8 +165,8 @@ def test_undefined_pd_tables_and_csv_round_trip(tmp_path):
 
 
 def test_figure7_is_rendered_from_the_histogram_file(tmp_path):
-    from pdmeasure.grids import read_histogram
-    from pdmeasure.plotting import figure7, save_figure
+    from pdmeasure.pipeline.histograms import read_histogram
+    from pdmeasure.render.figures import figure7, save_figure
 
     frames = []
     for dataset, cms in (("one", CMS), ("two", CMS[:2])):
@@ -187,7 +187,7 @@ def test_figure7_is_rendered_from_the_histogram_file(tmp_path):
 
 
 def test_figure7_panel_says_when_pd_is_undefined_everywhere():
-    from pdmeasure.plotting import figure7
+    from pdmeasure.render.figures import figure7
 
     keys = [("e", "toy", name) for name in ("A", "B")]
     histogram = grid_tables(dict(zip(keys, UNDEFINED_CMS[:2])), [0.5, 1], bin_width=0.1,
@@ -201,8 +201,8 @@ def test_figure7_panel_says_when_pd_is_undefined_everywhere():
 def test_pipeline_grid_files(small_pipeline):
     import yaml
 
-    from pdmeasure.confusion import pooled_matrices, read_long
-    from pdmeasure.grids import read_histogram
+    from pdmeasure.pipeline.confusion import pooled_matrices, read_long
+    from pdmeasure.pipeline.histograms import read_histogram
 
     config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
     block = config["datasets"]["car"]

@@ -1,4 +1,4 @@
-"""pdmeasure.kappa_search against a brute-force loop over the grid."""
+"""pdmeasure.paper.kappa_search against a brute-force loop over the grid."""
 from __future__ import annotations
 
 import itertools
@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
-from pdmeasure.kappa_search import search_kappa_grid
+from pdmeasure.paper.kappa_search import search_kappa_grid
 
 VALUES = (0.0, 0.25, 0.5, 1.0)
 

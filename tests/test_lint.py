@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from conftest import repo_config, write_config
 
-from pdmeasure.engines import EngineUnavailable, get_engine
+from pdmeasure.pipeline.engines import EngineUnavailable, get_engine
 
 
 def _available(name: str) -> bool:

@@ -6,14 +6,9 @@ import pandas as pd
 import pytest
 
 from pdmeasure import measures
-from pdmeasure.confusion import pooled_matrices, predictions_to_long
-from pdmeasure.measure_table import (
-    MEASURE_COLUMNS,
-    format_kappa,
-    measures_table,
-    parse_kappa,
-    read_measures,
-)
+from pdmeasure.pipeline.confusion import pooled_matrices, predictions_to_long
+from pdmeasure.measures.weights import format_kappa, parse_kappa
+from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS, measures_table, read_measures
 
 CLASSES = ["b", "a", "c"]  # deliberately not sorted: the order is positional for kappa
 VECTORS = {"p1": [0, 0.8, 1], "p2": [0.33, 0.66, 0.5]}
@@ -87,7 +82,7 @@ def test_two_names_for_one_vector_give_one_row(pooled):
 def test_pipeline_measures_csv_matches_direct_calls(small_pipeline):
     import yaml
 
-    from pdmeasure.confusion import read_long
+    from pdmeasure.pipeline.confusion import read_long
 
     config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
     zero_division = config.get("zero_division", 0.0)

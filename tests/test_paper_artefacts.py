@@ -1,4 +1,4 @@
-"""Paper artefacts that need no data: tables, figure data and figures (pdmeasure.paper*)."""
+"""Paper artefacts that need no data: tables, figure data and figures (pdmeasure.paper.example_tables*)."""
 from __future__ import annotations
 
 import itertools
@@ -7,9 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pdmeasure import examples, paper, published
-from pdmeasure import paper_figures as F
-from pdmeasure.plotting import save_figure
+from pdmeasure.paper import examples
+
+from pdmeasure.paper import example_tables as paper
+
+from pdmeasure.paper import published
+from pdmeasure.render import paper_figures as F
+from pdmeasure.render.figures import save_figure
 
 
 def _pd_by_hand(cm, kappa):

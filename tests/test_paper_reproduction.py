@@ -28,9 +28,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.weka, pytest.mark.paper]
 
 def at_published_precision(frame: pd.DataFrame) -> pd.DataFrame:
     """Key columns, status and the reproduced value rounded to the published precision (the
-    digits the paper prints, from ``pdmeasure.published``); text, empty where nothing was
+    digits the paper prints, from ``pdmeasure.paper.published``); text, empty where nothing was
     reproduced."""
-    from pdmeasure import published
+    from pdmeasure.paper import published
 
     digits = published.load().set_index(["paper", "table", "row", "column"])["decimals"]
     places = digits.reindex(pd.MultiIndex.from_frame(frame[["paper", "table", "row", "column"]]))
@@ -71,8 +71,8 @@ def moved_cells(ours: pd.DataFrame, expected: pd.DataFrame) -> list[str]:
 
 @pytest.fixture(scope="module")
 def paper_run(tmp_path_factory, repo_root, uci_mirror, snakemake_runner):
-    from pdmeasure.engines import get_engine
-    from pdmeasure.engines.base import EngineUnavailable
+    from pdmeasure.pipeline.engines import get_engine
+    from pdmeasure.pipeline.engines.base import EngineUnavailable
 
     try:
         get_engine("weka").check_available()

@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from conftest import SMALL_FOLDS, small_config, write_config
 
-from pdmeasure.config import load_manifest
-from pdmeasure.confusion import LONG_COLUMNS, POOLED, from_long, read_long
+from pdmeasure.pipeline.config import load_manifest
+from pdmeasure.pipeline.confusion import LONG_COLUMNS, POOLED, from_long, read_long
 
 pytestmark = pytest.mark.slow
 

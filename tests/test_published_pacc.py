@@ -12,8 +12,12 @@ import re
 import numpy as np
 import pytest
 
-from pdmeasure import examples, measures as M, published as P
+from pdmeasure.paper import examples
 
+
+from pdmeasure import measures as M
+
+from pdmeasure.paper import published as P
 from published_cells import ERRATA, check
 
 PAPER = "pacc"

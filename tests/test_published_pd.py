@@ -14,10 +14,14 @@ import numpy as np
 import pytest
 import yaml
 
-from pdmeasure import examples, measures as M, published as P
+from pdmeasure.paper import examples
 
+
+from pdmeasure import measures as M
+
+from pdmeasure.paper import published as P
 from published_cells import ERRATA, check
-from pdmeasure.kappa_search import search_kappa_grid
+from pdmeasure.paper.kappa_search import search_kappa_grid
 
 PAPER = "preference-driven"
 ZD = 0.0

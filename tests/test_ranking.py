@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pdmeasure.measure_table import format_kappa
-from pdmeasure.ranking import competition_ranks, ranking_table, table_title, to_markdown
+from pdmeasure.measures.weights import format_kappa
+from pdmeasure.pipeline.ranking_tables import competition_ranks, ranking_table, table_title, to_markdown
 
 CLASSIFIERS = ["Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest"]
 VECTORS = {"p1": [0, 0.8, 0.6, 1]}
@@ -114,8 +114,8 @@ def test_authors_krkopt_matrices_give_published_table9(shared_dir, repo_root):
 
     import yaml
 
-    from pdmeasure import published
-    from pdmeasure.measure_table import measures_table
+    from pdmeasure.paper import published
+    from pdmeasure.pipeline.measure_table import measures_table
 
     path = shared_dir / "reference" / "krkopt-weka-confusion-matrices.json"
     if not path.is_file():

@@ -1,4 +1,4 @@
-"""reproduction.csv: published numbers against reproduced ones (pdmeasure.reproduction)."""
+"""reproduction.csv: published numbers against reproduced ones (pdmeasure.paper.reproduction)."""
 from __future__ import annotations
 
 import copy
@@ -10,12 +10,14 @@ import pandas as pd
 import pytest
 import yaml
 
-from pdmeasure import paper, published
-from pdmeasure import reproduction as R
-from pdmeasure.engines import ENGINES
-from pdmeasure.measure_table import measures_table
+from pdmeasure.paper import example_tables as paper
+
+from pdmeasure.paper import published
+from pdmeasure.paper import reproduction as R
+from pdmeasure.pipeline.engines import ENGINES
+from pdmeasure.pipeline.measure_table import measures_table
 from pdmeasure.measures import preference_driven
-from pdmeasure.ranking import ranking_table
+from pdmeasure.pipeline.ranking_tables import ranking_table
 
 SKLEARN_FOR = {"Bagging": "Bagging", "NaiveBayes": "BayesNet", "DecisionTree": "J48",
                "RandomForest": "RandomForest"}

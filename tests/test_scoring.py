@@ -16,7 +16,8 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_sco
 from sklearn.tree import DecisionTreeClassifier
 
 import pdmeasure
-from pdmeasure import measures, scoring
+from pdmeasure import measures
+from pdmeasure import scoring
 from pdmeasure.scoring import (
     average_accuracy_score,
     cen_score,

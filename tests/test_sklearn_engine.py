@@ -7,11 +7,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import pdmeasure.data as pddata
-from pdmeasure.config import load_manifest
-from pdmeasure.engines import CVSpec, DatasetSpec, get_engine
-from pdmeasure.engines.base import PREDICTION_COLUMNS
-from pdmeasure.engines.sklearn_engine import CLASSIFIERS, make_estimator
+import pdmeasure.pipeline.fetch as pddata
+from pdmeasure.pipeline.config import load_manifest
+from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
+from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS
+from pdmeasure.pipeline.engines.sklearn_engine import CLASSIFIERS, make_estimator
 
 #: Small ensembles keep the tests fast; the code path is the same as with the config's sizes.
 FAST = {"Bagging": {"n_estimators": 3}, "NaiveBayes": {"alpha": 1.0},

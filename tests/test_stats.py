@@ -16,10 +16,8 @@ multipletests, McNemar), hand-computed small examples, and two published worked 
 """
 from __future__ import annotations
 
-import itertools
 import math
 import re
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -29,9 +27,16 @@ from scipy import stats as ss
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.multitest import multipletests
 
-from pdmeasure import measures, stats
-from pdmeasure.confusion import confusion_matrix
-from pdmeasure.engines import DatasetSpec
+from pdmeasure import measures
+
+from pdmeasure import stats
+from pdmeasure.pipeline.confusion import confusion_matrix
+from pdmeasure.pipeline.engines import DatasetSpec
+from pdmeasure.pipeline import stats_across
+from pdmeasure.pipeline import stats_folds
+from pdmeasure.render import stats_report
+from pdmeasure.pipeline import stats_tables
+from pdmeasure.pipeline import stats_within
 
 DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 # Rows: adult (sample), breast cancer, breast cancer wisconsin, cmc, ionosphere, iris,
@@ -88,7 +93,7 @@ def test_demsar_nemenyi_critical_difference_and_table_5a():
         assert cd / math.sqrt(k * (k + 1) / (6 * 30)) == pytest.approx(q, abs=1.0e-3)
     # Sec. 3.2.2: CD = 2.569 * sqrt(4 * 5 / (6 * 14)) = 1.25; no pair of variants differs.
     assert round(stats.nemenyi_critical_difference(4, 14, 0.05), 2) == 1.25
-    table = stats.nemenyi(DEMSAR, DEMSAR_NAMES, alpha=0.05)
+    table = pd.DataFrame(stats.nemenyi(DEMSAR, DEMSAR_NAMES, alpha=0.05))
     assert not table["significant"].any()
 
 
@@ -136,8 +141,8 @@ def test_better_classifier_follows_the_direction():
 def test_drop_nan_rows_warns_once_per_row_naming_the_columns():
     table = pd.DataFrame({"A": [1.0, np.nan, 3.0], "B": [np.nan, np.nan, 1.0]},
                          index=["d1", "d2", "d3"])
-    with pytest.warns(stats.NaNExcludedWarning) as record:
-        kept, dropped = stats.drop_nan_rows(table, lambda row, names: f"{row}: {names}",
+    with pytest.warns(stats_tables.NaNExcludedWarning) as record:
+        kept, dropped = stats_tables.drop_nan_rows(table, lambda row, names: f"{row}: {names}",
                                             stacklevel=1)
     assert list(kept.index) == ["d3"]
     assert dropped == [("d1", "B"), ("d2", "A, B")]
@@ -234,7 +239,7 @@ def test_quade_invariant_to_direction_and_block_shift():
 def test_nemenyi_matches_scikit_posthocs(seed):
     scores = _random_scores(seed, 8, 5, ties=seed % 2 == 1)
     names = list("ABCDE")
-    table = stats.nemenyi(scores, names, alpha=0.05)
+    table = pd.DataFrame(stats.nemenyi(scores, names, alpha=0.05))
     reference = sp.posthoc_nemenyi_friedman(scores)
     for row in table.itertuples():
         i, j = names.index(row.classifier_a), names.index(row.classifier_b)
@@ -258,7 +263,7 @@ def test_holm_hand_example_and_nan():
 
 
 def test_holm_control_uses_best_ranked_and_normal_z():
-    table = stats.holm_control(DEMSAR, DEMSAR_NAMES, alpha=0.05)
+    table = pd.DataFrame(stats.holm_control(DEMSAR, DEMSAR_NAMES, alpha=0.05))
     assert set(table["classifier_a"]) == {"C4.5+m+cf"}
     se = math.sqrt(4 * 5 / (6 * 14))
     ranks = dict(zip(DEMSAR_NAMES, stats.average_ranks(DEMSAR)))
@@ -283,7 +288,7 @@ def _rank_sums(d: np.ndarray) -> tuple[float, float]:
 def test_wilcoxon_pairwise_matches_scipy_and_rank_sums(seed):
     scores = np.round(_random_scores(seed, 9, 4, ties=False), 1)  # rounding makes ties/zeros
     names = list("ABCD")
-    table = stats.wilcoxon_pairwise(scores, names, alpha=0.05)
+    table = pd.DataFrame(stats.wilcoxon_pairwise(scores, names, alpha=0.05))
     for row in table.itertuples():
         a, b = scores[:, names.index(row.classifier_a)], scores[:, names.index(row.classifier_b)]
         r_plus, r_minus = _rank_sums(a - b)
@@ -297,7 +302,7 @@ def test_wilcoxon_pairwise_matches_scipy_and_rank_sums(seed):
 def test_wilcoxon_pairwise_matches_scikit_posthocs():
     scores = _random_scores(11, 12, 3, ties=False)
     names = ["A", "B", "C"]
-    table = stats.wilcoxon_pairwise(scores, names, alpha=0.05)
+    table = pd.DataFrame(stats.wilcoxon_pairwise(scores, names, alpha=0.05))
     melted = pd.DataFrame({"value": scores.T.ravel(), "group": np.repeat(names, 12)})
     reference = sp.posthoc_wilcoxon(melted, val_col="value", group_col="group",
                                     zero_method="zsplit", p_adjust="holm")
@@ -308,7 +313,7 @@ def test_wilcoxon_pairwise_matches_scikit_posthocs():
 def test_small_n_is_reported_plainly():
     scores = _random_scores(0, 4, 4, ties=False)
     names = list("ABCD")
-    wilcoxon = stats.wilcoxon_pairwise(scores, names, alpha=0.05)
+    wilcoxon = pd.DataFrame(stats.wilcoxon_pairwise(scores, names, alpha=0.05))
     assert stats.wilcoxon_min_p(4) == 0.125
     assert (wilcoxon["p_value"] >= 0.125).all()
     assert "cannot reach" in wilcoxon["note"].iloc[0] and "N >= 6" in wilcoxon["note"].iloc[0]
@@ -316,7 +321,7 @@ def test_small_n_is_reported_plainly():
     assert "N=4" in chi2.note
     assert chi2.min_p == pytest.approx(ss.chi2.sf(12, 3))
     # Nemenyi with K = 5 and N = 2: CD exceeds the largest possible rank difference.
-    note = stats.nemenyi(_random_scores(0, 2, 5, ties=False), list("ABCDE"), alpha=0.05)["note"]
+    note = pd.DataFrame(stats.nemenyi(_random_scores(0, 2, 5, ties=False), list("ABCDE"), alpha=0.05))["note"]
     assert "no pair can differ" in note.iloc[0]
 
 
@@ -416,7 +421,7 @@ def _keys(frame: pd.DataFrame) -> set[tuple[str, str]]:
 
 def test_compare_across_datasets_pools_equal_vectors_and_refuses_different_ones(caplog):
     with caplog.at_level("WARNING", logger="pdmeasure.stats"):
-        tables = stats.compare_across_datasets(_measures_frame(), alpha=0.05,
+        tables = stats_across.compare_across_datasets(_measures_frame(), alpha=0.05,
                                                kappa_vectors=KAPPA_VECTORS)
     pooled = {("accuracy", ""), ("error_rate", ""), ("preference_driven", "default"),
               ("preference_driven", "shared"), ("preference_driven", "only")}
@@ -434,7 +439,7 @@ def test_compare_across_datasets_pools_equal_vectors_and_refuses_different_ones(
     # p1 is a different vector on each dataset: no ranks, post-hoc or CD rows, only omnibus
     # rows that say why the comparison was not run
     p1 = tables.omnibus[tables.omnibus["kappa"] == "p1"]
-    assert list(p1["test"]) == list(stats.OMNIBUS_TESTS)
+    assert list(p1["test"]) == list(stats_tables.OMNIBUS_TESTS)
     assert (p1["note"] == P1_NOTE).all()
     assert p1["p_value"].isna().all() and p1["statistic"].isna().all()
     assert (p1["n_datasets"] == 0).all() and (p1["n_classifiers"] == 3).all()
@@ -445,14 +450,14 @@ def test_compare_across_datasets_pools_equal_vectors_and_refuses_different_ones(
     only = tables.omnibus[tables.omnibus["kappa"] == "only"]
     assert len(only) == 4 and only["p_value"].isna().all()
     assert only["note"].str.contains("N = 1").all()
-    assert list(tables.omnibus.columns) == list(stats.OMNIBUS_COLUMNS)
-    assert list(tables.posthoc.columns) == list(stats.POSTHOC_COLUMNS)
-    assert list(tables.cd.columns) == list(stats.CD_COLUMNS)
+    assert list(tables.omnibus.columns) == list(stats_tables.OMNIBUS_COLUMNS)
+    assert list(tables.posthoc.columns) == list(stats_tables.POSTHOC_COLUMNS)
+    assert list(tables.cd.columns) == list(stats_tables.CD_COLUMNS)
 
 
 def test_nan_measure_is_excluded_with_a_warning_naming_it():
-    with pytest.warns(stats.NaNExcludedWarning, match=r"accuracy.*'d2'.*NaN value for B"):
-        tables = stats.compare_across_datasets(_measures_frame(("d2", "B")), alpha=0.05,
+    with pytest.warns(stats_tables.NaNExcludedWarning, match=r"accuracy.*'d2'.*NaN value for B"):
+        tables = stats_across.compare_across_datasets(_measures_frame(("d2", "B")), alpha=0.05,
                                                kappa_vectors=KAPPA_VECTORS)
     accuracy = tables.omnibus[tables.omnibus["measure"] == "accuracy"]
     assert (accuracy["n_datasets"] == 3).all()
@@ -465,14 +470,14 @@ def test_named_vectors_of_equal_values_are_pooled_and_others_refused():
     vectors = {"car": {"p1": [0, 0.8, 0.6, 1], "p2": [0, 1, 0, 1]},
                "nursery": {"p1": [0, 0, 0, 1, 0], "p2": [0, 1, 0, 1]},
                "toy": {"p2": [0.0, 1.0, 0.0, 1.0]}}
-    assert stats.differing_kappa_vectors(vectors) == {
+    assert stats_tables.differing_kappa_vectors(vectors) == {
         "p1": {"car": (0.0, 0.8, 0.6, 1.0), "nursery": (0.0, 0.0, 0.0, 1.0, 0.0)}}
-    assert stats.not_pooled_note("p1", stats.differing_kappa_vectors(vectors)["p1"]) \
+    assert stats_tables.not_pooled_note("p1", stats_tables.differing_kappa_vectors(vectors)["p1"]) \
         == "p1 differs across datasets (car: [0, 0.8, 0.6, 1], nursery: [0, 0, 0, 1, 0]); " \
            "not pooled"
-    keys = stats.comparison_keys(vectors)
+    keys = stats_tables.comparison_keys(vectors)
     assert ("preference_driven", "p2") in keys and ("preference_driven", "p1") not in keys
-    tables = stats.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05,
+    tables = stats_across.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05,
                                            kappa_vectors=vectors)
     p2 = tables.ranks[tables.ranks["kappa"] == "p2"]
     assert (p2["n_datasets"] == 3).all() and p2["datasets"].iloc[0] == "car;nursery;toy"
@@ -485,9 +490,9 @@ def test_named_vectors_of_equal_values_are_pooled_and_others_refused():
 
 def test_default_kappa_is_pooled_whatever_the_named_vectors():
     vectors = {"car": {"p1": [0, 0.8, 0.6, 1]}, "nursery": {"p1": [0, 0, 0, 1, 0]}}
-    keys = stats.comparison_keys(vectors)
+    keys = stats_tables.comparison_keys(vectors)
     assert keys[-1] == ("preference_driven", "default")
-    tables = stats.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05,
+    tables = stats_across.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05,
                                            kappa_vectors=vectors)
     default = tables.cd[tables.cd["kappa"] == "default"]
     assert (default["n_datasets"] == 2).all() and default["cd"].notna().all()
@@ -498,34 +503,34 @@ def test_a_vector_with_two_names_on_a_dataset_counts_for_both():
     vectors = {"d1": {"a": [0, 1], "b": [0, 1]}, "d2": {"a": [0, 1]}, "d3": {"b": [0, 1]}}
     frame = _measures_frame(kappa_vectors=vectors)
     assert (frame[frame["dataset"] == "d1"]["kappa"] == "0;1").sum() == 3
-    assert stats.kappa_names("0;1", vectors["d1"]) == ["a", "b"]
-    assert stats.kappa_names("1;0", vectors["d1"]) == ["1;0"]
-    tables = stats.compare_across_datasets(frame, alpha=0.05, kappa_vectors=vectors)
+    assert stats_tables.kappa_names("0;1", vectors["d1"]) == ["a", "b"]
+    assert stats_tables.kappa_names("1;0", vectors["d1"]) == ["1;0"]
+    tables = stats_across.compare_across_datasets(frame, alpha=0.05, kappa_vectors=vectors)
     datasets = tables.ranks.drop_duplicates("kappa").set_index("kappa")["datasets"]
     assert datasets["a"] == "d1;d2" and datasets["b"] == "d1;d3"
 
 
 def test_unnamed_vectors_are_pooled_only_when_their_values_are_equal():
     vectors = {"d1": {"x": [0, 1]}, "d2": {"y": [0, 1]}, "d3": {"z": [1, 0]}}
-    tables = stats.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05)
+    tables = stats_across.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05)
     n = tables.ranks.drop_duplicates("kappa").set_index("kappa")["n_datasets"]
     assert n["0;1"] == 2 and n["1;0"] == 1
 
 
 def test_report_says_which_vectors_were_not_pooled(tmp_path):
-    across = stats.compare_across_datasets(_measures_frame(), alpha=0.05,
+    across = stats_across.compare_across_datasets(_measures_frame(), alpha=0.05,
                                            kappa_vectors=KAPPA_VECTORS)
     # as the pipeline does: the report is rendered from the tables read back from CSV
     back = []
     for name, table in zip(across._fields, across):
         path = tmp_path / f"{name}.csv"
         table.to_csv(path, index=False)
-        back.append(stats.read_stats_table(path))
-    across = stats.AcrossTables(*back)
-    assert stats.not_compared(across, "e") == [f"preference_driven [p1]: {P1_NOTE}"]
+        back.append(stats_tables.read_stats_table(path))
+    across = stats_across.AcrossTables(*back)
+    assert stats_report.not_compared(across, "e") == [f"preference_driven [p1]: {P1_NOTE}"]
     no_within = pd.DataFrame(columns=["engine", "dataset", "measure", "kappa", "classifier_a",
                                       "classifier_b", "better", "significant_by"])
-    report = stats.stats_report(across, no_within, alpha=0.05)
+    report = stats_report.stats_report(across, no_within, alpha=0.05)
     assert "Not compared across datasets:" in report
     assert f"- preference_driven [p1]: {P1_NOTE}" in report
     # in the summary table of comparisons: shared, not p1
@@ -554,9 +559,9 @@ def _predictions(classifiers: dict[str, float], *, n: int = 200, folds: int = 5,
 
 def test_fold_measure_values_match_the_measures_library():
     pred = _predictions({"good": 0.9, "bad": 0.5})
-    values = stats.fold_measure_values(pred, classes=["x", "y", "z"],
+    values = stats_folds.fold_measure_values(pred, classes=["x", "y", "z"],
                                        kappa_vectors={"p1": [0, 1, 0.5]}, zero_division=0.0)
-    assert list(values.columns) == list(stats.FOLD_COLUMNS)
+    assert list(values.columns) == list(stats_tables.FOLD_COLUMNS)
     one = pred[(pred["classifier"] == "good") & (pred["fold"] == 2)]
     cm = confusion_matrix(one["actual"], one["predicted"], ["x", "y", "z"])
     row = values[(values["classifier"] == "good") & (values["fold"] == 2)].set_index(
@@ -573,33 +578,33 @@ def test_fold_measure_values_match_the_measures_library():
 
 def test_check_paired_folds_rejects_different_folds():
     pred = _predictions({"a": 0.8, "b": 0.7})
-    stats.check_paired_folds(pred)
+    stats_folds.check_paired_folds(pred)
     shuffled = pred.copy()
     mask = shuffled["classifier"] == "b"
     shuffled.loc[mask, "fold"] = np.roll(shuffled.loc[mask, "fold"].to_numpy(), 1)
     with pytest.raises(ValueError, match="same folds"):
-        stats.check_paired_folds(shuffled)
+        stats_folds.check_paired_folds(shuffled)
 
 
 def _within(seed: int = 0):
     classes = ["x", "y", "z"]
     pred = _predictions({"good": 0.95, "mid": 0.9, "bad": 0.4}, n=300, folds=10, seed=seed)
-    values = stats.fold_measure_values(pred, classes=classes, zero_division=0.0)
+    values = stats_folds.fold_measure_values(pred, classes=classes, zero_division=0.0)
     five = _predictions({"good": 0.95, "mid": 0.9, "bad": 0.4}, n=300, folds=2, repeats=5,
                         seed=seed + 1)
-    five_values = stats.fold_measure_values(five, classes=classes, zero_division=0.0,
+    five_values = stats_folds.fold_measure_values(five, classes=classes, zero_division=0.0,
                                             scheme="cv5x2")
-    return pred, stats.compare_within_dataset(values, alpha=0.05, cv_predictions=pred,
+    return pred, stats_within.compare_within_dataset(values, alpha=0.05, cv_predictions=pred,
                                               cv5x2_values=five_values,
                                               classifiers=["good", "mid", "bad"])
 
 
 def test_compare_within_dataset_finds_the_obvious_difference():
     _, pairwise = _within()
-    assert list(pairwise.columns) == list(stats.PAIRWISE_COLUMNS)
+    assert list(pairwise.columns) == list(stats_tables.PAIRWISE_COLUMNS)
     acc = pairwise[pairwise["measure"] == "accuracy"].set_index(["test", "classifier_a",
                                                                  "classifier_b"])
-    for test in stats.WITHIN_TESTS:
+    for test in stats_tables.WITHIN_TESTS:
         assert acc.loc[(test, "good", "bad"), "better"] == "good"
     for test in ("corrected_t", "mcnemar", "cv5x2_f"):
         assert acc.loc[(test, "good", "bad"), "significant"]
@@ -614,21 +619,21 @@ def test_compare_within_dataset_finds_the_obvious_difference():
 
 def test_significance_table_markdown_and_report(tmp_path):
     _, pairwise = _within()
-    table = stats.significance_table(pairwise)
+    table = stats_within.significance_table(pairwise)
     assert {"p_corrected_t", "p_cv5x2_t", "p_cv5x2_f", "p_mcnemar", "significant_by"} <= set(table)
     good_bad = table[(table["measure"] == "accuracy") & (table["classifier_a"] == "good")
                      & (table["classifier_b"] == "bad")].iloc[0]
     assert "corrected_t" in good_bad["significant_by"].split(";")
-    md = stats.significance_markdown(table, alpha=0.05)
+    md = stats_report.significance_markdown(table, alpha=0.05)
     assert "## accuracy" in md and "## preference_driven [default]" in md
     # round trip through CSV, as the pipeline does
     stats_path = tmp_path / "significance.csv"
     table.to_csv(stats_path, index=False)
-    back = stats.read_stats_table(stats_path)
+    back = stats_tables.read_stats_table(stats_path)
     assert back["kappa"].iloc[0] == ""
-    across = stats.compare_across_datasets(_measures_frame(), alpha=0.05,
+    across = stats_across.compare_across_datasets(_measures_frame(), alpha=0.05,
                                            kappa_vectors=KAPPA_VECTORS)
-    report = stats.stats_report(across, back, alpha=0.05,
+    report = stats_report.stats_report(across, back, alpha=0.05,
                                 figures={("e", "accuracy", ""): "../figures/cd/e/accuracy.png"})
     assert "## Accuracy and pd at the default kappa" in report
     assert "little power" in report
@@ -637,19 +642,19 @@ def test_significance_table_markdown_and_report(tmp_path):
 
 
 def test_comparison_keys_and_file_stem():
-    keys = stats.comparison_keys(KAPPA_VECTORS)
+    keys = stats_tables.comparison_keys(KAPPA_VECTORS)
     assert ("preference_driven", "shared") in keys
     assert ("preference_driven", "p1") not in keys  # different vectors under one name
     assert ("preference_driven", "only") not in keys  # a single dataset
     assert ("preference_driven", "default") in keys and ("accuracy", "") in keys
     # exactly the keys compared across two or more datasets (the CD figures of stats.smk)
-    tables = stats.compare_across_datasets(_measures_frame(), alpha=0.05,
+    tables = stats_across.compare_across_datasets(_measures_frame(), alpha=0.05,
                                            kappa_vectors=KAPPA_VECTORS)
     compared = _keys(tables.cd[tables.cd["n_datasets"] >= 2])
     assert {k for k in keys if k[0] in {"accuracy", "error_rate", "preference_driven"}} \
         == compared
-    assert stats.file_stem("preference_driven", "p1") == "preference_driven_p1"
-    assert stats.file_stem("accuracy", "") == "accuracy"
+    assert stats_tables.file_stem("preference_driven", "p1") == "preference_driven_p1"
+    assert stats_tables.file_stem("accuracy", "") == "accuracy"
 
 
 def test_cross_validate_5x2_through_the_sklearn_engine():
@@ -659,15 +664,15 @@ def test_cross_validate_5x2_through_the_sklearn_engine():
     data = pd.DataFrame({"f1": np.where(rng.random(n) < 0.8, label, "other"),
                          "f2": rng.choice(["a", "b"], n), "class": label})
     spec = DatasetSpec(name="toy", target="class", classes=("yes", "no"))
-    frames = [stats.cross_validate_5x2("sklearn", data, spec, name, params, seed=3)
+    frames = [stats_folds.cross_validate_5x2("sklearn", data, spec, name, params, seed=3)
               for name, params in (("NaiveBayes", {"alpha": 1.0}),
                                    ("DecisionTree", {"criterion": "entropy"}))]
     pred = pd.concat(frames, ignore_index=True)
-    assert list(pred.columns) == list(stats.PREDICTION_KEYS)
+    assert list(pred.columns) == list(stats_folds.PREDICTION_KEYS)
     assert sorted(pred["repeat"].unique()) == [1, 2, 3, 4, 5]
     assert sorted(pred["fold"].unique()) == [1, 2]
-    stats.check_paired_folds(pred)  # same folds for both classifiers
-    values = stats.fold_measure_values(pred, classes=["yes", "no"], scheme="cv5x2")
+    stats_folds.check_paired_folds(pred)  # same folds for both classifiers
+    values = stats_folds.fold_measure_values(pred, classes=["yes", "no"], scheme="cv5x2")
     d = values[values["measure"] == "accuracy"].pivot_table(
         index=["repeat", "fold"], columns="classifier", values="value")
     result = stats.paired_ttest_5x2cv((d["NaiveBayes"] - d["DecisionTree"]).to_numpy().reshape(5, 2))
@@ -676,11 +681,11 @@ def test_cross_validate_5x2_through_the_sklearn_engine():
 
 def test_nan_fold_value_is_excluded_with_a_warning():
     pred = _predictions({"a": 0.9, "b": 0.6}, n=120, folds=6)
-    values = stats.fold_measure_values(pred, classes=["x", "y", "z"], zero_division=0.0)
+    values = stats_folds.fold_measure_values(pred, classes=["x", "y", "z"], zero_division=0.0)
     mask = (values["classifier"] == "b") & (values["fold"] == 3) & (values["measure"] == "mcc")
     values.loc[mask, "value"] = np.nan
-    with pytest.warns(stats.NaNExcludedWarning, match=r"mcc.*repeat 1 fold 3.*NaN for b"):
-        pairwise = stats.compare_within_dataset(values, alpha=0.05)
+    with pytest.warns(stats_tables.NaNExcludedWarning, match=r"mcc.*repeat 1 fold 3.*NaN for b"):
+        pairwise = stats_within.compare_within_dataset(values, alpha=0.05)
     mcc = pairwise[pairwise["measure"] == "mcc"].iloc[0]
     assert mcc["n"] == 5 and np.isfinite(mcc["p_value"])
     assert pairwise[pairwise["measure"] == "accuracy"]["n"].iloc[0] == 6
@@ -694,23 +699,23 @@ def test_pipeline_stats_outputs(small_pipeline):
     config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
     classifiers = list(config["classifiers"]["sklearn"])
     folder = small_pipeline / "stats" / "sklearn" / "car"
-    five = stats.read_predictions(
+    five = stats_folds.read_predictions(
         small_pipeline / "stats" / "cv5x2" / "sklearn" / "car" / classifiers[0] / "predictions.csv")
     assert sorted(set(zip(five["repeat"], five["fold"]))) == [(r, f) for r in range(1, 6)
                                                               for f in (1, 2)]
-    folds = stats.read_stats_table(folder / "fold_measures.csv")
-    pred = stats.read_predictions(small_pipeline / "cv" / "sklearn" / "car" / classifiers[0]
+    folds = stats_tables.read_stats_table(folder / "fold_measures.csv")
+    pred = stats_folds.read_predictions(small_pipeline / "cv" / "sklearn" / "car" / classifiers[0]
                                   / "predictions.csv")
     first = pred[pred["fold"] == 1]
     accuracy = folds[(folds["scheme"] == "cv") & (folds["classifier"] == classifiers[0])
                      & (folds["fold"] == 1) & (folds["measure"] == "accuracy")]["value"]
     assert accuracy.iloc[0] == pytest.approx((first["actual"] == first["predicted"]).mean())
-    pairwise = stats.read_stats_table(folder / "pairwise.csv")
-    assert set(pairwise["test"]) == set(stats.WITHIN_TESTS)
+    pairwise = stats_tables.read_stats_table(folder / "pairwise.csv")
+    assert set(pairwise["test"]) == set(stats_tables.WITHIN_TESTS)
     n_pairs = len(classifiers) * (len(classifiers) - 1) // 2
     assert (pairwise.groupby(["measure", "kappa", "test"]).size() == n_pairs).all()
     assert "## preference_driven [default]" in (folder / "significance.md").read_text()
-    omnibus = stats.read_stats_table(small_pipeline / "stats" / "across_omnibus.csv")
+    omnibus = stats_tables.read_stats_table(small_pipeline / "stats" / "across_omnibus.csv")
     assert omnibus["note"].str.contains("N = 1").all()  # one dataset: no test across datasets
     report = (small_pipeline / "stats" / "report.md").read_text()
     assert "### Within car (sklearn)" in report

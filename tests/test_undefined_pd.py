@@ -17,9 +17,9 @@ import pytest
 from conftest import run_snakemake, small_config, write_config
 
 from pdmeasure import measures
-from pdmeasure.confusion import pooled_matrices, read_long
-from pdmeasure.exact_plots import read_exact_table
-from pdmeasure.io import read_csv
+from pdmeasure.pipeline.confusion import pooled_matrices, read_long
+from pdmeasure.render.exact_figures import read_exact_table
+from pdmeasure.pipeline.io import read_csv
 
 pytestmark = pytest.mark.slow
 

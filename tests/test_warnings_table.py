@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pdmeasure.confusion import (
+from pdmeasure.pipeline.confusion import (
     UNDEFINED_COLUMNS,
     confusion_matrix,
     pooled_matrices,

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from pdmeasure.confusion import confusion_matrix
-from pdmeasure.engines import CVSpec, DatasetSpec, EngineUnavailable, get_engine
-from pdmeasure.engines import weka_engine
-from pdmeasure.engines.weka_encoding import WekaEncoding, declared_values, encode
-from pdmeasure.engines.weka_engine import WekaEngine, classifier_setup, fold_sizes
+from pdmeasure.pipeline.confusion import confusion_matrix
+from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, EngineUnavailable, get_engine
+from pdmeasure.pipeline.engines import weka_engine
+from pdmeasure.pipeline.engines.weka_encoding import WekaEncoding, declared_values, encode
+from pdmeasure.pipeline.engines.weka_engine import WekaEngine, classifier_setup, fold_sizes
 
 PAPER_EXACT = ("Bagging", "BayesNet", "DecisionTable", "J48")
 
@@ -205,7 +205,7 @@ def test_max_heap_size_from_environment(monkeypatch):
 
 
 def test_pipeline_config_check_fails_before_any_job(monkeypatch, config):
-    from pdmeasure.config import ConfigError, check_engines
+    from pdmeasure.pipeline.config import ConfigError, check_engines
 
     monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)
     with pytest.raises(ConfigError, match="openjdk-17-jre-headless"):
@@ -271,7 +271,7 @@ def test_rows_and_folds_equal_an_independent_weka_loop(weka, uci_mirror, config)
     from weka.core.classes import Random
     from weka.core.dataset import Instances
 
-    from pdmeasure.engines.weka_encoding import to_instances
+    from pdmeasure.pipeline.engines.weka_encoding import to_instances
 
     data, spec = canonical(uci_mirror, "car"), spec_of(config, "car")
     params = config["classifiers"]["weka"]["J48"]

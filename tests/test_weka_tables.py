@@ -15,12 +15,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from pdmeasure import published
-from pdmeasure.confusion import confusion_matrix
-from pdmeasure.engines import CVSpec
-from pdmeasure.measure_table import measures_table
-from pdmeasure.ranking import ranking_table
-from pdmeasure.reproduction import compare_data_tables
+from pdmeasure.paper import published
+from pdmeasure.pipeline.confusion import confusion_matrix
+from pdmeasure.pipeline.engines import CVSpec
+from pdmeasure.pipeline.measure_table import measures_table
+from pdmeasure.pipeline.ranking_tables import ranking_table
+from pdmeasure.paper.reproduction import compare_data_tables
 
 from test_weka_engine import canonical, spec_of, weka  # noqa: F401 (weka: shared fixture)
 

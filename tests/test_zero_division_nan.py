@@ -1,8 +1,8 @@
 """NaN in CSV files: written one way by ``io.write_csv`` and read back by every reader.
 
 ``zero_division: nan`` makes undefined ratios NaN, so the pipeline's CSV files hold NaN
-numbers. :func:`pdmeasure.io.write_csv` writes them as the text ``NaN`` (missing text as an
-empty cell), and every reader parses number columns with :func:`pdmeasure.io.text_to_float`.
+numbers. :func:`pdmeasure.pipeline.io.write_csv` writes them as the text ``NaN`` (missing text as an
+empty cell), and every reader parses number columns with :func:`pdmeasure.pipeline.io.text_to_float`.
 The tests below write with ``write_csv`` and read with the package's readers: the paper
 figures render from such files under every ``zero_division`` setting, NaN cells come back in
 the same places, and one real Snakemake run with ``zero_division: nan`` (and one with 1)
@@ -17,15 +17,19 @@ import pandas as pd
 import pytest
 from conftest import run_snakemake, small_config, write_config
 
-from pdmeasure import cd_diagram, paper, reproduction
-from pdmeasure import paper_figures as F
-from pdmeasure.confusion import POOLED, read_long
-from pdmeasure.exact_plots import read_exact_table
-from pdmeasure.grids import read_histogram
-from pdmeasure.io import NAN_TEXT, read_csv, text_to_float, write_csv
-from pdmeasure.measure_table import MEASURE_COLUMNS, read_measures
-from pdmeasure.plotting import save_figure
-from pdmeasure.stats import read_stats_table
+from pdmeasure.render import cd_diagram
+
+from pdmeasure.paper import example_tables as paper
+
+from pdmeasure.paper import reproduction
+from pdmeasure.render import paper_figures as F
+from pdmeasure.pipeline.confusion import POOLED, read_long
+from pdmeasure.render.exact_figures import read_exact_table
+from pdmeasure.pipeline.histograms import read_histogram
+from pdmeasure.pipeline.io import NAN_TEXT, read_csv, text_to_float, write_csv
+from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS, read_measures
+from pdmeasure.render.figures import save_figure
+from pdmeasure.pipeline.stats_tables import read_stats_table
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZERO_DIVISIONS = [0.0, 1.0, "nan"]
@@ -155,7 +159,7 @@ ROUND_TRIPS = {
         ["value"]),
     "measure_table.read_measures": (read_measures, _measures_frame, ["value"]),
     "grids.read_histogram": (read_histogram, _histogram_frame, ["bin_left", "bin_right"]),
-    "stats.read_stats_table": (read_stats_table, _stats_frame,
+    "stats_tables.read_stats_table": (read_stats_table, _stats_frame,
                                ["statistic", "df1", "p_value"]),
     "cd_diagram.read_cd_table": (cd_diagram.read_cd_table, _cd_frame,
                                  ["average_rank", "cd", "alpha"]),

@@ -1,4 +1,4 @@
 """``python -m pdmeasure``: the ``pdmeasure`` command (see :mod:`pdmeasure.cli`)."""
-from .cli import main
+from pdmeasure.cli import main
 
 raise SystemExit(main())

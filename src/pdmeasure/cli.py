@@ -7,7 +7,7 @@ Subcommands
 ``compare``  the exact kappa-space analysis (:class:`pdmeasure.exact.DatasetAnalysis`) of
              several classifiers: pd distribution, pairwise win probabilities, share of the
              kappa space where each classifier ranks first.
-``explore``  the interactive HTML kappa explorer (:func:`pdmeasure.explorer.write_explorer`).
+``explore``  the interactive HTML kappa explorer (:func:`pdmeasure.render.explorer.write_explorer`).
 
 Inputs
 ------
@@ -161,7 +161,7 @@ def _check_distinct(labels: Sequence[str], where: str) -> None:
 
 def _checked(rows, what: str) -> np.ndarray:
     """Counts as a validated float64 ``(C, C)`` matrix (the measures library's checks)."""
-    from ._validation import check_confusion
+    from pdmeasure._validation import check_confusion
 
     try:
         arr = np.asarray(rows, dtype=object)
@@ -383,7 +383,7 @@ def read_predictions(path: str, true: str, pred: str, by: str | None,
     sorted union of both label columns over the whole table (:func:`sorted_labels`), so
     every group's matrix has the same classes.
     """
-    from .confusion import confusion_matrix
+    from pdmeasure.pipeline.confusion import confusion_matrix
 
     text, name = _read_text(path)
     table = _predictions_table(text, name, [true, pred] + ([by] if by else []))
@@ -541,8 +541,8 @@ def score_values(mset: MatrixSet, kappas: Sequence[str], zero_division):
     pd_rows : list of (numpy.ndarray, numpy.ndarray)
         Per ``--kappa``: the vector in class order and pd of every matrix.
     """
-    from . import measures
-    from .scoring import kappa_vector
+    from pdmeasure import measures
+    from pdmeasure.scoring import kappa_vector
 
     stack = mset.stack()
     try:
@@ -562,7 +562,7 @@ def score_values(mset: MatrixSet, kappas: Sequence[str], zero_division):
 
 def run_score(args: argparse.Namespace) -> str:
     """``pdmeasure score``: the measures table as text, CSV or JSON."""
-    from .measure_table import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa
+    from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa
 
     mset = load_input(args)
     values, pd_rows = score_values(mset, args.kappa, _zero_division(args.zero_division))
@@ -629,7 +629,7 @@ def compare_tables(mset: MatrixSet, grid: list[float] | None, zero_division, *,
         ``zero_division="nan"`` a 0/0 precision or recall leaves pd undefined on part of
         the space, and the analysis leaves that classifier out.
     """
-    from .exact import DatasetAnalysis, ExactSettings
+    from pdmeasure.exact import DatasetAnalysis, ExactSettings
 
     space = "grid" if grid is not None else "uniform"
     settings = ExactSettings(zero_division=zero_division, monte_carlo_samples=samples, seed=seed)
@@ -725,9 +725,9 @@ def run_compare(args: argparse.Namespace) -> str:
 
 
 def _plot_cdf(cdf, path: str, title: str) -> None:
-    """The CDF of pd per classifier (:func:`pdmeasure.exact_plots.cdf_figure`), saved headless."""
-    from .exact_plots import cdf_figure
-    from .plotting import save_figure
+    """The CDF of pd per classifier (:func:`pdmeasure.render.exact_figures.cdf_figure`), saved headless."""
+    from pdmeasure.render.exact_figures import cdf_figure
+    from pdmeasure.render.figures import save_figure
 
     try:
         save_figure(cdf_figure(cdf, title=title), path)
@@ -743,10 +743,10 @@ def run_explore(args: argparse.Namespace) -> str:
     mset = load_input(args)
     grid = _parse_grid(args.grid) if args.grid else None
     try:
-        from .explorer import write_explorer
+        from pdmeasure.render.explorer import write_explorer
     except ImportError as exc:
         raise CliError(
-            f"the kappa explorer is not available: pdmeasure.explorer cannot be imported ({exc})"
+            f"the kappa explorer is not available: pdmeasure.render.explorer cannot be imported ({exc})"
         ) from None
     try:
         write_explorer(mset.counts(), mset.labels, args.output,
@@ -867,7 +867,7 @@ def _compare_parser(subparsers) -> None:
 def _explore_parser(subparsers) -> None:
     p = _subparser(subparsers, "explore", "write the interactive HTML kappa explorer",
                    "Write a self-contained HTML page to explore pd of the classifiers as "
-                   "kappa moves (pdmeasure.explorer.write_explorer).")
+                   "kappa moves (pdmeasure.render.explorer.write_explorer).")
     _add_input_arguments(p, "matrices of one or several classifiers (JSON or CSV)")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="the HTML file to write")
     p.add_argument("--dataset", help="dataset name shown in the page (default: FILE's stem)")
@@ -878,7 +878,7 @@ def _explore_parser(subparsers) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``pdmeasure`` argument parser with its subcommands."""
-    from . import __version__
+    from pdmeasure import __version__
 
     parser = _Parser(prog=PROG, description="The preference-driven classification measure: "
                                             "score, compare and explore confusion matrices.")

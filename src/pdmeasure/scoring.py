@@ -31,8 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from . import measures
-from ._validation import ZeroDivision
+from pdmeasure import measures
+from pdmeasure._validation import ZeroDivision
 
 __all__ = [
     "preference_driven_score",

@@ -9,11 +9,11 @@ import re
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-import pdmeasure.config as pdconfig
+import pdmeasure.pipeline.config as pdconfig
 
 
 try:
-    validate(config, "../schemas/config.schema.yaml", set_default=True)
+    validate(config, str(pdconfig.SCHEMA_PATH), set_default=True)
 except WorkflowError as exc:
     raise pdconfig.schema_error(exc) from None
 pdconfig.check_config(config)

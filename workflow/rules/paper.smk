@@ -1,8 +1,8 @@
 # Module paper (DAG step 7): the papers' tables and figures that need no data, computed from the
-# example matrices in pdmeasure.examples (cm1..cm9, Table 4, the Pacc matrices). Compute writes
+# example matrices in pdmeasure.paper.examples (cm1..cm9, Table 4, the Pacc matrices). Compute writes
 # tidy CSVs; Markdown tables and PNG figures are rendered from those files only.
 
-# Tidy paper tables (pdmeasure.paper format: paper, table, row, column, value, decimals).
+# Tidy paper tables (pdmeasure.paper.example_tables format: paper, table, row, column, value, decimals).
 PAPER_TABLE_NAMES = [
     "pd_table3", "pd_table4", "pd_section42",
     "pacc_table2", "pacc_table4", "pacc_table5", "pacc_table6",

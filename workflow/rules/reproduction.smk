@@ -1,5 +1,5 @@
 # Module reproduction (DAG step 8): every published number against its reproduction, per engine
-# (pdmeasure.reproduction), and a short Markdown summary with the counts per status.
+# (pdmeasure.paper.reproduction), and a short Markdown summary with the counts per status.
 
 
 rule reproduction:

@@ -5,7 +5,7 @@
 #   within each dataset (from the CV predictions): corrected resampled t-test, McNemar, and
 #     the 5x2cv t / F tests on their own 5 x 2-fold CV jobs -> stats/{engine}/{dataset}/
 #   report: stats/report.md collects everything.
-from pdmeasure.stats import comparison_keys, file_stem
+from pdmeasure.pipeline.stats_tables import comparison_keys, file_stem
 
 STATS_DIR = results_path("stats")
 STATS_CFG = config["stats"]

@@ -2,8 +2,8 @@
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
-from pdmeasure.confusion import LONG_COLUMNS, read_long
-from pdmeasure.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.confusion import LONG_COLUMNS, read_long
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
 
 log = script_logger(snakemake.log[0])  # noqa: F821
 with log_errors(log):

@@ -2,8 +2,8 @@
 measures.csv and warnings.csv."""
 import pandas as pd
 
-from pdmeasure.io import log_errors, read_csv, script_logger, write_csv
-from pdmeasure.measure_table import read_measures
+from pdmeasure.pipeline.io import log_errors, read_csv, script_logger, write_csv
+from pdmeasure.pipeline.measure_table import read_measures
 
 log = script_logger(snakemake.log[0])  # noqa: F821
 with log_errors(log):

@@ -3,11 +3,11 @@
 Writes the per-sample predictions and the per-fold and pooled confusion matrices.
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
-from pdmeasure.config import dataset_spec_from_dict
-from pdmeasure.confusion import predictions_to_long
-from pdmeasure.data import read_canonical
-from pdmeasure.engines import CVSpec, get_engine
-from pdmeasure.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.config import dataset_spec_from_dict
+from pdmeasure.pipeline.confusion import predictions_to_long
+from pdmeasure.pipeline.fetch import read_canonical
+from pdmeasure.pipeline.engines import CVSpec, get_engine
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
 
 smk = snakemake  # noqa: F821
 log = script_logger(smk.log[0])

@@ -2,9 +2,9 @@
 import logging
 import time
 
-from pdmeasure.confusion import pooled_matrices, read_long
+from pdmeasure.pipeline.confusion import pooled_matrices, read_long
 from pdmeasure.exact import DatasetAnalysis, ExactSettings
-from pdmeasure.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
 
 
 def main(smk) -> None:

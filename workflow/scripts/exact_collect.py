@@ -4,7 +4,7 @@ import logging
 import pandas as pd
 
 from pdmeasure.exact import robustness_summary
-from pdmeasure.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
 
 _TEXT = {"engine": str, "dataset": str, "classifier": str, "classifier_a": str, "classifier_b": str,
          "winner": str, "challenger": str, "kappa": str, "default_kappa": str, "n_vectors": str}

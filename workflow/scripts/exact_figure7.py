@@ -3,9 +3,9 @@ import logging
 
 import pandas as pd
 
-from pdmeasure.exact_plots import fine_figure7, read_exact_table
-from pdmeasure.plotting import save_figure
-from pdmeasure.io import log_errors, script_logger
+from pdmeasure.render.exact_figures import fine_figure7, read_exact_table
+from pdmeasure.render.figures import save_figure
+from pdmeasure.pipeline.io import log_errors, script_logger
 
 
 def main(smk) -> None:

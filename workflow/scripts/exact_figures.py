@@ -1,9 +1,9 @@
 """Snakemake script: exact-analysis CSVs of one (engine, dataset) -> win, CDF and share figures."""
 import logging
 
-from pdmeasure.exact_plots import cdf_figure, read_exact_table, share_bars, win_heatmap
-from pdmeasure.plotting import save_figure
-from pdmeasure.io import log_errors, script_logger
+from pdmeasure.render.exact_figures import cdf_figure, read_exact_table, share_bars, win_heatmap
+from pdmeasure.render.figures import save_figure
+from pdmeasure.pipeline.io import log_errors, script_logger
 
 
 def main(smk) -> None:

@@ -1,9 +1,9 @@
 """Snakemake script of rule explorer: pooled matrices of one engine and dataset -> explorer HTML."""
 import logging
 
-from pdmeasure.confusion import pooled_matrices, read_long
-from pdmeasure.explorer import write_explorer
-from pdmeasure.io import log_errors, script_logger
+from pdmeasure.pipeline.confusion import pooled_matrices, read_long
+from pdmeasure.render.explorer import write_explorer
+from pdmeasure.pipeline.io import log_errors, script_logger
 
 
 def main(smk) -> None:

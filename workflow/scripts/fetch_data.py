@@ -2,8 +2,8 @@
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
-from pdmeasure.data import fetch_dataset
-from pdmeasure.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.fetch import fetch_dataset
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
 
 smk = snakemake  # noqa: F821
 log = script_logger(smk.log[0])

@@ -1,7 +1,7 @@
 """Snakemake script: pd over one dataset's kappa grid -> histogram.csv, summary.csv."""
-from pdmeasure.confusion import pooled_matrices, read_long
-from pdmeasure.grids import grid_tables
-from pdmeasure.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.confusion import pooled_matrices, read_long
+from pdmeasure.pipeline.histograms import grid_tables
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
 
 
 def main(smk, log) -> None:

@@ -1,8 +1,8 @@
 """Snakemake script of rule measures: pooled matrices of one engine and dataset -> its measures,
 and the classes whose precision (never predicted) or recall (never actual) is 0/0."""
-from pdmeasure.confusion import pooled_matrices, read_long, undefined_precision
-from pdmeasure.io import log_errors, script_logger, write_csv
-from pdmeasure.measure_table import measures_table
+from pdmeasure.pipeline.confusion import pooled_matrices, read_long, undefined_precision
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.measure_table import measures_table
 
 
 def main(smk, log) -> None:

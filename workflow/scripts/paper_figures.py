@@ -1,9 +1,9 @@
 """Snakemake script: one figure's data CSV(s) -> paper 000 Figure 2, 3, 4, 5 or 6 (PNG)."""
 import logging
 
-from pdmeasure import paper_figures as F
-from pdmeasure.plotting import save_figure
-from pdmeasure.io import log_errors, script_logger
+from pdmeasure.render import paper_figures as F
+from pdmeasure.render.figures import save_figure
+from pdmeasure.pipeline.io import log_errors, script_logger
 
 
 def main(smk) -> None:

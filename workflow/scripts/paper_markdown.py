@@ -1,8 +1,8 @@
 """Snakemake script: one tidy paper table CSV -> Markdown."""
 import logging
 
-from pdmeasure.io import log_errors, script_logger, write_text
-from pdmeasure.paper import read_table, render_markdown
+from pdmeasure.pipeline.io import log_errors, script_logger, write_text
+from pdmeasure.paper.example_tables import read_table, render_markdown
 
 
 def main(smk) -> None:

@@ -1,10 +1,9 @@
 """Snakemake script: the papers' example matrices -> tidy tables and figure data (no data needed)."""
 import logging
 
-import pandas as pd
 
-from pdmeasure import paper
-from pdmeasure.io import log_errors, script_logger, write_csv
+from pdmeasure.paper import example_tables as paper
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
 
 
 def main(smk) -> None:

@@ -1,7 +1,7 @@
 """Snakemake script: measures.csv -> one ranking table (paper Tables 6-9), CSV and Markdown."""
-from pdmeasure.io import log_errors, script_logger, write_csv, write_text
-from pdmeasure.measure_table import read_measures
-from pdmeasure.ranking import ranking_table, to_markdown
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv, write_text
+from pdmeasure.pipeline.measure_table import read_measures
+from pdmeasure.pipeline.ranking_tables import ranking_table, to_markdown
 
 
 def main(smk, log) -> None:

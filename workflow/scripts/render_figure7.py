@@ -1,9 +1,9 @@
 """Snakemake script: grid histograms of one engine -> Figure 7 (rendered from the CSVs only)."""
 import pandas as pd
 
-from pdmeasure.grids import read_histogram
-from pdmeasure.io import log_errors, script_logger
-from pdmeasure.plotting import figure7, save_figure
+from pdmeasure.pipeline.histograms import read_histogram
+from pdmeasure.pipeline.io import log_errors, script_logger
+from pdmeasure.render.figures import figure7, save_figure
 
 
 def main(smk, log) -> None:

@@ -3,12 +3,12 @@ import logging
 
 import pandas as pd
 
-from pdmeasure import published
-from pdmeasure.confusion import pooled_matrices, read_long
-from pdmeasure.io import log_errors, script_logger, write_csv
-from pdmeasure.measure_table import read_measures
-from pdmeasure.paper import read_table
-from pdmeasure.reproduction import reproduction_table, status_counts
+from pdmeasure.paper import published
+from pdmeasure.pipeline.confusion import pooled_matrices, read_long
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.measure_table import read_measures
+from pdmeasure.paper.example_tables import read_table
+from pdmeasure.paper.reproduction import reproduction_table, status_counts
 
 
 def main(smk) -> None:

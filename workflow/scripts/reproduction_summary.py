@@ -1,8 +1,8 @@
 """Snakemake script: reproduction.csv -> the short Markdown summary reproduction.md."""
 import logging
 
-from pdmeasure.io import log_errors, script_logger, write_text
-from pdmeasure.reproduction import read_reproduction, summary_markdown
+from pdmeasure.pipeline.io import log_errors, script_logger, write_text
+from pdmeasure.paper.reproduction import read_reproduction, summary_markdown
 
 
 def main(smk) -> None:

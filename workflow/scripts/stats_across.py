@@ -1,9 +1,9 @@
 """Snakemake script: every test across datasets, per engine and measure (thin wrapper)."""
 import logging
 
-from pdmeasure.io import log_errors, script_logger, write_csv
-from pdmeasure.measure_table import read_measures
-from pdmeasure.stats import compare_across_datasets
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.measure_table import read_measures
+from pdmeasure.pipeline.stats_across import compare_across_datasets
 
 
 def main(smk) -> None:

@@ -1,8 +1,8 @@
 """Snakemake script: critical-difference diagrams rendered from stats/cd.csv (thin wrapper)."""
 import logging
 
-from pdmeasure.cd_diagram import read_cd_table, render_cd_diagrams
-from pdmeasure.io import log_errors, script_logger
+from pdmeasure.render.cd_diagram import read_cd_table, render_cd_diagrams
+from pdmeasure.pipeline.io import log_errors, script_logger
 
 
 def main(smk) -> None:

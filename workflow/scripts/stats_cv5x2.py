@@ -1,10 +1,10 @@
 """Snakemake script: 5 x 2-fold CV of one classifier on one dataset, for the 5x2cv tests."""
 import logging
 
-from pdmeasure.config import dataset_spec_from_dict
-from pdmeasure.data import read_canonical
-from pdmeasure.io import log_errors, script_logger, write_csv
-from pdmeasure.stats import cross_validate_5x2
+from pdmeasure.pipeline.config import dataset_spec_from_dict
+from pdmeasure.pipeline.fetch import read_canonical
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.stats_folds import cross_validate_5x2
 
 
 def main(smk) -> None:

@@ -4,8 +4,10 @@ import os
 
 import pandas as pd
 
-from pdmeasure.io import log_errors, script_logger, write_text
-from pdmeasure.stats import AcrossTables, read_stats_table, stats_report
+from pdmeasure.pipeline.io import log_errors, script_logger, write_text
+from pdmeasure.pipeline.stats_across import AcrossTables
+from pdmeasure.pipeline.stats_tables import read_stats_table
+from pdmeasure.render.stats_report import stats_report
 
 
 def main(smk) -> None:

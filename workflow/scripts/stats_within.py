@@ -3,15 +3,10 @@ import logging
 
 import pandas as pd
 
-from pdmeasure.io import log_errors, script_logger, write_csv, write_text
-from pdmeasure.stats import (
-    check_paired_folds,
-    compare_within_dataset,
-    fold_measure_values,
-    read_predictions,
-    significance_markdown,
-    significance_table,
-)
+from pdmeasure.pipeline.io import log_errors, script_logger, write_csv, write_text
+from pdmeasure.pipeline.stats_folds import check_paired_folds, fold_measure_values, read_predictions
+from pdmeasure.pipeline.stats_within import compare_within_dataset, significance_table
+from pdmeasure.render.stats_report import significance_markdown
 
 
 def _values(paths, smk, scheme):

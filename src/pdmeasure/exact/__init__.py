@@ -18,12 +18,12 @@ are sums of independent per-class terms. This package computes, without enumerat
 Modules: ``forms`` (pd as a linear form, kappa grids), ``grid``, ``lattice``, ``uniform``,
 ``rank`` (shares, LP), ``analysis`` (tidy tables of one engine and dataset).
 """
-from .analysis import DatasetAnalysis, ExactSettings, distribution, extremes, moments, robustness_summary
-from .forms import LinearForm, ProductGrid, class_rates_exact, class_shares, pd_form, to_fraction
-from .grid import GridDistribution, largest_half
-from .lattice import LatticeDistribution, grid_lattice, uniform_lattice
-from .rank import nearest_first_place, shares_enumerated, shares_monte_carlo, wilson_interval
-from .uniform import TooManyTerms, uniform_cdf
+from pdmeasure.exact.analysis import DatasetAnalysis, ExactSettings, distribution, extremes, moments, robustness_summary
+from pdmeasure.exact.forms import LinearForm, ProductGrid, class_rates_exact, class_shares, pd_form, to_fraction
+from pdmeasure.exact.grid import GridDistribution, largest_half
+from pdmeasure.exact.lattice import LatticeDistribution, grid_lattice, uniform_lattice
+from pdmeasure.exact.first_place import nearest_first_place, shares_enumerated, shares_monte_carlo, wilson_interval
+from pdmeasure.exact.uniform import TooManyTerms, uniform_cdf
 
 __all__ = [
     "DatasetAnalysis", "ExactSettings", "GridDistribution", "LatticeDistribution", "LinearForm",

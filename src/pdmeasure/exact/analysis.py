@@ -39,13 +39,13 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ..measure_table import format_kappa
-from .._validation import check_zero_division
-from .forms import LinearForm, ProductGrid, class_shares, pd_form
-from .grid import DEFAULT_MAX_HALF, GridDistribution, largest_half
-from .lattice import grid_lattice, uniform_lattice
-from .rank import nearest_first_place, shares_enumerated, shares_monte_carlo, wilson_interval
-from .uniform import TooManyTerms, uniform_cdf
+from pdmeasure.measures.weights import format_kappa
+from pdmeasure._validation import check_zero_division
+from pdmeasure.exact.forms import LinearForm, ProductGrid, class_shares, pd_form
+from pdmeasure.exact.grid import DEFAULT_MAX_HALF, GridDistribution, largest_half
+from pdmeasure.exact.lattice import grid_lattice, uniform_lattice
+from pdmeasure.exact.first_place import nearest_first_place, shares_enumerated, shares_monte_carlo, wilson_interval
+from pdmeasure.exact.uniform import TooManyTerms, uniform_cdf
 
 SPACES = ("grid", "fine", "uniform")
 NORMS = ("linf", "l1")

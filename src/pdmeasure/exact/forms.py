@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._validation import check_zero_division
+from pdmeasure._validation import check_zero_division
 
 
 def to_fraction(value) -> Fraction:

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .forms import LinearForm, ProductGrid
+from pdmeasure.exact.forms import LinearForm, ProductGrid
 
 #: Largest group of partial sums (floats kept in memory and sorted), about 32 MiB.
 DEFAULT_MAX_HALF = 2**22

@@ -27,8 +27,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .forms import LinearForm, ProductGrid
-from .grid import _as_threshold
+from pdmeasure.exact.forms import LinearForm, ProductGrid
+from pdmeasure.exact.grid import _as_threshold
 
 #: Default number of lattice cells over the range of the form.
 DEFAULT_SIZE = 2**20

@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .forms import LinearForm
-from .grid import _as_threshold
+from pdmeasure.exact.forms import LinearForm
+from pdmeasure.exact.grid import _as_threshold
 
 #: Default budget of inclusion-exclusion terms per evaluation (about a second on krkopt).
 DEFAULT_MAX_TERMS = 2**19

@@ -77,11 +77,11 @@ from __future__ import annotations
 #   preference  preference_driven, class_precision_recall, fbeta_macro, fbeta_micro
 #   registry    REGISTRY, INFO, evaluate
 # Zero division and input checks live in pdmeasure._validation, kappa grids in
-# pdmeasure.kappa.
-from .._validation import check_zero_division, safe_divide
-from ..kappa import DEFAULT_CHUNK_SIZE, KappaGrid, kappa_grid
-from ._core import MeasureInfo, PerClassCounts, per_class_counts
-from .averaged import (
+# pdmeasure.measures.weights.
+from pdmeasure._validation import check_zero_division, safe_divide
+from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE, KappaGrid, kappa_grid
+from pdmeasure.measures._core import MeasureInfo, PerClassCounts, per_class_counts
+from pdmeasure.measures.averaged import (
     IBA_ALPHA,
     accuracy,
     average_accuracy,
@@ -98,10 +98,10 @@ from .averaged import (
     recall_micro,
     specificity_macro,
 )
-from .chance import kappa, mcc
-from .entropy import cen, pacc
-from .preference import class_precision_recall, fbeta_macro, fbeta_micro, preference_driven
-from .registry import INFO, REGISTRY, evaluate
+from pdmeasure.measures.chance import kappa, mcc
+from pdmeasure.measures.entropy import cen, pacc
+from pdmeasure.measures.preference import class_precision_recall, fbeta_macro, fbeta_micro, preference_driven
+from pdmeasure.measures.registry import INFO, REGISTRY, evaluate
 
 __all__ = [
     "REGISTRY",

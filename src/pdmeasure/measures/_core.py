@@ -17,7 +17,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .._validation import ZeroDivision, check_confusion, check_zero_division, safe_divide
+from pdmeasure._validation import ZeroDivision, check_confusion, check_zero_division, safe_divide
 
 # Up to this many classes the row and column totals come from a product with a 0/1 selector,
 # faster than np.einsum over the short class axes (9261 matrices, both totals: 93 vs 152 us

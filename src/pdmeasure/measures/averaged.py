@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import safe_divide
-from ._core import Stack, fbeta, mean, measure
+from pdmeasure._validation import safe_divide
+from pdmeasure.measures._core import Stack, fbeta, mean, measure
 
 #: Weight of the dominance term of the index of balanced accuracy (Garcia et al. 2009).
 IBA_ALPHA = 0.1

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import safe_divide
-from ._core import Stack, dot, measure, nan_or_zero, sum_of_others
+from pdmeasure._validation import safe_divide
+from pdmeasure.measures._core import Stack, dot, measure, nan_or_zero, sum_of_others
 
 
 @measure(lower=-1.0, source="paper 000, eq. 25 (Gorodkin R_K); paper 001, eqs. 6-9")

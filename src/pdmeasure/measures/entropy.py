@@ -6,8 +6,8 @@ import math
 import numpy as np
 from scipy.special import xlogy
 
-from .._validation import safe_divide
-from ._core import Stack, mean, measure, total
+from pdmeasure._validation import safe_divide
+from pdmeasure.measures._core import Stack, mean, measure, total
 
 _CEN_UPPER = 2.0 / (math.e * math.log(2.0))
 

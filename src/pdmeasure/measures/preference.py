@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import ZeroDivision, check_kappa, safe_divide
-from ._core import MeasureInfo, Stack, check_beta, dot, fbeta, prepare, scalar, total
+from pdmeasure._validation import ZeroDivision, check_kappa, safe_divide
+from pdmeasure.measures._core import MeasureInfo, Stack, check_beta, dot, fbeta, prepare, scalar, total
 
 
 def class_precision_recall(cm, *, zero_division: ZeroDivision = "nan"):

@@ -5,10 +5,10 @@ from typing import Callable
 
 import numpy as np
 
-from .._validation import ZeroDivision
-from . import averaged, chance, entropy
-from ._core import MeasureInfo, prepare, scalar
-from .preference import preference_driven
+from pdmeasure._validation import ZeroDivision
+from pdmeasure.measures import averaged, chance, entropy
+from pdmeasure.measures._core import MeasureInfo, prepare, scalar
+from pdmeasure.measures.preference import preference_driven
 
 #: Measure name -> function ``f(cm, *, zero_division="nan")`` returning shape ``(...)``.
 REGISTRY: dict[str, Callable] = {

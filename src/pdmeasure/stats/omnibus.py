@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy import stats as ss
 
-from .ranks import check_scores, rank_scores
+from pdmeasure.stats.ranks import check_scores, rank_scores
 
 #: Demsar (2006, Sec. 3.2.2): the chi-square approximation of Friedman's statistic needs
 #: "N > 10 and k > 5"; below that the table says so.

@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
-import pandas as pd
 from scipy import stats as ss
 
-from .ranks import average_ranks, better_classifier, check_scores
+from pdmeasure.stats.ranks import average_ranks, better_classifier, check_scores
 
 
 def holm(p_values) -> np.ndarray:
@@ -67,7 +66,7 @@ def _ranked(scores, names: Sequence[str],
 
 
 def nemenyi(scores, names: Sequence[str], *, alpha: float,
-            lower_is_better: bool = False) -> pd.DataFrame:
+            lower_is_better: bool = False) -> list[dict]:
     r"""All-pairs Nemenyi test on average ranks (Demsar 2006, Sec. 3.2.2).
 
     The p-value of a pair is ``P(q > |R_a - R_b| sqrt(2) / SE)`` under the studentized range
@@ -77,8 +76,8 @@ def nemenyi(scores, names: Sequence[str], *, alpha: float,
 
     Returns
     -------
-    DataFrame
-        One row per pair (``classifier_a`` before ``classifier_b`` in ``names`` order):
+    list of dict
+        One record per pair (``pandas.DataFrame(records)`` makes the table) (``classifier_a`` before ``classifier_b`` in ``names`` order):
         ``statistic`` = |R_a - R_b|, ``p_value``, ``p_adjusted``, ``significant``,
         ``better``, ``min_p``, ``note`` (which carries the CD).
     """
@@ -98,11 +97,11 @@ def nemenyi(scores, names: Sequence[str], *, alpha: float,
                      # ranks: lower average rank is better whatever the measure's direction
                      "better": better_classifier(names[i], names[j], r[i] - r[j], True),
                      "min_p": min_p, "note": note})
-    return pd.DataFrame(rows)
+    return rows
 
 
 def holm_control(scores, names: Sequence[str], *, alpha: float,
-                 lower_is_better: bool = False) -> pd.DataFrame:
+                 lower_is_better: bool = False) -> list[dict]:
     r"""The best-ranked classifier against every other, z-test with Holm (Stapor Sec. IV).
 
     ``z = (R_j - R_control) / sqrt(K(K+1)/(6N))``, two-sided normal p-value, Holm's
@@ -119,14 +118,14 @@ def holm_control(scores, names: Sequence[str], *, alpha: float,
     note = f"control = {names[control]} (best average rank {r[control]:.3f})"
     if min_p > alpha:
         note += f"; with N = {n} no comparison can reach alpha = {alpha:g}"
-    return pd.DataFrame([
+    return [
         {"test": "holm_control", "classifier_a": names[control], "classifier_b": names[j],
          "statistic": float(z[i]), "p_value": float(p[i]), "p_adjusted": float(adjusted[i]),
          "significant": bool(adjusted[i] <= alpha),
          "better": better_classifier(names[control], names[j], r[control] - r[j], True),
          "min_p": min_p, "note": note}
         for i, j in enumerate(others)
-    ])
+    ]
 
 
 def wilcoxon_signed_rank(x, y) -> tuple[float, float]:
@@ -161,7 +160,7 @@ def wilcoxon_min_p(n: int) -> float:
 
 
 def wilcoxon_pairwise(scores, names: Sequence[str], *, alpha: float,
-                      lower_is_better: bool = False) -> pd.DataFrame:
+                      lower_is_better: bool = False) -> list[dict]:
     """Wilcoxon signed-rank test of every pair over the datasets, Holm-corrected.
 
     Stapor recommends it as the post-hoc test whose outcome depends only on the two
@@ -192,4 +191,4 @@ def wilcoxon_pairwise(scores, names: Sequence[str], *, alpha: float,
                      "p_adjusted": float(p_adj), "significant": bool(p_adj <= alpha),
                      "better": better_classifier(names[i], names[j], median, lower_is_better),
                      "min_p": min_p, "note": note})
-    return pd.DataFrame(rows)
+    return rows

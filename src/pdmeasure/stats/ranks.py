@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as ss
 
-from .. import measures
+from pdmeasure import measures
 
 #: Measures that are better when lower, used only if the measures registry does not say.
 LOWER_IS_BETTER_FALLBACK = frozenset({"error_rate", "cen"})

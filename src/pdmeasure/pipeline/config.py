@@ -1,0 +1,554 @@
+"""The pipeline configuration: schema validation, checks across keys, and spec builders.
+
+``config.yaml`` is validated in three layers, all before any Snakemake job runs:
+
+1. :func:`validate_schema` -- ``snakemake.utils.validate`` against
+   ``pdmeasure/pipeline/config.schema.yaml`` (types, misspelt keys, defaults);
+2. :func:`check_config` -- rules that span keys (kappa vector length = number of classes,
+   exactly one of ``uci_id``/``path``, known engines with a classifier block);
+3. :func:`check_data` -- the class order against the data, where the data (a local file, the
+   mirror's ``MANIFEST.json`` or an already fetched canonical table) can be read without a
+   job; the fetch step repeats the check on the data it fetched.
+
+Every error is a :class:`ConfigError` whose message starts with the offending key, written
+as a dotted path (``datasets.car.kappa_vectors.p1``).
+"""
+from __future__ import annotations
+
+import json
+import os
+from importlib import resources
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pdmeasure.pipeline.engines import ENGINES, get_engine
+from pdmeasure.pipeline.engines.base import CVSpec, DatasetSpec, EngineUnavailable
+
+#: The JSON schema of ``config.yaml``: package data of :mod:`pdmeasure.pipeline`, so that an
+#: installed wheel validates a config exactly as the workflow does.
+SCHEMA_PATH = Path(str(resources.files("pdmeasure.pipeline").joinpath("config.schema.yaml")))
+
+#: Environment variable naming the offline UCI mirror when config ``mirror`` is null.
+MIRROR_ENV = "UCI_MIRROR"
+
+
+class ConfigError(ValueError):
+    """The configuration is invalid; the message names the key and the fix."""
+
+
+def _key(path: Sequence[Any]) -> str:
+    return ".".join(str(p) for p in path) or "<top level>"
+
+
+def load_config(path: str | os.PathLike, *, schema: str | os.PathLike | None = None) -> dict:
+    """Read a YAML config, validate it against the schema (filling defaults), check it.
+
+    Parameters
+    ----------
+    path : path-like
+        The ``config.yaml`` to read.
+    schema : path-like, optional
+        The JSON schema; defaults to :data:`SCHEMA_PATH`.
+
+    Returns
+    -------
+    dict
+        The config with every default filled in.
+
+    Raises
+    ------
+    ConfigError
+        If the file is not a YAML mapping, or any check of :func:`validate_schema` or
+        :func:`check_config` fails.
+    """
+    with open(path, encoding="utf-8") as handle:
+        config = yaml.safe_load(handle)
+    if not isinstance(config, dict):
+        raise ConfigError(f"{path}: the config must be a YAML mapping, got {type(config).__name__}")
+    validate_schema(config, schema)
+    check_config(config)
+    return config
+
+
+def validate_schema(config: dict, schema: str | os.PathLike | None = None) -> dict:
+    """Validate ``config`` in place with ``snakemake.utils.validate(..., set_default=True)``.
+
+    Parameters
+    ----------
+    config : dict
+        The parsed config; defaults of the schema are filled in.
+    schema : path-like, optional
+        The JSON schema; defaults to :data:`SCHEMA_PATH`.
+
+    Returns
+    -------
+    dict
+        ``config`` itself.
+
+    Raises
+    ------
+    ConfigError
+        Naming the first offending key: an unknown (misspelt) key, a wrong type, a value out
+        of range.
+    """
+    # Imported here: snakemake is heavy and only validation needs it.
+    from snakemake.exceptions import WorkflowError
+    from snakemake.utils import validate
+
+    schema_path = Path(schema) if schema is not None else SCHEMA_PATH
+    if not schema_path.is_file():
+        raise ConfigError(f"config schema not found at {schema_path}")
+    try:
+        validate(config, str(schema_path.resolve()), set_default=True)
+    except WorkflowError as exc:
+        raise schema_error(exc) from None
+    return config
+
+
+def schema_error(exc: Exception) -> ConfigError:
+    """The :class:`ConfigError` for a failed ``snakemake.utils.validate`` call.
+
+    Raises
+    ------
+    Exception
+        ``exc`` itself if it does not wrap a :class:`jsonschema.ValidationError`.
+    """
+    from jsonschema import ValidationError
+
+    # snakemake raises its WorkflowError while handling the jsonschema error (__context__).
+    cause = exc.__cause__ or exc.__context__
+    if not isinstance(cause, ValidationError):
+        raise exc
+    return ConfigError(describe_validation_error(cause))
+
+
+def describe_validation_error(error) -> str:
+    """One-line message for a :class:`jsonschema.ValidationError`, naming the key.
+
+    An unknown key (``additionalProperties``) is named in full, e.g. ``cv.fold``, with the
+    keys allowed at that place.
+    """
+    path = list(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed]
+        names = ", ".join(f"`{_key(path + [k])}`" for k in extra)
+        hint = f"; allowed keys here: {', '.join(allowed)}" if allowed else ""
+        return f"config: unknown key {names} (misspelt?){hint}"
+    if error.validator == "required":
+        return f"config key `{_key(path)}`: {error.message}"
+    return f"config key `{_key(path)}`: {error.message} (got {error.instance!r})"
+
+
+def check_config(config: Mapping) -> None:
+    """Checks that span keys; ``config`` must already have passed :func:`validate_schema`.
+
+    - every engine of ``engines`` is registered and has a ``classifiers.<engine>`` block;
+    - every dataset has exactly one of ``uci_id`` and ``path``;
+    - every kappa vector has one value per class, each in [0, 1];
+    - ``kappa_grid`` values lie in [0, 1];
+    - ``numeric_features`` does not name the target.
+
+    Raises
+    ------
+    ConfigError
+        Naming the key.
+    """
+    for engine in config["engines"]:
+        if engine not in ENGINES:
+            raise ConfigError(
+                f"config key `engines`: unknown engine {engine!r}; known engines: "
+                f"{', '.join(sorted(ENGINES))}"
+            )
+        if not config["classifiers"].get(engine):
+            raise ConfigError(
+                f"config key `classifiers.{engine}`: engine {engine!r} is listed in `engines` "
+                "but has no classifiers; add a block `classifiers: {engine}: {Name: {params}}`"
+            )
+    for name, ds in config["datasets"].items():
+        key = f"datasets.{name}"
+        if (ds.get("uci_id") is None) == (ds.get("path") is None):
+            raise ConfigError(
+                f"config key `{key}`: give exactly one of `uci_id` (a UCI dataset) and `path` "
+                "(a local CSV file)"
+            )
+        n_classes = len(ds["classes"])
+        for vname, vector in ds.get("kappa_vectors", {}).items():
+            if len(vector) != n_classes:
+                raise ConfigError(
+                    f"config key `{key}.kappa_vectors.{vname}`: {len(vector)} values, but "
+                    f"`{key}.classes` has {n_classes} classes; give one value per class, in the "
+                    "order of `classes`"
+                )
+            _check_unit_interval(vector, f"{key}.kappa_vectors.{vname}")
+        _check_unit_interval(ds.get("kappa_grid") or [], f"{key}.kappa_grid")
+        if ds.get("target") in ds.get("numeric_features", []):
+            raise ConfigError(
+                f"config key `{key}.numeric_features`: names the target {ds['target']!r}"
+            )
+    check_sizes(config)
+
+
+#: The exact analysis counts kappa vectors in int64 (pdmeasure.exact.lattice); a grid with
+#: more vectors than this cannot be counted.
+MAX_COUNTABLE_VECTORS = 2**63 - 1
+
+
+def check_sizes(config: Mapping) -> None:
+    """Refuse grids too large to run, before any job: each size is computed from the config.
+
+    - ``datasets.<name>.kappa_grid``: the grid histogram enumerates ``len(kappa_grid) **
+      n_classes`` kappa vectors; at most ``histogram.max_grid_vectors``.
+    - ``exact.fine_grid_values`` (and the kappa grid): the exact analysis counts the vectors of
+      its grids in int64, so a grid may have at most 2**63 - 1 vectors.
+
+    Raises
+    ------
+    ConfigError
+        Naming the dataset, the key, the size and the fixes.
+    """
+    limit = int(config["histogram"]["max_grid_vectors"])
+    fine = int(config["exact"]["fine_grid_values"])
+    for name, ds in config["datasets"].items():
+        n_classes = len(ds["classes"])
+        grid = ds.get("kappa_grid")
+        key = f"datasets.{name}.kappa_grid"
+        if grid is not None and len(grid) ** n_classes > limit:
+            raise ConfigError(
+                f"config key `{key}`: {len(grid)} values over the {n_classes} classes of dataset "
+                f"`{name}` make {len(grid) ** n_classes:.3g} kappa vectors to enumerate, above "
+                f"`histogram.max_grid_vectors` ({limit:.3g}). Fix: fewer values (at most "
+                f"{_largest_base(limit, n_classes)} per class), `kappa_grid: null` to skip this "
+                "dataset's grid histogram (the exact analysis still covers the fine grid and "
+                "uniform kappa without enumerating), or raise `histogram.max_grid_vectors`"
+            )
+        if grid is not None and len(grid) ** n_classes > MAX_COUNTABLE_VECTORS:
+            raise ConfigError(
+                f"config key `{key}`: {len(grid) ** n_classes:.3g} kappa vectors on dataset "
+                f"`{name}`, more than the exact analysis can count (2**63 - 1); give at most "
+                f"{_largest_base(MAX_COUNTABLE_VECTORS, n_classes)} values, or `kappa_grid: null`"
+            )
+        if fine ** n_classes > MAX_COUNTABLE_VECTORS:
+            raise ConfigError(
+                f"config key `exact.fine_grid_values`: {fine} values per class over the "
+                f"{n_classes} classes of dataset `{name}` make {fine ** n_classes:.3g} kappa "
+                "vectors, more than the exact analysis can count (2**63 - 1 = 9.2e18). Fix: "
+                f"`exact.fine_grid_values: {_largest_base(MAX_COUNTABLE_VECTORS, n_classes)}` or "
+                "fewer (uniform kappa is analysed as well and has no such limit)"
+            )
+
+
+def _largest_base(limit: int, exponent: int) -> int:
+    """The largest integer b with b ** exponent <= limit (exact, no float rounding)."""
+    base = int(round(limit ** (1.0 / exponent)))
+    while base**exponent > limit:
+        base -= 1
+    while (base + 1) ** exponent <= limit:
+        base += 1
+    return base
+
+
+def _check_unit_interval(values: Sequence[float], key: str) -> None:
+    bad = [v for v in values if not 0.0 <= float(v) <= 1.0]
+    if bad:
+        raise ConfigError(f"config key `{key}`: values {bad} are outside [0, 1]")
+
+
+def check_engines(config: Mapping) -> None:
+    """Load every configured engine and call its ``check_available()``.
+
+    Each configured classifier is then checked with the engine's ``check_classifier(name,
+    params)`` (unknown names, bad parameters).
+
+    Raises
+    ------
+    ConfigError
+        Naming ``engines`` (or ``classifiers.<engine>.<name>``) and what to install or change.
+    """
+    for name in config["engines"]:
+        try:
+            engine = get_engine(name)
+        except ImportError as exc:
+            raise ConfigError(
+                f"config key `engines`: engine {name!r} cannot be loaded ({exc}); remove it from "
+                f"`engines` (e.g. `--config engines=[sklearn]`) or install what is missing"
+            ) from None
+        try:
+            engine.check_available()
+        except EngineUnavailable as exc:
+            raise ConfigError(
+                f"config key `engines`: engine {name!r} is unavailable: {exc} -- remove it from "
+                "`engines` (e.g. `--config engines=[sklearn]`) or install what is missing"
+            ) from None
+        for classifier, params in config["classifiers"][name].items():
+            try:
+                engine.check_classifier(classifier, params)
+            except ValueError as exc:
+                raise ConfigError(f"config key `classifiers.{name}.{classifier}`: {exc}") from None
+
+
+def mirror_path(config: Mapping) -> Path | None:
+    """The offline UCI mirror: config ``mirror``, else ``$UCI_MIRROR``, else None."""
+    value = config.get("mirror") or os.environ.get(MIRROR_ENV)
+    return Path(value) if value else None
+
+
+def results_dir(config: Mapping) -> Path:
+    """The results folder (config ``results``)."""
+    return Path(config.get("results", "results"))
+
+
+def load_manifest(mirror: str | os.PathLike, *, datasets: Sequence[str] = ()) -> dict:
+    """``MANIFEST.json`` of a mirror folder, checked to be a readable manifest.
+
+    Parameters
+    ----------
+    mirror : path-like
+        The mirror folder.
+    datasets : sequence of str, optional
+        The dataset keys that need the manifest; an error message names them.
+
+    Returns
+    -------
+    dict
+        The manifest: ``{"datasets": {key: entry}}``, every entry a mapping with at least
+        ``uci_id``, ``file``, ``sha256``, ``columns``, ``target`` and
+        ``class_order_first_appearance``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the folder has no ``MANIFEST.json``.
+    ConfigError
+        If the file is not UTF-8, not valid JSON (truncated or corrupt), or not a manifest;
+        the message names the dataset(s), the file and the fix.
+    """
+    path = Path(mirror) / "MANIFEST.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"no MANIFEST.json in the mirror folder {Path(mirror).resolve()}")
+    names = ", ".join(f"`{name}`" for name in datasets)
+    subject = f"dataset{'s' if len(datasets) > 1 else ''} {names} (file {path})" if names else (
+        f"file {path}")
+    fix = ("to fix: restore MANIFEST.json from an intact copy of the mirror, or point config key "
+           "`mirror` (or the environment variable UCI_MIRROR) at an intact mirror")
+    try:
+        manifest = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{subject}: the mirror manifest is not UTF-8 text (byte offset "
+                          f"{exc.start}); it is corrupt -- {fix}") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{subject}: the mirror manifest is not valid JSON ({exc.msg} at line "
+                          f"{exc.lineno}, column {exc.colno}); it is truncated or corrupt -- "
+                          f"{fix}") from None
+    entries = manifest.get("datasets") if isinstance(manifest, dict) else None
+    if not isinstance(entries, dict):
+        raise ConfigError(f"{subject}: the mirror manifest has no `datasets` mapping; it is not "
+                          f"a mirror manifest or is corrupt -- {fix}")
+    required = ("uci_id", "file", "sha256", "columns", "target", "class_order_first_appearance")
+    for key, entry in entries.items():
+        missing = [k for k in required if not isinstance(entry, dict) or k not in entry]
+        if missing:
+            raise ConfigError(f"{subject}: the mirror manifest's entry `{key}` lacks {missing}; "
+                              f"it is corrupt -- {fix}")
+    return manifest
+
+
+def manifest_entry(manifest: Mapping, uci_id: int) -> dict | None:
+    """The manifest block of the dataset with UCI id ``uci_id``, or None."""
+    for entry in manifest.get("datasets", {}).values():
+        if entry.get("uci_id") == uci_id:
+            return dict(entry)
+    return None
+
+
+def first_appearance(labels) -> list[str]:
+    """Distinct labels in the order of their first appearance."""
+    return list(dict.fromkeys(labels))
+
+
+def check_class_order(
+    name: str, configured: Sequence[str], observed: Sequence[str], *, source: str | None = None
+) -> None:
+    """Check that ``configured`` (``datasets.<name>.classes``) is the data's class order.
+
+    Parameters
+    ----------
+    name : str
+        Dataset key.
+    configured : sequence of str
+        The configured class order.
+    observed : sequence of str
+        The data's labels in their order of first appearance (see :func:`first_appearance`).
+    source : str, optional
+        Which dataset and file the labels come from, e.g. ``dataset `toy` (file toy.csv)``;
+        defaults to the dataset alone.
+
+    Raises
+    ------
+    ConfigError
+        If the data have fewer than two classes, a label is missing on either side, or the
+        order differs. The kappa vector is positional, so the order is part of the meaning
+        of every kappa vector.
+    """
+    key = f"datasets.{name}.classes"
+    subject = source or f"dataset `{name}`"
+    configured, observed = list(configured), list(observed)
+    if len(observed) < 2:
+        found = f"only one class, {observed[0]!r}" if observed else "no class labels"
+        raise ConfigError(
+            f"config key `{key}`: {subject}: the data have {found}; a classifier needs at least "
+            f"two classes -- to fix: check that `datasets.{name}.target` names the class column, "
+            "or give data with at least two classes"
+        )
+    extra = [c for c in observed if c not in configured]
+    absent = [c for c in configured if c not in observed]
+    if extra or absent:
+        parts = []
+        if extra:
+            parts.append(f"the data have labels {extra} that are not configured")
+        if absent:
+            parts.append(f"configured labels {absent} do not occur in the data")
+        raise ConfigError(
+            f"config key `{key}`: {subject}: {' and '.join(parts)}; the data's classes in order "
+            f"of first appearance are {observed} -- to fix: set `{key}` to that list (with one "
+            "value per class in every kappa vector), or correct the data"
+        )
+    if configured != observed:
+        raise ConfigError(
+            f"config key `{key}`: {subject}: {configured} is not the data's class order; the "
+            f"classes first appear in the order {observed}, which is the papers' order and the "
+            f"positions of every kappa vector -- to fix: set `{key}` to that list"
+        )
+
+
+def check_data(config: Mapping) -> None:
+    """Check each dataset's ``classes``, ``target`` and ``numeric_features`` against its data.
+
+    An explicitly configured ``mirror`` must be a folder with ``MANIFEST.json``. The data
+    are looked up without running anything: the local ``path`` file, else the
+    mirror's ``MANIFEST.json`` entry for the ``uci_id``, else an already fetched canonical
+    table ``<results>/data/<name>.csv``. A dataset none of these describe is checked by the
+    fetch step instead. Files are read and checked as the fetch step reads them
+    (:func:`pdmeasure.pipeline.fetch.read_local_csv`, :func:`pdmeasure.pipeline.fetch.check_table`).
+
+    Raises
+    ------
+    ConfigError
+        Naming the key, the dataset, the file and the fix: the mirror is not a folder with a
+        readable ``MANIFEST.json``; a file is missing, empty, not UTF-8 or not a CSV with one
+        value per column; the target column is missing; the data's classes are not
+        ``classes`` in order of first appearance, or fewer than two.
+    """
+    # pdmeasure.pipeline.fetch imports this module, so its readers are imported when first needed.
+    from pdmeasure.pipeline.fetch import DataFetchError, check_table, read_local_csv
+
+    mirror = mirror_path(config)
+    has_manifest = mirror is not None and (mirror / "MANIFEST.json").is_file()
+    if config.get("mirror") and not has_manifest:
+        raise ConfigError(
+            f"config key `mirror`: {config['mirror']!r} is not a folder with MANIFEST.json "
+            f"(relative paths start at the working directory {Path.cwd()})"
+        )
+    uci = [name for name, ds in config["datasets"].items() if ds.get("path") is None]
+    # Only datasets fetched from UCI read the manifest; a corrupt one is reported for them.
+    manifest = load_manifest(mirror, datasets=uci) if has_manifest and uci else None
+    for name, ds in config["datasets"].items():
+        entry = None
+        if ds.get("path") is None and manifest is not None:
+            entry = manifest_entry(manifest, ds["uci_id"])
+        if entry is not None:
+            subject = f"dataset `{name}` (file {mirror / 'MANIFEST.json'})"
+            if ds["target"] != entry["target"]:
+                raise ConfigError(
+                    f"config key `datasets.{name}.target`: {subject}: {ds['target']!r}, but the "
+                    f"class column of UCI dataset {ds['uci_id']} is {entry['target']!r} -- to "
+                    f"fix: set `datasets.{name}.target: {entry['target']}`"
+                )
+            unknown = [f for f in ds.get("numeric_features", []) if f not in entry["columns"]]
+            if unknown:
+                raise ConfigError(
+                    f"config key `datasets.{name}.numeric_features`: {unknown} are not columns "
+                    f"of {subject}; its columns are {entry['columns']} -- to fix: list only "
+                    "column names"
+                )
+            check_class_order(name, ds["classes"], entry["class_order_first_appearance"],
+                              source=subject)
+            continue
+        fetched = results_dir(config) / "data" / f"{name}.csv"
+        if ds.get("path") is not None:
+            table, key, hint = Path(ds["path"]), f"datasets.{name}.path", ""
+        elif fetched.is_file():
+            table, key = fetched, f"datasets.{name}"
+            hint = "; or delete this fetched table so that the fetch step writes it again"
+        else:
+            continue
+        try:
+            frame = read_local_csv(name, table)
+        except DataFetchError as exc:
+            raise ConfigError(f"config key `{key}`: {exc}{hint}") from None
+        check_table(name, frame, ds, source=table)
+
+
+def dataset_spec(config: Mapping, name: str, engine: str | None = None) -> DatasetSpec:
+    """The :class:`DatasetSpec` of dataset ``name``; ``options`` = its ``<engine>`` block."""
+    try:
+        ds = config["datasets"][name]
+    except KeyError:
+        raise ConfigError(f"config key `datasets.{name}`: no such dataset") from None
+    options = dict(ds.get(engine) or {}) if engine else {}
+    return DatasetSpec(
+        name=name,
+        target=ds["target"],
+        classes=tuple(ds["classes"]),
+        numeric_features=tuple(ds.get("numeric_features", ())),
+        missing=ds.get("missing"),
+        options=options,
+    )
+
+
+def dataset_spec_from_dict(values: Mapping) -> DatasetSpec:
+    """Rebuild a :class:`DatasetSpec` from ``dataclasses.asdict`` output (rule params)."""
+    return DatasetSpec(
+        name=values["name"],
+        target=values["target"],
+        classes=tuple(values["classes"]),
+        numeric_features=tuple(values.get("numeric_features", ())),
+        missing=values.get("missing"),
+        options=dict(values.get("options") or {}),
+    )
+
+
+def cv_spec(config: Mapping) -> CVSpec:
+    """The :class:`CVSpec` of the ``cv`` block."""
+    cv = config.get("cv", {})
+    return CVSpec(folds=int(cv.get("folds", 10)), seed=int(cv.get("seed", 1)),
+                  repeats=int(cv.get("repeats", 1)))
+
+
+def classifier_params(config: Mapping, engine: str, classifier: str) -> dict:
+    """Parameters of ``classifiers.<engine>.<classifier>``.
+
+    Raises
+    ------
+    ConfigError
+        If the engine or classifier is not configured.
+    """
+    try:
+        return dict(config["classifiers"][engine][classifier])
+    except KeyError:
+        raise ConfigError(
+            f"config key `classifiers.{engine}.{classifier}`: not configured"
+        ) from None
+
+
+def cv_jobs(config: Mapping) -> list[tuple[str, str, str]]:
+    """Every (engine, dataset, classifier) to cross-validate, in configured order."""
+    return [
+        (engine, dataset, classifier)
+        for engine in config["engines"]
+        for dataset in config["datasets"]
+        for classifier in config["classifiers"][engine]
+    ]

@@ -1,0 +1,193 @@
+"""Predictions <-> confusion matrices, always in the configured class order.
+
+The long format (one row per cell) is the on-disk format of every confusion matrix:
+
+``engine, dataset, classifier, repeat, fold, actual, predicted, count``
+
+``fold`` is a fold number as a string, or ``"all"`` for the matrix pooled over the folds of
+one repeat. Rows are actual classes, columns predicted classes. The kappa vector of the
+preference-driven measure is positional, so the class order is carried as data (the
+configured ``classes`` list) and never re-derived by sorting labels.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+LONG_COLUMNS = ("engine", "dataset", "classifier", "repeat", "fold", "actual", "predicted", "count")
+KEY_COLUMNS = ("engine", "dataset", "classifier", "repeat", "fold")
+POOLED = "all"
+
+
+def confusion_matrix(actual: Sequence, predicted: Sequence, classes: Sequence[str]) -> np.ndarray:
+    """Count matrix with rows = actual and columns = predicted, in the order of ``classes``.
+
+    Raises
+    ------
+    ValueError
+        If a label is not one of ``classes``.
+    """
+    index = {c: i for i, c in enumerate(classes)}
+    try:
+        a = np.fromiter((index[x] for x in actual), dtype=np.intp)
+        p = np.fromiter((index[x] for x in predicted), dtype=np.intp)
+    except KeyError as exc:
+        raise ValueError(
+            f"label {exc.args[0]!r} is not one of the configured classes {list(classes)}"
+        ) from None
+    n = len(classes)
+    return np.bincount(a * n + p, minlength=n * n).reshape(n, n)
+
+
+def to_long(cm: np.ndarray, classes: Sequence[str], **keys) -> pd.DataFrame:
+    """One matrix as long-format rows; ``keys`` fill the key columns (engine, dataset, ...)."""
+    cm = np.asarray(cm)
+    n = len(classes)
+    if cm.shape != (n, n):
+        raise ValueError(f"matrix shape {cm.shape} does not match {n} classes")
+    actual = np.repeat(np.asarray(classes, dtype=object), n)
+    predicted = np.tile(np.asarray(classes, dtype=object), n)
+    frame = pd.DataFrame({"actual": actual, "predicted": predicted, "count": cm.ravel()})
+    for name, value in keys.items():
+        frame.insert(len(frame.columns) - 3, name, value)
+    return frame
+
+
+def predictions_to_long(pred: pd.DataFrame, classes: Sequence[str], **keys) -> pd.DataFrame:
+    """Per-fold and pooled (``fold == "all"``) matrices of every repeat, in long format.
+
+    ``pred`` has the columns ``repeat, fold, actual, predicted`` (see
+    :data:`pdmeasure.pipeline.engines.base.PREDICTION_COLUMNS`).
+    """
+    parts = []
+    for repeat, by_repeat in pred.groupby("repeat", sort=True):
+        for fold, by_fold in by_repeat.groupby("fold", sort=True):
+            cm = confusion_matrix(by_fold["actual"], by_fold["predicted"], classes)
+            parts.append(to_long(cm, classes, **keys, repeat=int(repeat), fold=str(fold)))
+        cm = confusion_matrix(by_repeat["actual"], by_repeat["predicted"], classes)
+        parts.append(to_long(cm, classes, **keys, repeat=int(repeat), fold=POOLED))
+    return pd.concat(parts, ignore_index=True)[list(LONG_COLUMNS)]
+
+
+def from_long(frame: pd.DataFrame, classes: Sequence[str]) -> np.ndarray:
+    """The matrix held by the long-format rows of ONE (engine, dataset, classifier, repeat, fold).
+
+    Cells are placed by label, so the row order of ``frame`` does not matter.
+    """
+    index = {c: i for i, c in enumerate(classes)}
+    n = len(classes)
+    cm = np.zeros((n, n), dtype=np.int64)
+    try:
+        rows = frame["actual"].map(index).to_numpy(dtype=np.intp)
+        cols = frame["predicted"].map(index).to_numpy(dtype=np.intp)
+    except (ValueError, TypeError):
+        unknown = sorted(set(frame["actual"]).union(frame["predicted"]) - set(classes))
+        raise ValueError(f"labels {unknown} are not among the classes {list(classes)}") from None
+    np.add.at(cm, (rows, cols), frame["count"].to_numpy(dtype=np.int64))
+    return cm
+
+
+def pooled_matrices(
+    frame: pd.DataFrame, classes_by_dataset: dict[str, Sequence[str]]
+) -> dict[tuple[str, str, str], np.ndarray]:
+    """Pooled matrix per (engine, dataset, classifier), summed over repeats.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Long format, e.g. ``results/confusion_matrices.csv``.
+    classes_by_dataset : dict
+        Dataset name -> configured class order.
+    """
+    pooled = frame[frame["fold"].astype(str) == POOLED]
+    out = {}
+    for (engine, dataset, classifier), group in pooled.groupby(
+        ["engine", "dataset", "classifier"], sort=False
+    ):
+        out[(engine, dataset, classifier)] = from_long(group, classes_by_dataset[dataset])
+    return out
+
+
+def read_long(path) -> pd.DataFrame:
+    """Read a long-format CSV with labels kept as strings (``"?"``, ``"1"``, ``"None"`` stay text).
+
+    ``path`` may also be a list of such files (per-job outputs), read in order and stacked.
+    """
+    if isinstance(path, (list, tuple)):
+        return pd.concat([read_long(p) for p in path], ignore_index=True)
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    frame["count"] = frame["count"].astype(np.int64)
+    frame["repeat"] = frame["repeat"].astype(np.int64)
+    return frame
+
+
+#: Columns of :func:`undefined_precision`, in order.
+UNDEFINED_COLUMNS = ("engine", "dataset", "classifier", "class", "measure", "reason")
+
+
+def undefined_precision(
+    pooled: Mapping[tuple[str, str, str], np.ndarray],
+    classes: Mapping[str, Sequence[str]],
+    *,
+    recall: bool = True,
+) -> pd.DataFrame:
+    """Classes whose precision (and recall) is 0/0 in a pooled matrix, one row per case.
+
+    A class that a classifier never predicts has ``TP + FP = 0`` (its column of the matrix
+    sums to 0), so its precision is undefined; every measure built on per-class precision
+    then uses the configured ``zero_division`` value for it, which users need to know. A
+    class that never occurs as actual class has ``TP + FN = 0`` (its row sums to 0), so its
+    recall is undefined too.
+
+    Parameters
+    ----------
+    pooled : mapping
+        (engine, dataset, classifier) -> confusion matrix (rows actual, columns predicted,
+        in the order of ``classes[dataset]``), as returned by :func:`pooled_matrices`.
+    classes : mapping
+        Dataset name -> configured class order.
+    recall : bool, default True
+        Also list the classes that never occur as actual class (recall undefined).
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`UNDEFINED_COLUMNS`: ``engine, dataset, classifier, class, measure,
+        reason``; ``measure`` is ``"precision"`` or ``"recall"`` and ``reason`` says which
+        sum is 0 and the counts behind it. Rows follow the order of ``pooled``, then the
+        class order, precision before recall; empty (with these columns) when every
+        precision and recall is defined.
+
+    Raises
+    ------
+    ValueError
+        If a key is not an (engine, dataset, classifier) triple, its dataset has no class
+        list in ``classes``, or a matrix is not square with one row per class.
+    """
+    rows = []
+    for key, cm in pooled.items():
+        if not (isinstance(key, tuple) and len(key) == 3):
+            raise ValueError(f"key {key!r} is not an (engine, dataset, classifier) triple")
+        engine, dataset, classifier = key
+        if dataset not in classes:
+            raise ValueError(f"{engine}/{dataset}/{classifier}: no class list for dataset "
+                             f"{dataset!r}")
+        names = list(classes[dataset])
+        cm = np.asarray(cm)
+        if cm.shape != (len(names), len(names)):
+            raise ValueError(f"{engine}/{dataset}/{classifier}: matrix shape {cm.shape} does "
+                             f"not match the {len(names)} classes {names}")
+        predicted = cm.sum(axis=0)  # TP + FP per class
+        actual = cm.sum(axis=1)  # TP + FN per class
+        for i, name in enumerate(names):
+            if predicted[i] == 0:
+                rows.append((engine, dataset, classifier, name, "precision",
+                             f"never predicted (0 of {int(cm.sum())} predictions; "
+                             f"{int(actual[i])} actual): TP + FP = 0, precision is 0/0"))
+            if recall and actual[i] == 0:
+                rows.append((engine, dataset, classifier, name, "recall",
+                             f"never an actual class (0 of {int(cm.sum())} samples; "
+                             f"{int(predicted[i])} predicted): TP + FN = 0, recall is 0/0"))
+    return pd.DataFrame(rows, columns=list(UNDEFINED_COLUMNS), dtype=object)

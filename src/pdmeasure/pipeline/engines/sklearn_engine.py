@@ -1,0 +1,328 @@
+"""The scikit-learn engine: Bagging, NaiveBayes, DecisionTree and RandomForest.
+
+Encoding per feature type
+-------------------------
+- **Categorical features** (every feature not listed in ``numeric_features``) are mapped to
+  integer codes with :class:`~sklearn.preprocessing.OrdinalEncoder`, values in sorted order.
+  The encoder is fitted on the whole table on purpose: an attribute's domain is known up front
+  (Weka declares it in the ARFF header, too) and the mapping uses no labels, so nothing leaks
+  between folds; it also guarantees that a value absent from a training fold still has a code.
+  A missing marker in a categorical feature is kept as a value of its own.
+  Trees and ensembles split on the codes; NaiveBayes is
+  :class:`~sklearn.naive_bayes.CategoricalNB` on them (``min_categories`` = domain size, so
+  a value unseen in training gets the smoothed probability instead of an error).
+- **Numeric features** (e.g. dermatology ``age``, missing as ``"?"``) become floats with the
+  missing marker as NaN; inside each training fold the NaNs are imputed with the median
+  (:class:`~sklearn.impute.SimpleImputer`). For NaiveBayes they are then discretised into
+  :data:`NUMERIC_BINS` quantile bins (:class:`~sklearn.preprocessing.KBinsDiscretizer`),
+  like the discretisation Weka's BayesNet (the paper's counterpart) applies to numbers.
+
+Cross-validation
+----------------
+:class:`~sklearn.model_selection.StratifiedKFold` with ``shuffle=True`` and
+``random_state = seed + repeat - 1`` for repeat ``1..repeats``; every sample is predicted
+exactly once per repeat. Models get the same ``random_state`` and ``n_jobs=1``, so the
+predictions are identical across runs and across ``snakemake --cores``.
+"""
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS, CVSpec, DatasetSpec, Engine, EngineUnavailable
+
+#: Quantile bins of a numeric feature for NaiveBayes (CategoricalNB needs categories).
+NUMERIC_BINS = 5
+
+#: Classifier name (config key) -> scikit-learn class path.
+CLASSIFIERS: dict[str, str] = {
+    "Bagging": "sklearn.ensemble:BaggingClassifier",
+    "NaiveBayes": "sklearn.naive_bayes:CategoricalNB",
+    "DecisionTree": "sklearn.tree:DecisionTreeClassifier",
+    "RandomForest": "sklearn.ensemble:RandomForestClassifier",
+}
+
+#: Parameters the engine sets itself (determinism, one core per Snakemake job).
+_RESERVED = ("n_jobs", "random_state", "min_categories")
+
+
+def _estimator_class(classifier: str):
+    try:
+        module, cls = CLASSIFIERS[classifier].split(":")
+    except KeyError:
+        raise ValueError(
+            f"unknown scikit-learn classifier {classifier!r}; known: {', '.join(CLASSIFIERS)}"
+        ) from None
+    return getattr(importlib.import_module(module), cls)
+
+
+def make_estimator(
+    classifier: str,
+    params: Mapping[str, Any],
+    *,
+    random_state: int = 0,
+    n_categories: list[int] | None = None,
+    n_numeric: int = 0,
+):
+    """Build the (unfitted) model for ``classifier`` on encoded features.
+
+    Parameters
+    ----------
+    classifier : str
+        One of :data:`CLASSIFIERS`.
+    params : mapping
+        Keyword arguments from the config (``classifiers.sklearn.<classifier>``).
+    random_state : int
+        Seed of the model (ignored by NaiveBayes).
+    n_categories : list of int, optional
+        Domain size of each categorical feature, in column order (the first columns).
+    n_numeric : int
+        Number of numeric features (the last columns).
+
+    Returns
+    -------
+    estimator
+        A scikit-learn classifier or pipeline.
+
+    Raises
+    ------
+    ValueError
+        Unknown classifier, a reserved parameter (``n_jobs``, ``random_state``,
+        ``min_categories``) or a parameter the estimator does not accept.
+    """
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    cls = _estimator_class(classifier)
+    params = dict(params)
+    reserved = [p for p in _RESERVED if p in params]
+    if reserved:
+        raise ValueError(
+            f"parameters {reserved} are set by the engine (n_jobs=1 and random_state from "
+            "cv.seed for reproducibility; min_categories from the data); remove them"
+        )
+    n_categories = list(n_categories or [])
+    accepted = cls().get_params()
+    unknown = [p for p in params if p not in accepted]
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no parameters {unknown}")
+    if "n_jobs" in accepted:
+        params["n_jobs"] = 1
+    if "random_state" in accepted:
+        params["random_state"] = random_state
+    if classifier == "NaiveBayes":
+        params["min_categories"] = n_categories + [NUMERIC_BINS] * n_numeric
+        numeric = make_pipeline(
+            SimpleImputer(strategy="median"),
+            KBinsDiscretizer(
+                n_bins=NUMERIC_BINS, encode="ordinal", strategy="quantile",
+                random_state=random_state,
+            ),
+        )
+    else:
+        numeric = SimpleImputer(strategy="median")
+    try:
+        estimator = cls(**params)
+    except TypeError as exc:
+        raise ValueError(f"{cls.__name__}: {exc}") from None
+    if n_numeric == 0:
+        return estimator
+    n_cat = len(n_categories)
+    columns = ColumnTransformer(
+        [
+            ("categorical", "passthrough", list(range(n_cat))),
+            ("numeric", numeric, list(range(n_cat, n_cat + n_numeric))),
+        ]
+    )
+    return make_pipeline(columns, estimator)
+
+
+def encode_features(data: pd.DataFrame, dataset: DatasetSpec) -> tuple[np.ndarray, list[int], int]:
+    """Feature matrix: categorical codes first, then numeric features as floats (NaN = missing).
+
+    Returns
+    -------
+    X : ndarray of float, shape (n_samples, n_features)
+    n_categories : list of int
+        Domain size of each categorical column.
+    n_numeric : int
+        Number of numeric columns (the last ones).
+
+    Raises
+    ------
+    ValueError
+        A numeric feature holds text other than a number or the missing marker.
+    """
+    from sklearn.preprocessing import OrdinalEncoder
+
+    features = [c for c in data.columns if c != dataset.target]
+    numeric = [c for c in features if c in dataset.numeric_features]
+    categorical = [c for c in features if c not in dataset.numeric_features]
+    parts, n_categories = [], []
+    if categorical:
+        values = np.column_stack([data[c].to_numpy(dtype=object) for c in categorical])
+        encoder = OrdinalEncoder(dtype=np.float64)
+        parts.append(encoder.fit_transform(values))
+        n_categories = [len(c) for c in encoder.categories_]
+    for column in numeric:
+        parts.append(_to_float(data[column].to_numpy(dtype=object), column, dataset)[:, None])
+    if not parts:
+        raise ValueError(f"dataset {dataset.name!r} has no feature columns besides the target")
+    return np.hstack(parts), n_categories, len(numeric)
+
+
+def _to_float(values: np.ndarray, column: str, dataset: DatasetSpec) -> np.ndarray:
+    out = np.empty(len(values), dtype=np.float64)
+    for i, value in enumerate(values):
+        if dataset.missing is not None and value == dataset.missing:
+            out[i] = np.nan
+            continue
+        try:
+            out[i] = float(value)
+        except ValueError:
+            raise ValueError(
+                f"dataset {dataset.name!r}: numeric feature {column!r} has the value {value!r} "
+                f"(row {i}), which is neither a number nor the missing marker "
+                f"{dataset.missing!r}; check `datasets.{dataset.name}.numeric_features` and "
+                f"`datasets.{dataset.name}.missing`"
+            ) from None
+    return out
+
+
+def encode_labels(data: pd.DataFrame, dataset: DatasetSpec) -> np.ndarray:
+    """Class codes: the position of each label in the configured class order.
+
+    Raises
+    ------
+    ValueError
+        A label that is not one of ``datasets.<name>.classes``.
+    """
+    index = {c: i for i, c in enumerate(dataset.classes)}
+    labels = data[dataset.target].to_numpy(dtype=object)
+    unknown = sorted({str(v) for v in labels if v not in index})
+    if unknown:
+        raise ValueError(
+            f"dataset {dataset.name!r}: labels {unknown} are not in "
+            f"`datasets.{dataset.name}.classes` {list(dataset.classes)}"
+        )
+    return np.fromiter((index[v] for v in labels), dtype=np.intp, count=len(labels))
+
+
+def warn_small_classes(y: np.ndarray, dataset: DatasetSpec, folds: int) -> list[str]:
+    """Warn about every class with fewer samples than folds; return their labels.
+
+    Such a class is kept: it is simply absent from some test folds (nursery's ``recommend``
+    has 2 samples, so 8 of 10 folds test none).
+    """
+    counts = np.bincount(y, minlength=len(dataset.classes))
+    small = [(dataset.classes[i], int(n)) for i, n in enumerate(counts) if 0 < n < folds]
+    for label, n in small:
+        warnings.warn(
+            f"dataset {dataset.name!r}: class {label!r} has only {n} samples, fewer than the "
+            f"{folds} folds; it is kept, and {folds - n} folds have no test sample of it",
+            UserWarning,
+            stacklevel=2,
+        )
+    return [label for label, _ in small]
+
+
+class SklearnEngine(Engine):
+    """scikit-learn counterparts of the paper's Weka classifiers (see the module docstring)."""
+
+    name = "sklearn"
+
+    def check_available(self) -> None:
+        """Raise :class:`EngineUnavailable` if scikit-learn cannot be imported."""
+        try:
+            import sklearn  # noqa: F401
+        except ImportError as exc:
+            raise EngineUnavailable(
+                f"scikit-learn is not installed ({exc}); pip install scikit-learn"
+            ) from None
+
+    def check_classifier(self, classifier: str, params: Mapping[str, Any]) -> None:
+        """Raise ValueError for an unknown classifier, a parameter it does not accept, or a value
+        outside the parameter's domain.
+
+        The domain check is scikit-learn's own parameter validation (``_validate_params``, what
+        ``fit`` calls first), run on the bare estimator so that the config check needs no data.
+        """
+        estimator = make_estimator(classifier, params)
+        try:
+            estimator._validate_params()
+        except ValueError as exc:
+            raise ValueError(str(exc)) from None
+
+    def cross_validate(
+        self,
+        data: pd.DataFrame,
+        dataset: DatasetSpec,
+        classifier: str,
+        params: Mapping[str, Any],
+        cv: CVSpec,
+    ) -> pd.DataFrame:
+        """Stratified k-fold predictions of one classifier (see :meth:`Engine.cross_validate`).
+
+        Raises
+        ------
+        ValueError
+            Unknown classifier or parameter, a label outside the configured classes, a
+            non-numeric value in a numeric feature, or fewer samples than folds.
+        """
+        from sklearn.model_selection import StratifiedKFold
+
+        X, n_categories, n_numeric = encode_features(data, dataset)
+        y = encode_labels(data, dataset)
+        if len(y) < cv.folds:
+            raise ValueError(
+                f"dataset {dataset.name!r} has {len(y)} samples, fewer than cv.folds={cv.folds}"
+            )
+        make_estimator(classifier, params)  # fail on bad parameters before any fitting
+        warn_small_classes(y, dataset, cv.folds)
+        classes = np.asarray(dataset.classes, dtype=object)
+        frames = []
+        for repeat in range(1, cv.repeats + 1):
+            state = cv.seed + repeat - 1
+            splitter = StratifiedKFold(n_splits=cv.folds, shuffle=True, random_state=state)
+            with warnings.catch_warnings():
+                # Replaced by warn_small_classes, which names the class.
+                warnings.filterwarnings("ignore", message="The least populated class in y")
+                splits = list(splitter.split(X, y))
+            for fold, (train, test) in enumerate(splits, start=1):
+                model = make_estimator(
+                    classifier, params, random_state=state,
+                    n_categories=n_categories, n_numeric=n_numeric,
+                )
+                model.fit(X[train], y[train])
+                predicted = np.asarray(model.predict(X[test]), dtype=np.intp)
+                frames.append(
+                    pd.DataFrame(
+                        {
+                            "repeat": repeat,
+                            "fold": fold,
+                            "row": test,
+                            "actual": classes[y[test]],
+                            "predicted": classes[predicted],
+                        }
+                    )
+                )
+        out = pd.concat(frames, ignore_index=True)[list(PREDICTION_COLUMNS)]
+        _check_coverage(out, len(y), cv.repeats)
+        return out
+
+
+def _check_coverage(predictions: pd.DataFrame, n_rows: int, repeats: int) -> None:
+    """Every row exactly once per repeat (an internal invariant of the splitter)."""
+    for repeat, group in predictions.groupby("repeat"):
+        rows = np.sort(group["row"].to_numpy())
+        if len(rows) != n_rows or not np.array_equal(rows, np.arange(n_rows)):
+            raise RuntimeError(f"repeat {repeat}: the folds do not cover every row exactly once")
+    if predictions["repeat"].nunique() != repeats:
+        raise RuntimeError("predictions are missing a repeat")

@@ -1,0 +1,377 @@
+"""The paper-exact engine: Weka's own classifiers and cross-validation, through JPype.
+
+Paper 000 computed Tables 6-9 with Weka (10-fold cross-validation, seed 1, default options).
+This engine runs the same classifiers in the Weka 3.9.7 bundled with python-weka-wrapper3,
+so its pooled krkopt matrices equal the authors' published ones cell for cell (Bagging,
+BayesNet, DecisionTable, J48; see docs/errata.md, section "Weka findings", for Weka versions and RandomForest).
+
+Cross-validation is Weka's own ``Evaluation.crossValidateModel(classifier, data, folds,
+new Random(seed))`` (= the command line's ``-x 10 -s 1``), so the classifiers see exactly what
+they see in Weka. Weka does not report which instance each prediction belongs to; the engine
+recovers it by replaying the two steps of that method that decide the fold order, with Weka's
+own code on a copy of the data: ``randomize(new Random(seed))`` (the first use of the random
+generator) then ``stratify(folds)``. Instance identity (a ``java.util.IdentityHashMap``) maps
+every position of the replayed order back to its file row, and fold ``i`` is the block of
+positions ``testCV(folds, i)`` takes. :func:`cross_validate_instances` checks the recovered
+rows against Weka's predictions (the actual class of every prediction) and against Weka's
+confusion matrix, and raises if anything disagrees.
+
+Repeats: repeat ``r`` (1-based) uses seed ``cv.seed + r - 1``.
+
+One JVM per process (JPype cannot restart one): :func:`ensure_jvm` starts it on first use and
+never stops it. Its heap is capped at 2 GB (``PDMEASURE_WEKA_MAX_HEAP`` overrides), so parallel
+Snakemake jobs do not each claim a quarter of the machine's memory.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import importlib.util
+import logging
+import os
+import re
+import shutil
+import zipfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS, CVSpec, DatasetSpec, Engine, EngineUnavailable
+from pdmeasure.pipeline.engines.weka_encoding import to_instances
+
+#: What to do when a requirement is missing; part of every EngineUnavailable message.
+HOW_TO_RUN_WITHOUT = (
+    "To run without the weka engine, remove `weka` from `engines` in config.yaml "
+    "(engines: [sklearn])."
+)
+JAVA_MISSING = (
+    "the weka engine needs a Java runtime (>= 11) but `java` is not on PATH. Install one: "
+    "`apt-get install openjdk-17-jre-headless` (Debian/Ubuntu) or `conda install -c conda-forge "
+    "openjdk` (conda); if Java is installed elsewhere, set JAVA_HOME and put $JAVA_HOME/bin on PATH."
+)
+PACKAGE_MISSING = (
+    "the weka engine needs the Python package python-weka-wrapper3 (which bundles Weka 3.9.7 "
+    "and JPype), but it is not importable: `pip install python-weka-wrapper3` "
+    "(or `pip install -e '.[weka]'`)."
+)
+JVM_MISSING = (
+    "the weka engine found `java` on PATH but JPype cannot find the JVM library ({error}). "
+    "Set JAVA_HOME to the Java installation (the folder containing lib/server/libjvm.so), or "
+    "install `openjdk-17-jre-headless` (Debian/Ubuntu) / `conda install -c conda-forge openjdk`."
+)
+
+#: Maximum Java heap of the engine's JVM (``-Xmx``), overridable with the environment variable
+#: :data:`MAX_HEAP_ENV`. Java's own default is a quarter of the machine's memory, which each
+#: Snakemake job's JVM then fills before collecting garbage (6 GB resident on a 23 GB machine);
+#: the largest job, RandomForest on krkopt, needs between 384 MB (fails) and 768 MB (runs).
+DEFAULT_MAX_HEAP = "2g"
+MAX_HEAP_ENV = "PDMEASURE_WEKA_MAX_HEAP"
+
+#: Keys allowed in a classifier's entry of ``config["classifiers"]["weka"]``.
+PARAM_KEYS = frozenset({"class", "options"})
+
+
+def ensure_jvm() -> None:
+    """Start the JVM with the Weka jars bundled in python-weka-wrapper3, once per process.
+
+    The maximum heap is ``$PDMEASURE_WEKA_MAX_HEAP`` or :data:`DEFAULT_MAX_HEAP`. Later calls
+    do nothing. The JVM is never stopped: JPype cannot start a second one in the
+    same process, so stopping it would break every later Weka call.
+
+    Raises
+    ------
+    EngineUnavailable
+        If Java or python-weka-wrapper3 is missing.
+    ValueError
+        If ``$PDMEASURE_WEKA_MAX_HEAP`` is not a heap size.
+    """
+    try:
+        import jpype
+    except ImportError:
+        raise EngineUnavailable(f"{PACKAGE_MISSING} {HOW_TO_RUN_WITHOUT}") from None
+    if jpype.isJVMStarted():
+        return
+    WekaEngine().check_available()
+    max_heap = max_heap_size()
+    import weka.core.jvm as jvm
+
+    # packages=False: no Weka packages loaded (runs do not depend on ~/wekafiles contents).
+    jvm.start(packages=False, max_heap_size=max_heap, logging_level=logging.WARNING)
+
+
+@functools.lru_cache(maxsize=1)
+def bundled_weka_classes() -> frozenset[str]:
+    """Fully qualified names of the classes in python-weka-wrapper3's ``weka.jar`` (empty if
+    the package is not installed; :meth:`WekaEngine.check_available` reports that)."""
+    try:
+        from weka.core.jvm import lib_dir
+    except ImportError:
+        return frozenset()
+    jar = Path(lib_dir()) / "weka.jar"
+    if not jar.is_file():
+        return frozenset()
+    with zipfile.ZipFile(jar) as archive:
+        return frozenset(name[:-len(".class")].replace("/", ".")
+                         for name in archive.namelist()
+                         if name.endswith(".class") and "$" not in name)
+
+
+def max_heap_size() -> str:
+    """The JVM's ``-Xmx`` value: ``$PDMEASURE_WEKA_MAX_HEAP``, else :data:`DEFAULT_MAX_HEAP`.
+
+    Raises
+    ------
+    ValueError
+        If the variable is set to something that is not a heap size (``2g``, ``768m``, ...).
+    """
+    value = os.environ.get(MAX_HEAP_ENV) or DEFAULT_MAX_HEAP
+    if not re.fullmatch(r"[1-9][0-9]*[kKmMgG]?", value):
+        raise ValueError(f"{MAX_HEAP_ENV}={value!r} is not a Java heap size such as 2g or 768m")
+    return value
+
+
+def weka_version() -> str:
+    """Version string of the Weka library in the running JVM (starts it if needed)."""
+    ensure_jvm()
+    from jpype import JClass
+
+    return str(JClass("weka.core.Version").VERSION)
+
+
+def classifier_setup(params: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """Validate a config entry ``{class: weka.classifiers..., options: [...]}`` (no JVM needed).
+
+    Returns
+    -------
+    class_name : str
+    options : list of str
+        Weka command-line options; empty means Weka's defaults (the paper's setting).
+
+    Raises
+    ------
+    ValueError
+        On unknown keys, a missing or non-Weka ``class``, or options that are not a list of
+        strings.
+    """
+    unknown = sorted(set(params) - PARAM_KEYS)
+    if unknown:
+        raise ValueError(f"unknown weka classifier parameter(s) {unknown}; known: {sorted(PARAM_KEYS)}")
+    class_name = params.get("class")
+    if not isinstance(class_name, str) or not class_name.startswith("weka.classifiers."):
+        raise ValueError(
+            "a weka classifier entry needs `class`, a Weka class name such as "
+            f"weka.classifiers.trees.J48; got {class_name!r}"
+        )
+    options = params.get("options") or []
+    if isinstance(options, str) or not isinstance(options, Sequence) or not all(
+        isinstance(o, str) for o in options
+    ):
+        raise ValueError(f"weka classifier options must be a list of strings, got {options!r}")
+    return class_name, list(options)
+
+
+def make_classifier(params: Mapping[str, Any]):
+    """A Weka classifier (``AbstractClassifier.forName``) from a config entry.
+
+    See :func:`classifier_setup` for the entry's keys. Starts the JVM if needed.
+    """
+    class_name, options = classifier_setup(params)
+    ensure_jvm()
+    from jpype import JArray, JClass, JString
+
+    return JClass("weka.classifiers.AbstractClassifier").forName(class_name, JArray(JString)(options))
+
+
+@dataclass(frozen=True)
+class CVResult:
+    """Per-instance outcome of one Weka cross-validation (see :func:`cross_validate_instances`).
+
+    Attributes
+    ----------
+    fold : ndarray of int, shape (n,)
+        1-based fold of each prediction, in Weka's evaluation order.
+    row : ndarray of int, shape (n,)
+        0-based position in the input data of each prediction.
+    actual, predicted : ndarray of int, shape (n,)
+        Class indices (declared order = configured class order).
+    confusion : ndarray of int, shape (C, C)
+        Weka's own pooled matrix ``Evaluation.confusionMatrix()``; equal to the matrix of
+        ``actual``/``predicted`` (checked).
+    """
+
+    fold: np.ndarray
+    row: np.ndarray
+    actual: np.ndarray
+    predicted: np.ndarray
+    confusion: np.ndarray
+
+
+def fold_sizes(n: int, folds: int) -> np.ndarray:
+    """Sizes of Weka's ``Instances.testCV(folds, i)`` blocks: the first ``n % folds`` get one more."""
+    sizes = np.full(folds, n // folds)
+    sizes[: n % folds] += 1
+    return sizes
+
+
+def replay_fold_order(instances, folds: int, seed: int) -> np.ndarray:
+    """File rows in the order ``Evaluation.crossValidateModel`` lays them out before the folds.
+
+    Replays ``randomize(new Random(seed))`` and ``stratify(folds)`` with Weka's own code on a
+    copy, and maps each position back to its row by instance identity.
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
+        ``order[k]`` is the 0-based row of ``instances`` at position ``k``.
+    """
+    from jpype import JClass, JInt
+
+    Random = JClass("java.util.Random")
+    IdentityHashMap = JClass("java.util.IdentityHashMap")
+    copy = JClass("weka.core.Instances")(instances)
+    n = int(copy.numInstances())
+    row_of = IdentityHashMap(n * 2)
+    for k in range(n):
+        row_of.put(copy.instance(k), JInt(k))
+    copy.randomize(Random(seed))
+    if copy.classAttribute().isNominal():
+        copy.stratify(folds)
+    return np.fromiter((int(row_of.get(copy.instance(k))) for k in range(n)), dtype=np.int64, count=n)
+
+
+def cross_validate_instances(instances, classifier, folds: int, seed: int) -> CVResult:
+    """Weka's ``Evaluation.crossValidateModel(classifier, instances, folds, new Random(seed))``
+    with each prediction's fold and row.
+
+    Parameters
+    ----------
+    instances : weka.core.Instances
+        Class attribute set and nominal.
+    classifier : weka.classifiers.Classifier
+        Copied by Weka for every fold; not modified.
+    folds, seed : int
+
+    Raises
+    ------
+    RuntimeError
+        If Weka left an instance unclassified (no predicted label) or the recovered rows
+        disagree with Weka's predictions or confusion matrix.
+    """
+    from jpype import JClass
+
+    n = int(instances.numInstances())
+    if folds < 2 or folds > n:
+        raise ValueError(f"folds must be between 2 and the number of instances ({n}), got {folds}")
+    order = replay_fold_order(instances, folds, seed)
+    evaluation = JClass("weka.classifiers.Evaluation")(instances)
+    evaluation.crossValidateModel(classifier, instances, folds, JClass("java.util.Random")(seed))
+    predictions = evaluation.predictions()
+    if predictions.size() != n:
+        raise RuntimeError(f"Weka returned {predictions.size()} predictions for {n} instances")
+    actual = np.empty(n)
+    predicted = np.empty(n)
+    for k, prediction in enumerate(predictions):
+        actual[k] = prediction.actual()
+        predicted[k] = prediction.predicted()
+    if np.isnan(predicted).any():
+        raise RuntimeError(
+            f"Weka left {int(np.isnan(predicted).sum())} instance(s) unclassified "
+            "(all-zero class distribution); the predictions table needs a label for every row"
+        )
+    actual = actual.astype(np.int64)
+    predicted = predicted.astype(np.int64)
+    class_index = int(instances.classIndex())
+    expected = np.array([instances.instance(int(r)).value(class_index) for r in order], dtype=np.int64)
+    if not np.array_equal(expected, actual):
+        raise RuntimeError(
+            "recovered rows disagree with Weka's predictions: the fold replay does not match "
+            "this Weka version's Evaluation.crossValidateModel"
+        )
+    n_classes = int(instances.numClasses())
+    confusion = np.rint(np.array([list(r) for r in evaluation.confusionMatrix()])).astype(np.int64)
+    mine = np.bincount(actual * n_classes + predicted, minlength=n_classes**2).reshape(n_classes, n_classes)
+    if not np.array_equal(mine, confusion):
+        raise RuntimeError("per-instance predictions disagree with Weka's confusion matrix")
+    fold = np.repeat(np.arange(1, folds + 1), fold_sizes(n, folds))
+    return CVResult(fold=fold, row=order, actual=actual, predicted=predicted, confusion=confusion)
+
+
+class WekaEngine(Engine):
+    """Weka 3.9 classifiers with Weka's own stratified cross-validation (paper 000, Tables 6-9)."""
+
+    name = "weka"
+
+    def check_available(self) -> None:
+        """Raise :class:`EngineUnavailable` naming what to install if Java or the package is missing.
+
+        Does not start the JVM (cheap enough for Snakemake's parse time).
+        """
+        if shutil.which("java") is None:
+            raise EngineUnavailable(f"{JAVA_MISSING} {HOW_TO_RUN_WITHOUT}")
+        for module in ("jpype", "weka"):
+            if importlib.util.find_spec(module) is None:
+                raise EngineUnavailable(f"{PACKAGE_MISSING} {HOW_TO_RUN_WITHOUT}")
+        import jpype
+
+        try:
+            jpype.getDefaultJVMPath()
+        except jpype.JVMNotFoundException as exc:
+            raise EngineUnavailable(f"{JVM_MISSING.format(error=exc)} {HOW_TO_RUN_WITHOUT}") from None
+
+    def check_classifier(self, name: str, params: Mapping[str, Any]) -> None:
+        """Validate one configured classifier entry without starting Java (config check hook).
+
+        Besides :func:`classifier_setup`, the class must exist in the bundled ``weka.jar``
+        (read as a zip file, so a misspelt class stops the run before any job). Options are
+        parsed by Weka itself in the job.
+
+        Raises
+        ------
+        ValueError
+            See :func:`classifier_setup`; or the class is not in ``weka.jar``.
+        """
+        class_name, _ = classifier_setup(params)
+        known = bundled_weka_classes()
+        if known and class_name not in known:
+            close = difflib.get_close_matches(class_name, sorted(known), n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise ValueError(f"class {class_name!r} is not in the bundled weka.jar{hint}")
+
+    def cross_validate(
+        self,
+        data: pd.DataFrame,
+        dataset: DatasetSpec,
+        classifier: str,
+        params: Mapping[str, Any],
+        cv: CVSpec,
+    ) -> pd.DataFrame:
+        """Weka cross-validation of one classifier on one dataset (see :meth:`Engine.cross_validate`).
+
+        The data are encoded with the dataset's ``weka`` rules
+        (:mod:`pdmeasure.pipeline.engines.weka_encoding`); repeat ``r`` uses seed ``cv.seed + r - 1``.
+        """
+        if cv.repeats < 1:
+            raise ValueError(f"cv.repeats must be >= 1, got {cv.repeats}")
+        model = make_classifier(params)
+        instances = to_instances(data, dataset)
+        labels = np.asarray(dataset.classes, dtype=object)
+        parts = []
+        for repeat in range(1, cv.repeats + 1):
+            result = cross_validate_instances(instances, model, cv.folds, cv.seed + repeat - 1)
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "repeat": repeat,
+                        "fold": result.fold,
+                        "row": result.row,
+                        "actual": labels[result.actual],
+                        "predicted": labels[result.predicted],
+                    }
+                )
+            )
+        frame = pd.concat(parts, ignore_index=True)[list(PREDICTION_COLUMNS)]
+        return frame

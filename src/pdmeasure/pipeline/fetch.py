@@ -1,0 +1,476 @@
+"""Fetch a dataset into its canonical table: ucimlrepo first, then the offline mirror.
+
+The canonical table (``results/data/<name>.csv``) has one row per sample in the original
+file order, one column per attribute named as in the mirror's ``MANIFEST.json`` (by position),
+and every cell a string exactly as in the UCI file -- the missing marker (``"?"``) included.
+Whatever the source, the same data give the same table:
+
+- the mirror's original file is parsed as text (``csv`` module, no type inference);
+- a frame from ``ucimlrepo`` is canonicalised: columns renamed by position, numbers written
+  back as text (integral floats, i.e. integer columns that pandas widened because of a
+  missing cell, as integers), NaN replaced by the dataset's missing marker;
+- a local CSV (config ``path``) is read with every cell as a string.
+
+A bad file stops the fetch with a message of the form ``dataset `name` (file path): what is
+wrong; how to fix it`` -- an empty file, a file that is not UTF-8, a row with the wrong
+number of fields, a corrupt ``MANIFEST.json``; a table that does not match its config block
+(no target column, a class not in ``classes``, a single class) is a
+:class:`~pdmeasure.pipeline.config.ConfigError` in the same form. The fetch raises before anything is
+written, and the table is written atomically, so a failed fetch leaves no file behind.
+"""
+from __future__ import annotations
+
+import contextlib
+import csv
+import hashlib
+import io
+import logging
+import math
+import re
+import socket
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import ucimlrepo
+
+from pdmeasure.pipeline.config import ConfigError, check_class_order, first_appearance, load_manifest, manifest_entry
+
+#: Seconds before a UCI request gives up (ucimlrepo sets no timeout; a filtered network would
+#: otherwise hang the fetch job instead of falling back to the mirror).
+UCI_TIMEOUT = 30.0
+
+_log = logging.getLogger(__name__)
+
+
+class DataFetchError(RuntimeError):
+    """A dataset could not be fetched; the message names the dataset, the reason and the fix."""
+
+
+def fetch_dataset(
+    name: str,
+    dataset: Mapping,
+    *,
+    mirror: str | Path | None = None,
+    logger: logging.Logger | None = None,
+) -> tuple[pd.DataFrame, str]:
+    """The canonical table of one configured dataset, and where it came from.
+
+    Parameters
+    ----------
+    name : str
+        Dataset key in the config.
+    dataset : mapping
+        Its config block (``uci_id`` or ``path``, ``target``, ``classes``, ``missing``,
+        ``numeric_features``).
+    mirror : path-like, optional
+        Offline mirror folder (``MANIFEST.json`` + original files), used when ucimlrepo fails.
+    logger : logging.Logger, optional
+        Receives the source of the data and any ucimlrepo failure.
+
+    Returns
+    -------
+    frame : DataFrame
+        The canonical table (all cells ``str``).
+    source : str
+        Human-readable origin: the UCI repository, the mirror file, or the local file.
+
+    Raises
+    ------
+    DataFetchError
+        ucimlrepo failed and there is no usable mirror (none configured, a missing or corrupt
+        ``MANIFEST.json``, no entry for the id), the mirror file's sha256 differs from the
+        manifest, or a file is missing, empty, not UTF-8 or cannot be parsed.
+    ConfigError
+        The data do not match ``datasets.<name>.target``, ``.classes`` (a label not
+        configured, a configured label absent, another order, a single class) or
+        ``.numeric_features``.
+    """
+    log = logger or _log
+    if dataset.get("path") is not None:
+        frame = read_local_csv(name, dataset["path"])
+        source = f"local file {Path(dataset['path']).resolve()}"
+        origin = Path(dataset["path"])
+    else:
+        uci_id = int(dataset["uci_id"])
+        try:
+            with _socket_timeout(UCI_TIMEOUT):
+                result = ucimlrepo.fetch_ucirepo(id=uci_id)
+        except Exception as exc:  # noqa: BLE001 - any failure (network, outage, API) -> mirror
+            log.warning(
+                "dataset %s: ucimlrepo.fetch_ucirepo(id=%d) failed (%s: %s); falling back to the "
+                "offline mirror", name, uci_id, type(exc).__name__, exc,
+            )
+            frame, path = read_mirror(name, uci_id, mirror, reason=f"{type(exc).__name__}: {exc}")
+            source = f"offline mirror {path}"
+            origin = path
+        else:
+            columns = _mirror_columns(name, mirror, uci_id)
+            frame = canonicalise_uci(result.data.original, name, columns, dataset.get("missing"))
+            source = f"UCI Machine Learning Repository via ucimlrepo (id {uci_id})"
+            origin = f"UCI id {uci_id} via ucimlrepo"
+    check_table(name, frame, dataset, source=origin)
+    log.info("dataset %s: %d rows x %d columns from %s", name, len(frame), frame.shape[1], source)
+    return frame, source
+
+
+@contextlib.contextmanager
+def _socket_timeout(seconds: float):
+    previous = socket.getdefaulttimeout()
+    socket.setdefaulttimeout(seconds)
+    try:
+        yield
+    finally:
+        socket.setdefaulttimeout(previous)
+
+
+def data_subject(name: str, source: str | Path) -> str:
+    """The subject of a data error: ``dataset `name` (file data/name.csv)``.
+
+    ``source`` is a :class:`~pathlib.Path` (shown as ``file <path>``) or a description of
+    the origin (``"UCI id 19 via ucimlrepo"``).
+    """
+    origin = f"file {source}" if isinstance(source, Path) else source
+    return f"dataset `{name}` ({origin})"
+
+
+def _mirror_manifest(name: str, mirror: Path) -> dict:
+    """:func:`~pdmeasure.pipeline.config.load_manifest` with its errors as :class:`DataFetchError`."""
+    try:
+        return load_manifest(mirror, datasets=[name])
+    except ConfigError as exc:
+        raise DataFetchError(str(exc)) from None
+
+
+def _mirror_columns(name: str, mirror, uci_id: int) -> list[str] | None:
+    """The manifest's column names for ``uci_id``, or None without a mirror manifest.
+
+    Raises
+    ------
+    DataFetchError
+        The manifest exists but is corrupt: the column names would otherwise silently change.
+    """
+    if mirror is None or not (Path(mirror) / "MANIFEST.json").is_file():
+        return None
+    entry = manifest_entry(_mirror_manifest(name, Path(mirror)), uci_id)
+    return entry["columns"] if entry else None
+
+
+def decode_text(raw: bytes, subject: str, fix: str) -> str:
+    """``raw`` as UTF-8 text (a leading byte-order mark dropped).
+
+    Parameters
+    ----------
+    raw : bytes
+        The file's content.
+    subject : str
+        Start of the error message (:func:`data_subject`).
+    fix : str
+        How to fix a file that is not UTF-8.
+
+    Raises
+    ------
+    DataFetchError
+        Naming the first byte that is not UTF-8, its line and ``fix``.
+    """
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise DataFetchError(
+            f"{subject}: the file is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
+            f"{exc.start}, line {line}); to fix: {fix}"
+        ) from None
+
+
+def read_mirror(
+    name: str, uci_id: int, mirror: str | Path | None, *, reason: str = "ucimlrepo failed"
+) -> tuple[pd.DataFrame, Path]:
+    """Parse the original UCI file of ``uci_id`` from the mirror, after checking its sha256.
+
+    Parameters
+    ----------
+    name : str
+        Dataset key (for messages).
+    uci_id : int
+        UCI id, looked up in ``MANIFEST.json``.
+    mirror : path-like or None
+        The mirror folder.
+    reason : str
+        Why the mirror is needed (for the error message).
+
+    Returns
+    -------
+    frame : DataFrame
+        Columns named from the manifest, every cell the original text. Blank lines (nursery's
+        file ends with one) are skipped.
+    path : Path
+        The file read.
+
+    Raises
+    ------
+    DataFetchError
+        No mirror, a missing or corrupt ``MANIFEST.json``, no manifest entry or file, a sha256
+        mismatch, a file that is not UTF-8, no data row, a row with the wrong number of
+        fields, or a row count different from the manifest's.
+    """
+    fix = (
+        "connect to the internet, or point config key `mirror` (or the environment variable "
+        "UCI_MIRROR) at a folder holding MANIFEST.json and the original UCI files"
+    )
+    if mirror is None:
+        raise DataFetchError(
+            f"{data_subject(name, f'UCI id {uci_id}')}: cannot fetch it: ucimlrepo failed "
+            f"({reason}) and no offline mirror is configured; to fix: {fix}"
+        )
+    mirror = Path(mirror)
+    try:
+        manifest = _mirror_manifest(name, mirror)
+    except FileNotFoundError as exc:
+        raise DataFetchError(
+            f"{data_subject(name, f'UCI id {uci_id}')}: ucimlrepo failed ({reason}) and the "
+            f"mirror is unusable: {exc}; to fix: {fix}"
+        ) from None
+    entry = manifest_entry(manifest, uci_id)
+    if entry is None:
+        raise DataFetchError(
+            f"{data_subject(name, mirror / 'MANIFEST.json')}: ucimlrepo failed ({reason}) and "
+            f"the manifest has no entry with uci_id {uci_id}; to fix: add the original file and "
+            "its manifest entry, or connect to the internet"
+        )
+    path = mirror / entry["file"]
+    subject = data_subject(name, path)
+    if not path.is_file():
+        raise DataFetchError(
+            f"{subject}: the mirror file named in MANIFEST.json is missing; to fix: restore the "
+            f"original UCI file (id {uci_id}) there"
+        )
+    raw = path.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != entry["sha256"]:
+        raise DataFetchError(
+            f"{subject}: checksum mismatch: its sha256 is {digest}, MANIFEST.json expects "
+            f"{entry['sha256']}; the file is corrupt or not the original UCI file -- to fix: "
+            f"restore the original file from the UCI repository (id {uci_id})"
+        )
+    text = decode_text(raw, subject, "convert it to UTF-8 and record its new sha256 in "
+                                     "MANIFEST.json")
+    frame = parse_original(text, entry["columns"], source=subject)
+    if frame.empty:
+        raise DataFetchError(
+            f"{subject}: the file has no data rows; to fix: restore the original file from the "
+            f"UCI repository (id {uci_id})"
+        )
+    if "rows" in entry and len(frame) != entry["rows"]:
+        raise DataFetchError(
+            f"{subject}: {len(frame)} data rows, MANIFEST.json says {entry['rows']}; the file "
+            f"is not the original UCI file -- to fix: restore it from the UCI repository "
+            f"(id {uci_id}) or correct the manifest entry"
+        )
+    return frame, path.resolve()
+
+
+def parse_original(text: str, columns: list[str], *, source: str = "<text>") -> pd.DataFrame:
+    """Parse an original UCI data file (comma separated, no header) keeping every cell as text.
+
+    The ``csv`` module is used instead of :func:`pandas.read_csv` so that no cell is ever
+    re-typed or treated as NaN, and so that a short or long row is an error rather than
+    padded.
+
+    Parameters
+    ----------
+    text : str
+        The file's content.
+    columns : list of str
+        The column names, by position.
+    source : str
+        Start of an error message, e.g. :func:`data_subject`'s ``dataset `car` (file car.data)``.
+
+    Raises
+    ------
+    DataFetchError
+        A non-blank line with a number of fields other than ``len(columns)``.
+    """
+    rows = [row for _, row in _csv_rows(text, columns, source)]
+    return _string_frame(np.array(rows, dtype=object).reshape(len(rows), len(columns)), columns)
+
+
+def _csv_rows(text: str, columns: list[str] | None, source: str):
+    """``(line, fields)`` of every non-blank CSV row; all rows must have ``len(columns)`` fields.
+
+    With ``columns`` None the first row sets the expected count (a header row).
+    """
+    reader = csv.reader(io.StringIO(text))
+    for row in reader:
+        if not row or (len(row) == 1 and not row[0].strip()):
+            continue  # blank line (nursery.data ends with one)
+        if columns is None:
+            columns = row
+        if len(row) != len(columns):
+            raise DataFetchError(
+                f"{source}: line {reader.line_num} has {len(row)} fields, expected "
+                f"{len(columns)} ({', '.join(columns)}); to fix: give that row one value per "
+                "column (quote values that contain a comma)"
+            )
+        yield reader.line_num, row
+
+
+def _string_frame(values: np.ndarray, columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.array(values[:, i], dtype=str) for i, c in enumerate(columns)})
+
+
+def snake_case(name: str) -> str:
+    """``"white-king-file"`` -> ``"white_king_file"`` (column names without a manifest)."""
+    return re.sub(r"[^0-9a-z]+", "_", str(name).strip().lower()).strip("_")
+
+
+def canonicalise_uci(
+    original: pd.DataFrame, name: str, columns: list[str] | None, missing: str | None
+) -> pd.DataFrame:
+    """Turn ucimlrepo's ``data.original`` frame into the canonical table.
+
+    Parameters
+    ----------
+    original : DataFrame
+        As parsed by ucimlrepo (pandas type inference, missing cells as NaN).
+    name : str
+        Dataset key (for messages).
+    columns : list of str or None
+        Column names by position (the manifest's); None keeps ucimlrepo's names in snake_case.
+    missing : str or None
+        The dataset's missing marker, written where ucimlrepo has NaN.
+
+    Raises
+    ------
+    DataFetchError
+        The column count differs from ``columns``, or there are NaN cells and ``missing`` is
+        None.
+    """
+    if columns is None:
+        columns = [snake_case(c) for c in original.columns]
+    elif len(columns) != original.shape[1]:
+        raise DataFetchError(
+            f"{data_subject(name, 'UCI via ucimlrepo')}: ucimlrepo returned {original.shape[1]} "
+            f"columns ({list(original.columns)}), MANIFEST.json names {len(columns)}; to fix: "
+            "correct the `columns` of the mirror's manifest entry"
+        )
+    out = np.empty(original.shape, dtype=object)
+    for i, column in enumerate(original.columns):
+        values = original[column]
+        isna = values.isna().to_numpy()
+        if isna.any() and missing is None:
+            raise DataFetchError(
+                f"{data_subject(name, 'UCI via ucimlrepo')}: column {column!r} has "
+                f"{int(isna.sum())} missing cells but config key `datasets.{name}.missing` is "
+                "null; to fix: set it to the missing marker"
+            )
+        out[:, i] = [missing if na else _as_text(v) for v, na in zip(values.tolist(), isna)]
+    return _string_frame(out, list(columns))
+
+
+def _as_text(value) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return str(value)
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isfinite(value) and value.is_integer():
+            return str(int(value))  # an integer column widened to float by a NaN
+        return repr(value)
+    return str(value)
+
+
+def read_local_csv(name: str, path: str | Path) -> pd.DataFrame:
+    """A local CSV (one header row) with every cell kept as a string.
+
+    Parsed with the ``csv`` module like the mirror's files: no cell is re-typed, and a row
+    with more or fewer fields than the header is an error rather than shifted or padded.
+
+    Parameters
+    ----------
+    name : str
+        Dataset key (for messages).
+    path : path-like
+        The file (config ``datasets.<name>.path``, relative to the working directory).
+
+    Raises
+    ------
+    DataFetchError
+        Naming the dataset, the file and the fix: the file does not exist, is empty, has a
+        header row only, is not UTF-8, repeats a column name or has a row with the wrong
+        number of fields.
+    """
+    path = Path(path)
+    subject = data_subject(name, path)
+    if not path.is_file():
+        raise DataFetchError(
+            f"{subject}: no such file (relative paths start at the working directory "
+            f"{Path.cwd()}); to fix: correct config key `datasets.{name}.path` or create the file"
+        )
+    text = decode_text(path.read_bytes(), subject,
+                       "save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)")
+    rows = list(_csv_rows(text, None, subject))
+    fix = "to fix: give a CSV with a header row and at least one data row"
+    if not rows:
+        raise DataFetchError(f"{subject}: the file is empty; {fix}")
+    header = rows[0][1]
+    if len(rows) == 1:
+        raise DataFetchError(
+            f"{subject}: the file has a header row ({', '.join(header)}) but no data rows; {fix}"
+        )
+    repeated = sorted({c for c in header if header.count(c) > 1})
+    if repeated:
+        raise DataFetchError(
+            f"{subject}: the header row repeats the column name(s) {repeated}; to fix: give "
+            "every column its own name"
+        )
+    body = np.array([row for _, row in rows[1:]], dtype=object)
+    return _string_frame(body.reshape(len(rows) - 1, len(header)), header)
+
+
+def check_table(name: str, frame: pd.DataFrame, dataset: Mapping, *,
+                source: str | Path = "fetched data") -> None:
+    """Check the target column, class labels and numeric features of a dataset's table.
+
+    Parameters
+    ----------
+    name : str
+        Dataset key.
+    frame : DataFrame
+        The table (all cells ``str``).
+    dataset : mapping
+        Its config block (``target``, ``classes``, ``numeric_features``).
+    source : str or Path
+        Where the table came from, for messages (see :func:`data_subject`).
+
+    Raises
+    ------
+    ConfigError
+        Naming ``datasets.<name>.target``, ``.classes`` or ``.numeric_features``, the
+        dataset, the source and the fix: no target column, a class in the data that is not
+        configured (or the reverse, or another order), a single class, a numeric feature that
+        is not a column.
+    """
+    subject = data_subject(name, source)
+    target = dataset.get("target", "class")
+    columns = list(frame.columns)
+    if target not in columns:
+        raise ConfigError(
+            f"config key `datasets.{name}.target`: {subject}: no column {target!r}; the columns "
+            f"are {columns}; to fix: set `datasets.{name}.target` to the class column"
+        )
+    unknown = [f for f in dataset.get("numeric_features", []) if f not in columns]
+    if unknown:
+        raise ConfigError(
+            f"config key `datasets.{name}.numeric_features`: {unknown} are not columns of "
+            f"{subject}; its columns are {columns} -- to fix: list only column names"
+        )
+    labels = frame[target].to_numpy(dtype=object)
+    check_class_order(name, dataset["classes"], first_appearance(labels), source=subject)
+
+
+def read_canonical(path: str | Path) -> pd.DataFrame:
+    """Read a canonical table ``results/data/<name>.csv`` with every cell as a string."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False)

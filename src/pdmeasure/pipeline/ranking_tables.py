@@ -1,0 +1,157 @@
+"""Ranking tables in the layout of paper 000, Tables 6-9 (pipeline step 6).
+
+Classifiers are the columns (configured order); the rows are accuracy, macro precision, macro
+recall, F1 (``f1_macro``, eq. 23), MCC (eq. 25), pd at the default kappa (eq. 31) and pd at
+each configured kappa vector. Each cell reads ``value (rank)`` with 4 decimals. Rank 1 is the
+best (largest) value; values equal at the printed precision share the best rank and the next
+rank is skipped, as in Table 6's ``0.8600 (1) ... 0.8600 (1)`` followed by ``(3)``.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy.stats import rankdata
+
+from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa
+
+#: Printed precision of the paper's tables.
+DECIMALS = 4
+#: Paper 000 table number of each of its datasets; any other dataset gets a generic title.
+PAPER_TABLES = {"car": 6, "nursery": 7, "dermatology": 8, "krkopt": 9}
+#: (row label, registry measure) of the fixed rows, in the paper's order.
+FIXED_ROWS = (
+    ("accuracy", "accuracy"),
+    ("precision", "precision_macro"),
+    ("recall", "recall_macro"),
+    ("F1", "f1_macro"),
+    ("MCC", "mcc"),
+)
+RANKING_COLUMNS = ("engine", "dataset", "row", "classifier", "value", "rank")
+
+
+def table_rows(kappa_vectors: Mapping[str, Sequence[float]]) -> list[tuple[str, str, str]]:
+    """``(row label, measure, kappa)`` of every table row, in order.
+
+    Row labels match :func:`pdmeasure.paper.published.load`: ``pd default`` and ``pd <name>``.
+    """
+    rows = [(label, measure, NO_KAPPA) for label, measure in FIXED_ROWS]
+    rows.append(("pd default", PD, DEFAULT_KAPPA))
+    rows += [(f"pd {name}", PD, format_kappa(v)) for name, v in kappa_vectors.items()]
+    return rows
+
+
+def competition_ranks(values: Sequence[float], decimals: int = DECIMALS) -> np.ndarray:
+    """Rank 1 = largest; ties at ``decimals`` share the best rank ("1 1 3"); NaN ranks NaN.
+
+    Ties are judged on the printed numbers (``f"{v:.4f}"``), so two classifiers shown with the
+    same value always show the same rank.
+    """
+    printed = np.array([float(f"{v:.{decimals}f}") for v in np.asarray(values, dtype=float)])
+    return rankdata(-printed, method="min", nan_policy="omit")
+
+
+def ranking_table(
+    measures: pd.DataFrame,
+    *,
+    engine: str,
+    dataset: str,
+    classifiers: Sequence[str],
+    kappa_vectors: Mapping[str, Sequence[float]],
+    decimals: int = DECIMALS,
+) -> pd.DataFrame:
+    """Tidy ranking table of one engine and dataset from ``measures.csv`` rows.
+
+    Parameters
+    ----------
+    measures : DataFrame
+        ``measures.csv`` as read by :func:`pdmeasure.pipeline.measure_table.read_measures`.
+    engine, dataset : str
+    classifiers : sequence of str
+        Column order (the configured classifiers of ``engine``).
+    kappa_vectors : mapping
+        Vector name -> kappa vector (config ``datasets.<dataset>.kappa_vectors``).
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`RANKING_COLUMNS`, rows in table order then classifier order.
+
+    Raises
+    ------
+    ValueError
+        If a (row, classifier) value is missing from or duplicated in ``measures``.
+    """
+    sub = measures[(measures["engine"] == engine) & (measures["dataset"] == dataset)]
+    lookup = sub.set_index(["measure", "kappa", "classifier"])["value"]
+    if not lookup.index.is_unique:
+        raise ValueError(f"measures for {engine}/{dataset} contain duplicate rows")
+    parts = []
+    for label, measure, kappa in table_rows(kappa_vectors):
+        values = []
+        for classifier in classifiers:
+            try:
+                values.append(float(lookup.loc[(measure, kappa, classifier)]))
+            except KeyError:
+                raise ValueError(
+                    f"measures.csv has no {measure!r} (kappa {kappa!r}) for "
+                    f"{engine}/{dataset}/{classifier}"
+                ) from None
+        parts.append(
+            pd.DataFrame(
+                {
+                    "engine": engine,
+                    "dataset": dataset,
+                    "row": label,
+                    "classifier": list(classifiers),
+                    "value": values,
+                    "rank": competition_ranks(values, decimals),
+                }
+            )
+        )
+    table = pd.concat(parts, ignore_index=True)
+    table["rank"] = table["rank"].astype("Int64")
+    return table[list(RANKING_COLUMNS)]
+
+
+def table_title(dataset: str, engine: str) -> str:
+    """``Table 6: car (engine sklearn)`` for the paper's datasets, a generic title otherwise."""
+    number = PAPER_TABLES.get(dataset)
+    prefix = f"Table {number}" if number is not None else "Ranking table"
+    return f"{prefix}: {dataset} (engine {engine})"
+
+
+def to_markdown(
+    table: pd.DataFrame,
+    kappa_vectors: Mapping[str, Sequence[float]],
+    *,
+    decimals: int = DECIMALS,
+) -> str:
+    """Render a tidy ranking table as the paper's grid of ``value (rank)`` cells.
+
+    The pd rows are labelled with their vector, e.g. ``pd p1 [0, 0.8, 0.6, 1]``.
+    """
+    engines, datasets = table["engine"].unique(), table["dataset"].unique()
+    if len(engines) != 1 or len(datasets) != 1:
+        raise ValueError("to_markdown renders one engine and dataset at a time")
+    cells = table.assign(
+        cell=[
+            f"{v:.{decimals}f} ({'-' if pd.isna(r) else int(r)})"
+            for v, r in zip(table["value"], table["rank"])
+        ]
+    )
+    grid = cells.pivot(index="row", columns="classifier", values="cell")
+    grid = grid.loc[list(dict.fromkeys(table["row"])), list(dict.fromkeys(table["classifier"]))]
+    labels = {"pd default": "pd default (eq. 31)"}
+    for name, vector in kappa_vectors.items():
+        labels[f"pd {name}"] = f"pd {name} [{format_kappa(vector).replace(';', ', ')}]"
+    grid.index = [labels.get(row, row) for row in grid.index]
+    grid.index.name = "measure"
+    grid.columns.name = None
+    title = table_title(str(datasets[0]), str(engines[0]))
+    note = (
+        "Value of each measure with the classifier's rank in brackets; ties at "
+        f"{decimals} decimals share the best rank."
+    )
+    return f"# {title}\n\n{note}\n\n{grid.to_markdown()}\n"

@@ -1,0 +1,205 @@
+"""Every test across datasets, from ``measures.csv``, as four tidy tables.
+
+For each engine and (measure, kappa): average ranks, the omnibus tests of
+:mod:`~pdmeasure.stats.omnibus`, the post-hoc tests of :mod:`~pdmeasure.stats.posthoc` and
+the Nemenyi critical difference for the CD diagram.
+
+pd rows are grouped across datasets by the kappa vector itself: pd at ``default`` (the
+class-share rule, one definition on every dataset) is always pooled; pd at a named vector is
+pooled under that name only when the vector has the same values on every dataset that
+configures the name. Kappa vectors are positional, so ``p1`` on a 4-class dataset and ``p1``
+on a 5-class one are different preferences: such a comparison is not run, and the omnibus
+table says why (:func:`~pdmeasure.pipeline.stats_tables.not_pooled_note`).
+"""
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from pdmeasure.measures.weights import PD
+from pdmeasure.stats.omnibus import TestResult, friedman, friedman_aligned_ranks, quade
+from pdmeasure.stats.posthoc import holm_control, nemenyi, nemenyi_critical_difference, wilcoxon_pairwise
+from pdmeasure.stats.ranks import average_ranks, lower_is_better
+from pdmeasure.pipeline.stats_tables import (
+    CD_COLUMNS,
+    OMNIBUS_COLUMNS,
+    OMNIBUS_TESTS,
+    POSTHOC_COLUMNS,
+    RANK_COLUMNS,
+    describe,
+    differing_kappa_vectors,
+    drop_nan_rows,
+    name_kappas,
+    not_pooled_note,
+)
+
+_log = logging.getLogger(__name__)
+
+
+class AcrossTables(NamedTuple):
+    """The four tidy tables of the comparison across datasets (columns ``*_COLUMNS``)."""
+
+    ranks: pd.DataFrame
+    omnibus: pd.DataFrame
+    posthoc: pd.DataFrame
+    cd: pd.DataFrame
+
+
+def _drop_nan_blocks(table: pd.DataFrame, what: str) -> tuple[pd.DataFrame, list[str]]:
+    """Drop datasets (rows) with a NaN value, warning with the measure, dataset, classifier."""
+    table, dropped = drop_nan_rows(
+        table, lambda dataset, classifiers:
+        f"{what}: dataset {dataset!r} excluded, NaN value for {classifiers}", stacklevel=3)
+    return table, [f"{dataset} (NaN: {classifiers})" for dataset, classifiers in dropped]
+
+
+def _append_note(notes, extra: str) -> list[str]:
+    """Each note followed by ``extra`` (``"; "``-separated)."""
+    return [f"{x}; {extra}" if x else extra for x in notes]
+
+
+def _compare_one(table: pd.DataFrame, *, keys: dict, alpha: float) -> AcrossTables:
+    measure = keys["measure"]
+    lower = lower_is_better(measure)
+    table, excluded = _drop_nan_blocks(table, f"{keys['engine']}: "
+                                       f"{describe(measure, keys['kappa'])}")
+    names = [str(c) for c in table.columns]
+    n, k = table.shape
+    scores = table.to_numpy(dtype=float)
+    extra = f"excluded: {'; '.join(excluded)}" if excluded else ""
+    ranks = average_ranks(scores, lower_is_better=lower) if n else np.full(k, np.nan)
+    rank_rows = pd.DataFrame({**keys, "classifier": names, "average_rank": ranks,
+                              "n_datasets": n, "datasets": ";".join(map(str, table.index)),
+                              "lower_is_better": lower})
+    cd = nemenyi_critical_difference(k, n, alpha) if n >= 2 else math.nan
+    cd_rows = pd.DataFrame({**keys, "classifier": names, "average_rank": ranks, "cd": cd,
+                            "n_datasets": n, "n_classifiers": k, "alpha": alpha,
+                            "lower_is_better": lower})
+    if n < 2:
+        results = [TestResult(t, math.nan, math.nan, math.nan, math.nan, n, k, math.nan,
+                              f"N = {n} dataset(s): a comparison across datasets needs N >= 2")
+                   for t in OMNIBUS_TESTS]
+        posthoc = pd.DataFrame(columns=POSTHOC_COLUMNS)
+    else:
+        results = [*friedman(scores, lower_is_better=lower),
+                   friedman_aligned_ranks(scores, lower_is_better=lower),
+                   quade(scores, lower_is_better=lower)]
+        posthoc = pd.DataFrame([
+            *nemenyi(scores, names, alpha=alpha, lower_is_better=lower),
+            *holm_control(scores, names, alpha=alpha, lower_is_better=lower),
+            *wilcoxon_pairwise(scores, names, alpha=alpha, lower_is_better=lower),
+        ])
+        for key, value in reversed(keys.items()):
+            posthoc.insert(0, key, value)
+        if extra:
+            posthoc["note"] = _append_note(posthoc["note"], extra)
+    omnibus = pd.DataFrame([{**keys, **r.as_row()} for r in results])
+    omnibus["significant"] = omnibus["p_value"] <= alpha
+    if extra:
+        omnibus["note"] = _append_note(omnibus["note"], extra)
+    return AcrossTables(rank_rows, omnibus, posthoc, cd_rows)
+
+
+def _not_pooled(keys: dict, note: str, n_classifiers: int) -> AcrossTables:
+    """Omnibus rows of a comparison that is not run, with the reason as their note.
+
+    No ranks, post-hoc or CD rows: average ranks over different vectors would be the very
+    pooling that is refused. ``n_datasets`` is 0 (no dataset was pooled), which also keeps
+    these rows out of :func:`~pdmeasure.render.stats_report.power_table`.
+    """
+    omnibus = pd.DataFrame([{**keys, **TestResult(t, math.nan, math.nan, math.nan, math.nan, 0,
+                                                  n_classifiers, math.nan, note).as_row()}
+                            for t in OMNIBUS_TESTS])
+    omnibus["significant"] = False
+    return AcrossTables(pd.DataFrame(columns=RANK_COLUMNS), omnibus,
+                        pd.DataFrame(columns=POSTHOC_COLUMNS), pd.DataFrame(columns=CD_COLUMNS))
+
+
+def compare_across_datasets(
+    frame: pd.DataFrame,
+    *,
+    alpha: float,
+    kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]] | None = None,
+    classifiers: Mapping[str, Sequence[str]] | None = None,
+) -> AcrossTables:
+    """Every test across datasets, for every engine and every (measure, kappa) of ``frame``.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        ``measures.csv`` rows: ``engine, dataset, classifier, measure, kappa, value``.
+    alpha : float
+        Significance level.
+    kappa_vectors : mapping, optional
+        Dataset -> {name -> vector} (config ``kappa_vectors``). A pd row at a configured
+        vector takes the vector's name (every name, when several names share the vector on
+        that dataset; :func:`~pdmeasure.pipeline.stats_tables.name_kappas`). A name is compared
+        across datasets only if its vector has the same values on every dataset configuring
+        it; otherwise (:func:`~pdmeasure.pipeline.stats_tables.differing_kappa_vectors`) its
+        comparison is not run: it gets only omnibus rows with NaN results, ``n_datasets``
+        0 and a ``note`` such as ``p1 differs across datasets (car: [0, 0.8, 0.6, 1],
+        nursery: [0, 0, 0, 1, 0]); not pooled``, and a logging warning names the vector
+        and the datasets. A vector without a name keeps its written form, so it is pooled
+        only with equal vectors. The output ``kappa`` column holds ``""``, ``"default"``,
+        a name or a written vector.
+    classifiers : mapping, optional
+        Engine -> classifier order (config ``classifiers``); default: order of appearance.
+
+    Returns
+    -------
+    AcrossTables
+        A dataset whose value is NaN for some classifier is excluded from that measure's
+        tests with a :class:`~pdmeasure.pipeline.stats_tables.NaNExcludedWarning` naming measure,
+        dataset and classifier; the exclusion is also written in the ``note`` column. A
+        (measure, kappa) present on a single dataset gets average ranks and omnibus rows
+        saying that N = 1 allows no test. The (measure, kappa) keys that get ranks and CD
+        rows are those of :func:`~pdmeasure.pipeline.stats_tables.comparison_keys` (for the datasets
+        present), plus names on a single dataset and unnamed vectors.
+    """
+    missing = {"engine", "dataset", "classifier", "measure", "kappa", "value"} - set(frame)
+    if missing:
+        raise ValueError(f"measures table lacks columns {sorted(missing)}")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    named = name_kappas(frame, kappa_vectors or {})
+    named["value"] = named["value"].astype("float64")
+    notes = {name: not_pooled_note(name, vectors)
+             for name, vectors in differing_kappa_vectors(kappa_vectors or {}).items()}
+    present = set(named.loc[named["measure"] == PD, "kappa"])
+    for name, note in notes.items():
+        if name in present:
+            _log.warning("preference_driven at kappa vector %r: %s", name, note)
+    parts: list[AcrossTables] = []
+    for engine, by_engine in named.groupby("engine", sort=False):
+        order = list((classifiers or {}).get(engine) or pd.unique(by_engine["classifier"]))
+        unknown = set(by_engine["classifier"]) - set(order)
+        if unknown:
+            raise ValueError(f"engine {engine}: classifiers {sorted(unknown)} not configured")
+        if len(order) < 2:  # nothing to compare: no ranks, tests or CD rows for this engine
+            _log.warning("engine %s has a single classifier (%s): no comparison across datasets",
+                         engine, ", ".join(order))
+            continue
+        for (measure, kappa), group in by_engine.groupby(["measure", "kappa"], sort=False):
+            if group.duplicated(["dataset", "classifier"]).any():
+                raise ValueError(f"{engine}/{measure}/{kappa}: duplicate dataset-classifier rows")
+            keys = {"engine": engine, "measure": measure, "kappa": kappa}
+            if measure == PD and kappa in notes:
+                parts.append(_not_pooled(keys, notes[kappa], len(order)))
+                continue
+            table = group.pivot(index="dataset", columns="classifier", values="value")
+            table = table.reindex(index=pd.unique(group["dataset"]), columns=order)
+            parts.append(_compare_one(table, keys=keys, alpha=alpha))
+    if named.empty:
+        raise ValueError("the measures table is empty")
+    columns = (RANK_COLUMNS, OMNIBUS_COLUMNS, POSTHOC_COLUMNS, CD_COLUMNS)
+    tables = []
+    for i, cols in enumerate(columns):
+        frames = [p[i] for p in parts if len(p[i])]
+        tables.append(pd.concat(frames, ignore_index=True).reindex(columns=list(cols))
+                      if frames else pd.DataFrame(columns=list(cols)))
+    return AcrossTables(*tables)

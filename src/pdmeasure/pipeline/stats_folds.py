@@ -1,0 +1,145 @@
+"""Per-fold measure values from cross-validation predictions (input of the paired tests).
+
+``predictions.csv`` of the pipeline's CV, and of the extra 5 x 2-fold CV run for the 5x2cv
+tests (:func:`cross_validate_5x2`), become one measure value per (classifier, repeat, fold):
+every registry measure, pd at the default kappa and at each configured kappa vector.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from pdmeasure import measures
+from pdmeasure.pipeline.confusion import confusion_matrix
+from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
+from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
+from pdmeasure.pipeline.stats_tables import FOLD_COLUMNS
+
+PREDICTION_KEYS = ("engine", "dataset", "classifier", "repeat", "fold", "row", "actual",
+                   "predicted")
+
+#: Dietterich's (1998) design: 5 repetitions of 2-fold cross-validation.
+CV5X2_REPEATS = 5
+CV5X2_FOLDS = 2
+
+
+def cross_validate_5x2(engine: str, data: pd.DataFrame, dataset: DatasetSpec,
+                       classifier: str, params: Mapping, *, seed: int) -> pd.DataFrame:
+    """Run 5 x 2-fold CV of one classifier through the engine interface (5x2cv tests).
+
+    Calls ``get_engine(engine).cross_validate(data, dataset, classifier, params,
+    CVSpec(folds=2, seed=seed, repeats=5))``: every classifier of a dataset gets the same
+    folds (repeat r shuffles with ``seed + r - 1``), which :func:`check_paired_folds`
+    verifies before any paired test.
+
+    Parameters
+    ----------
+    engine : str
+        Engine name (see :func:`pdmeasure.pipeline.engines.get_engine`).
+    data : DataFrame
+        The canonical data table of the dataset.
+    dataset : DatasetSpec
+        Target column and configured class order.
+    classifier : str
+        Classifier name, as configured for the engine.
+    params : mapping
+        The classifier's configured parameters.
+    seed : int
+        CV seed of the pipeline (config ``cv.seed``).
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`PREDICTION_KEYS` (engine, dataset, classifier, repeat, fold, row,
+        actual, predicted).
+    """
+    runner = get_engine(engine)
+    runner.check_available()
+    spec = CVSpec(folds=CV5X2_FOLDS, seed=int(seed), repeats=CV5X2_REPEATS)
+    pred = runner.cross_validate(data, dataset, classifier, params, spec)
+    pred = pred.assign(engine=engine, dataset=dataset.name, classifier=classifier)
+    return pred[list(PREDICTION_KEYS)]
+
+
+def read_predictions(path) -> pd.DataFrame:
+    """Read a ``predictions.csv`` keeping labels as text; repeat, fold and row as integers."""
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = set(PREDICTION_KEYS) - set(frame.columns)
+    if missing:
+        raise ValueError(f"{path}: missing columns {sorted(missing)}")
+    for column in ("repeat", "fold", "row"):
+        frame[column] = frame[column].astype(np.int64)
+    return frame
+
+
+def check_paired_folds(pred: pd.DataFrame) -> None:
+    """Raise unless every classifier was tested on exactly the same folds.
+
+    The paired tests compare two classifiers fold by fold; that is only valid when sample
+    ``row`` of repeat r lies in the same fold for every classifier.
+    """
+    assignment = None
+    for classifier, group in pred.groupby("classifier", sort=False):
+        folds = group.set_index(["repeat", "row"])["fold"].sort_index()
+        if folds.index.duplicated().any():
+            raise ValueError(f"classifier {classifier}: a sample appears twice in one repeat")
+        if assignment is None:
+            first, assignment = classifier, folds
+        elif not folds.index.equals(assignment.index) or not np.array_equal(folds, assignment):
+            raise ValueError(f"classifiers {first} and {classifier} were not cross-validated on "
+                             "the same folds; the paired tests need identical folds")
+
+
+def fold_measure_values(
+    pred: pd.DataFrame,
+    *,
+    classes: Sequence[str],
+    kappa_vectors: Mapping[str, Sequence[float]] | None = None,
+    zero_division: float | str = 0.0,
+    scheme: str = "cv",
+) -> pd.DataFrame:
+    """Every registry measure (pd at default and at each named vector) on every test fold.
+
+    Parameters
+    ----------
+    pred : DataFrame
+        Predictions of one or more classifiers (columns :data:`PREDICTION_KEYS`).
+    classes : sequence of str
+        The dataset's configured class order.
+    kappa_vectors : mapping, optional
+        Name -> kappa vector of this dataset.
+    zero_division : {"nan", 0.0, 1.0}
+        As in :mod:`pdmeasure.measures` (the pipeline uses 0.0).
+    scheme : str
+        Written in the ``scheme`` column (``cv`` or ``cv5x2``).
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`FOLD_COLUMNS`; ``n_test`` is the fold's size and ``n_train`` the rest
+        of its repeat. pd's default kappa is each fold matrix's actual-class shares (eq. 31).
+    """
+    keys = ["engine", "dataset", "classifier", "repeat", "fold"]
+    groups = list(pred.groupby(keys, sort=True))
+    if not groups:
+        raise ValueError("no predictions")
+    repeat_size = pred.groupby(["engine", "dataset", "classifier", "repeat"]).size()
+    cms = np.stack([confusion_matrix(g["actual"], g["predicted"], classes) for _, g in groups])
+    columns: list[tuple[str, str, np.ndarray]] = [
+        (name, NO_KAPPA, func(cms, zero_division=zero_division))
+        for name, func in measures.REGISTRY.items() if name != PD
+    ]
+    columns.append((PD, DEFAULT_KAPPA, measures.preference_driven(
+        cms, None, zero_division=zero_division)))
+    for name, vector in (kappa_vectors or {}).items():
+        columns.append((PD, str(name), measures.preference_driven(
+            cms, np.asarray(vector, dtype=float), zero_division=zero_division)))
+    index = pd.DataFrame([key for key, _ in groups], columns=keys)
+    index["scheme"] = scheme
+    index["n_test"] = [len(g) for _, g in groups]
+    index["n_train"] = [repeat_size[key[:4]] - len(g) for key, g in groups]
+    out = pd.concat([index.assign(measure=name, kappa=kappa, value=np.asarray(values, float))
+                     for name, kappa, values in columns], ignore_index=True)
+    return out[list(FOLD_COLUMNS)]

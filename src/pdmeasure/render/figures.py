@@ -1,0 +1,126 @@
+"""Headless figures: shared helpers and paper 000's Figure 7 (histograms of pd over kappa grids).
+
+Figures are built on :class:`matplotlib.figure.Figure` directly, never through ``pyplot``, so
+nothing depends on the backend or on global state and rendering works without a display.
+Every figure is rendered from a tidy CSV written by a compute step, never from raw data.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from pdmeasure.pipeline.histograms import HISTOGRAM_COLUMNS
+from pdmeasure.pipeline.io import atomic_path
+
+PANEL_SIZE = (2.6, 1.9)  # inches per panel (width, height)
+
+
+def new_figure(nrows: int, ncols: int, *, panel_size=PANEL_SIZE, **subplot_kw):
+    """A figure with an ``(nrows, ncols)`` array of axes sized ``panel_size`` each."""
+    fig = Figure(figsize=(panel_size[0] * ncols, panel_size[1] * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False, **subplot_kw)
+    return fig, axes
+
+
+def save_figure(fig: Figure, path, *, dpi: int = 150) -> Path:
+    """Save ``fig`` atomically (see :func:`pdmeasure.pipeline.io.atomic_path`); format from the suffix."""
+    path = Path(path)
+    fmt = path.suffix.lstrip(".") or "png"
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format=fmt, dpi=dpi)
+    return path
+
+
+def figure7(
+    histogram: pd.DataFrame,
+    *,
+    datasets: Sequence[str] | None = None,
+    classifiers: Sequence[str] | None = None,
+    title: str | None = None,
+    empty_text: str | None = None,
+) -> Figure:
+    """Paper 000 Figure 7: one histogram panel per dataset (row) and classifier (column).
+
+    Parameters
+    ----------
+    histogram : DataFrame
+        Rows of ``grids/{engine}/{dataset}/histogram.csv`` (columns
+        :data:`pdmeasure.pipeline.histograms.HISTOGRAM_COLUMNS`), one or more datasets of ONE engine.
+    datasets, classifiers : sequence of str, optional
+        Row and column order; default: order of first appearance in ``histogram``.
+    title : str, optional
+        Figure title.
+    empty_text : str, optional
+        Text written, under the usual panel title, in a panel whose (dataset, classifier) has
+        no rows (such a panel has no axes); by default that panel is left blank.
+
+    Returns
+    -------
+    Figure
+        Every panel uses the bins of the CSV (one binning rule for all). Each panel's x range
+        is its occupied bins padded by two bins, at least 0.1 wide, within [0, 1]: the
+        distributions are narrow and far apart, and the panels show their shapes. y is the
+        number of kappa vectors per bin. The counts cover the kappa vectors where pd is
+        defined (see :mod:`pdmeasure.pipeline.histograms`); a panel whose counts are all zero (pd undefined
+        at every vector, possible under ``zero_division="nan"``) says so.
+    """
+    missing = set(HISTOGRAM_COLUMNS) - set(histogram.columns)
+    if missing:
+        raise ValueError(f"histogram table lacks columns {sorted(missing)}")
+    if histogram.empty:
+        raise ValueError("histogram table is empty")
+    datasets = list(datasets or dict.fromkeys(histogram["dataset"]))
+    if classifiers is None:
+        classifiers = list(dict.fromkeys(histogram["classifier"]))
+    ncols = max(1, len(classifiers))
+    fig, axes = new_figure(len(datasets), ncols)
+    for r, dataset in enumerate(datasets):
+        for c, classifier in enumerate(classifiers):
+            ax = axes[r, c]
+            panel = histogram[
+                (histogram["dataset"] == dataset) & (histogram["classifier"] == classifier)
+            ]
+            if panel.empty:
+                ax.set_axis_off()
+                if empty_text:
+                    # name the missing panel and say why it is empty
+                    ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
+                    ax.text(0.5, 0.5, empty_text, ha="center", va="center", fontsize=7,
+                            transform=ax.transAxes)
+                continue
+            left = panel["bin_left"].to_numpy(dtype=float)
+            width = panel["bin_right"].to_numpy(dtype=float) - left
+            ax.bar(left, panel["count"].to_numpy(), width=width, align="edge", color="#3b6ea8",
+                   edgecolor="white", linewidth=0.3)
+            ax.set_xlim(*_occupied_range(panel))
+            if not (panel["count"] > 0).any():
+                # every kappa vector was left unbinned: pd is undefined there
+                ax.text(0.5, 0.5, "pd undefined at\nevery kappa vector", ha="center",
+                        va="center", fontsize=7, transform=ax.transAxes)
+            ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
+            ax.tick_params(labelsize=6)
+            if c == 0:
+                ax.set_ylabel("number of kappa vectors", fontsize=7)
+            if r == len(datasets) - 1:
+                ax.set_xlabel("preference-driven", fontsize=7)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def _occupied_range(rows: pd.DataFrame, pad_bins: int = 2, min_span: float = 0.1):
+    """x limits around the non-empty bins of ``rows``, padded, at least ``min_span`` wide."""
+    used = rows[rows["count"] > 0]
+    if used.empty:
+        return 0.0, 1.0
+    width = float((rows["bin_right"] - rows["bin_left"]).max())
+    low = float(used["bin_left"].min()) - pad_bins * width
+    high = float(used["bin_right"].max()) + pad_bins * width
+    if high - low < min_span:
+        middle = (low + high) / 2
+        low, high = middle - min_span / 2, middle + min_span / 2
+    shift = max(0.0, low * -1) - max(0.0, high - 1.0)  # slide the window back into [0, 1]
+    return max(0.0, low + shift), min(1.0, high + shift)
