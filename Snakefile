@@ -37,15 +37,15 @@ include: "workflow/rules/explorer.smk"
 
 
 rule all:
-    input:
-        DATA_TARGETS,
-        CV_TARGETS,
-        MEASURES_TARGETS,
-        GRIDS_TARGETS,
-        TABLES_TARGETS,
-        PAPER_TARGETS,
-        REPRODUCTION_TARGETS,
-        STATS_TARGETS,
-        EXACT_TARGETS,
-        EXPLORER_TARGETS,
     default_target: True
+    input:
+        data_targets(),
+        cv_targets(),
+        measures_targets(),
+        grids_targets(),
+        tables_targets(),
+        paper_targets(),
+        reproduction_targets(),
+        stats_targets(),
+        exact_targets(),
+        explorer_targets(),

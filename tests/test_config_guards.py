@@ -109,7 +109,7 @@ def test_null_grid_plans_no_grid_histogram(tmp_path, snakemake_runner):
     done = snakemake_runner(tmp_path, "--dry-run", "--cores", "1")
     assert done.returncode == 0, done.stdout[-3000:]
     assert "rule kappa_grid:" not in done.stdout
-    assert "rule figure7:" not in done.stdout
+    assert "rule grid_figure7:" not in done.stdout
     assert "rule exact_analysis:" in done.stdout
 
 

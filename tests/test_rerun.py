@@ -32,14 +32,14 @@ SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config.schema.yaml"
 #: A consumer job depends on a producer job when their shared wildcards agree.
 CONSUMERS = {
     "fetch_data": ["cross_validate", "stats_cv5x2"],
-    "cross_validate": ["aggregate_confusion", "measures", "kappa_grid", "exact_analysis",
+    "cross_validate": ["aggregate_confusion", "measures", "grid_histogram", "exact_analysis",
                        "stats_within", "explorer"],
     "aggregate_confusion": ["reproduction"],
     "measures": ["aggregate_measures", "ranking_table"],
     "aggregate_measures": ["reproduction", "stats_across"],
-    "kappa_grid": ["figure7"],
+    "grid_histogram": ["grid_figure7"],
     "ranking_table": ["reproduction"],
-    "paper_data": ["paper_markdown", "paper_figure", "reproduction"],
+    "paper_tables": ["paper_markdown", "paper_figure", "reproduction"],
     "reproduction": ["reproduction_summary"],
     "stats_cv5x2": ["stats_within"],
     "stats_within": ["stats_report"],
@@ -107,7 +107,7 @@ CHANGES: dict[str, Change] = {
     "mirror": Change(mirror_copy, ["fetch_data dataset=car"]),
     "results": Change(setter("results", "results_other"), everything=True, new_jobs=True),
     "zero_division": Change(setter("zero_division", "nan"), [
-        "measures", "kappa_grid", "exact_analysis", "stats_within", "paper_data",
+        "measures", "grid_histogram", "exact_analysis", "stats_within", "paper_tables",
         "reproduction", "explorer"]),
     "engines": Change(setter("engines", ["sklearn"]), [
         "aggregate_confusion", "aggregate_measures", "reproduction", "stats_across",
@@ -124,9 +124,9 @@ CHANGES: dict[str, Change] = {
     "classifiers.weka.*.options": Change(
         setter("classifiers.weka.J48.options", ["-C", "0.2"]),
         ["cross_validate engine=weka classifier=J48", "reproduction"]),
-    "histogram.bin_width": Change(setter("histogram.bin_width", 0.05), ["kappa_grid"]),
+    "histogram.bin_width": Change(setter("histogram.bin_width", 0.05), ["grid_histogram"]),
     # Only bounds memory: the histograms do not change, but the jobs that use it rerun.
-    "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["kappa_grid"]),
+    "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["grid_histogram"]),
     # A guard checked before any job: raising it changes no output.
     "histogram.max_grid_vectors": Change(setter("histogram.max_grid_vectors", 10**9), []),
     "datasets.*.uci_id": Change(setter("datasets.car.uci_id", 76),

@@ -10,7 +10,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 import pdmeasure.pipeline.config as pdconfig
-
+from pdmeasure.pipeline.stats_tables import comparison_keys, file_stem
 
 try:
     validate(config, str(pdconfig.SCHEMA_PATH), set_default=True)
@@ -20,18 +20,66 @@ pdconfig.check_config(config)
 pdconfig.check_engines(config)
 pdconfig.check_data(config)
 
-DATASETS = list(config["datasets"])
-# Datasets with a kappa grid histogram (`kappa_grid: null` skips it).
-GRID_DATASETS = [name for name in DATASETS if config["datasets"][name]["kappa_grid"] is not None]
-ENGINES = list(config["engines"])
 # Every rule's software: the conda environment of the whole project (`snakemake --sdm conda`).
 CONDA_ENV = "../../environment.yml"
 
 
+def datasets():
+    """Configured dataset names, in configured order."""
+    return list(config["datasets"])
+
+
+def engines():
+    """Configured engine names, in configured order."""
+    return list(config["engines"])
+
+
 wildcard_constraints:
-    dataset="|".join(re.escape(name) for name in DATASETS),
-    engine="|".join(re.escape(name) for name in ENGINES),
+    dataset="|".join(re.escape(name) for name in datasets()),
+    engine="|".join(re.escape(name) for name in engines()),
     classifier="[A-Za-z0-9_]+",
+
+
+def grid_datasets():
+    """Datasets with a kappa grid histogram (`kappa_grid: null` skips it)."""
+    return [
+        name
+        for name in datasets()
+        if config["datasets"][name]["kappa_grid"] is not None
+    ]
+
+
+def all_kappa_vectors():
+    """Every dataset's named kappa vectors: {dataset: {name: vector}}."""
+    return {
+        name: dict(block["kappa_vectors"]) for name, block in config["datasets"].items()
+    }
+
+
+def cd_keys():
+    """(engine, measure, kappa) of every critical-difference diagram.
+
+    A CD diagram compares two classifiers or more: an engine with one classifier gets none.
+    """
+    return [
+        (engine, measure, kappa)
+        for engine in engines()
+        if len(config["classifiers"][engine]) >= 2
+        for measure, kappa in comparison_keys(all_kappa_vectors())
+    ]
+
+
+def cd_figures():
+    """The figure file of every key of cd_keys(), in the same order."""
+    return [
+        results_path("figures", "cd", engine, f"{file_stem(measure, kappa)}.png")
+        for engine, measure, kappa in cd_keys()
+    ]
+
+
+def paper_figure_points(wildcards):
+    """The marked points of Figure 2 (the other paper figures have none)."""
+    return results_path("paper", "pd_figure2_points.csv") if wildcards.n == "2" else []
 
 
 def results_path(*parts):
@@ -86,8 +134,14 @@ def engine_cv5x2_files(wildcards):
     if not config["stats"]["cv5x2"]:
         return []
     return [
-        results_path("stats", "cv5x2", wildcards.engine, wildcards.dataset, classifier,
-                     "predictions.csv")
+        results_path(
+            "stats",
+            "cv5x2",
+            wildcards.engine,
+            wildcards.dataset,
+            classifier,
+            "predictions.csv",
+        )
         for classifier in config["classifiers"][wildcards.engine]
     ]
 
@@ -165,12 +219,13 @@ def reproduction_params():
     """
     keys = ("classes", "kappa_vectors", "kappa_grid")
     return {
-        "engines": list(config["engines"]),
-        "classifiers": {engine: config["classifiers"][engine] for engine in config["engines"]},
+        "engines": engines(),
+        "classifiers": {engine: config["classifiers"][engine] for engine in engines()},
         "cv": dict(config["cv"]),
         "zero_division": config["zero_division"],
         "datasets": {
-            name: {key: block[key] for key in keys} for name, block in config["datasets"].items()
+            name: {key: block[key] for key in keys}
+            for name, block in config["datasets"].items()
         },
     }
 
@@ -193,3 +248,123 @@ def reported(path, caption, category, subcategory=None, **labels):
         subcategory=subcategory,
         labels=labels or None,
     )
+
+
+# Final targets of `rule all`, one function per module of the workflow.
+
+
+def data_targets():
+    """Canonical tables of the configured datasets."""
+    return [results_path("data", f"{name}.csv") for name in datasets()]
+
+
+def cv_targets():
+    """Predictions and confusion matrices of every CV job, and their aggregate."""
+    return [
+        *cv_files("predictions.csv"),
+        *cv_files("confusion.csv"),
+        results_path("confusion_matrices.csv"),
+    ]
+
+
+def measures_targets():
+    """The aggregated measures and warnings tables."""
+    return [results_path("measures.csv"), results_path("warnings.csv")]
+
+
+def grids_targets():
+    """Kappa-grid histograms and summaries, and the grid Figure 7 per engine."""
+    return [
+        results_path("grids", engine, dataset, f"{name}.csv")
+        for engine in engines()
+        for dataset in grid_datasets()
+        for name in ("histogram", "summary")
+    ] + [
+        results_path("figures", f"figure7_{engine}.png")
+        for engine in engines()
+        if grid_datasets()
+    ]
+
+
+def tables_targets():
+    """Ranking tables (CSV and Markdown) per dataset and engine."""
+    return [
+        results_path("tables", f"table_{dataset}_{engine}.{ext}")
+        for dataset in datasets()
+        for engine in engines()
+        for ext in ("csv", "md")
+    ]
+
+
+def paper_targets():
+    """Paper tables and figures computed from the papers' own example matrices."""
+    return [
+        *[
+            results_path("paper", f"{name}.{ext}")
+            for name in PAPER_TABLE_NAMES
+            for ext in ("csv", "md")
+        ],
+        *[
+            results_path("paper", f"pd_figure{n}.{ext}")
+            for n in PAPER_FIGURES
+            for ext in ("csv", "png")
+        ],
+        results_path("paper", "pd_figure2_points.csv"),
+        results_path("paper", "pd_surfaces.csv"),
+    ]
+
+
+def reproduction_targets():
+    """Published-against-reproduced comparison and its summary."""
+    return [results_path("reproduction.csv"), results_path("reproduction.md")]
+
+
+def stats_targets():
+    """Statistical comparison tables, CD diagrams and the statistics report."""
+    return [
+        results_path("stats/report.md"),
+        results_path("stats/across_ranks.csv"),
+        results_path("stats/across_omnibus.csv"),
+        results_path("stats/across_posthoc.csv"),
+        results_path("stats/cd.csv"),
+        *cd_figures(),
+        *expand(
+            "{stats}/{engine}/{dataset}/{name}",
+            stats=results_path("stats"),
+            engine=engines(),
+            dataset=datasets(),
+            name=[
+                "fold_measures.csv",
+                "pairwise.csv",
+                "significance.csv",
+                "significance.md",
+            ],
+        ),
+    ]
+
+
+def exact_targets():
+    """Exact kappa-space tables, their collected versions and figures."""
+    return (
+        [results_path("exact", file) for file in EXACT_COLLECTED.values()]
+        + [results_path("exact/robustness_summary.csv")]
+        + [
+            results_path("exact", "figures", engine, f"{dataset}_{name}.png")
+            for engine in engines()
+            for dataset in datasets()
+            for name in EXACT_FIGURES
+        ]
+        + [
+            results_path("exact", "figures", f"figure7_fine_{engine}.png")
+            for engine in engines()
+        ]
+    )
+
+
+def explorer_targets():
+    """One interactive kappa explorer page per engine and dataset."""
+    return [
+        results_path("explorer", engine, f"{dataset}.html")
+        for engine in engines()
+        for dataset in datasets()
+    ]

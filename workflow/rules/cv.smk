@@ -18,17 +18,17 @@ rule cross_validate:
             dataset="{dataset}",
             classifier="{classifier}",
         ),
-    params:
-        dataset=engine_dataset_params,
-        classifier=classifier_params,
-        cv=cv_params(),
     log:
         "logs/cv/{engine}/{dataset}/{classifier}.log",
     benchmark:
         benchmark_path("cv/{engine}/{dataset}/{classifier}.tsv")
-    threads: 1
     conda:
         CONDA_ENV
+    threads: 1
+    params:
+        dataset=engine_dataset_params,
+        classifier=classifier_params,
+        cv=cv_params(),
     script:
         "../scripts/cross_validate.py"
 
@@ -49,10 +49,3 @@ rule aggregate_confusion:
         CONDA_ENV
     script:
         "../scripts/aggregate_confusion.py"
-
-
-CV_TARGETS = [
-    *cv_files("predictions.csv"),
-    *cv_files("confusion.csv"),
-    results_path("confusion_matrices.csv"),
-]

@@ -6,15 +6,14 @@ rule fetch_data:
     input:
         local_data_file,
     output:
-        reported(results_path("data/{dataset}.csv"), "data", "Data", dataset="{dataset}"),
-    params:
-        fetch=fetch_params,
+        reported(
+            results_path("data/{dataset}.csv"), "data", "Data", dataset="{dataset}"
+        ),
     log:
         "logs/data/{dataset}.log",
     conda:
         CONDA_ENV
+    params:
+        fetch=fetch_params,
     script:
         "../scripts/fetch_data.py"
-
-
-DATA_TARGETS = [results_path("data", f"{name}.csv") for name in DATASETS]

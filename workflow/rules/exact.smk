@@ -19,24 +19,30 @@ rule exact_analysis:
         # Not in the report: summary, win, share and robustness are the rows of the reported
         # tables of rule exact_collect; cdf and histogram (about 1 MB per engine and dataset)
         # are drawn by the reported figures.
-        **{name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv") for name in EXACT_TABLES},
-    params:
-        classes=dataset_classes,
-        kappa_grid=dataset_kappa_grid,
-        settings=exact_settings(),
+        **{
+            name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv")
+            for name in EXACT_TABLES
+        },
     log:
         "logs/exact/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("exact/{engine}/{dataset}.tsv")
     conda:
         CONDA_ENV
+    params:
+        classes=dataset_classes,
+        kappa_grid=dataset_kappa_grid,
+        settings=exact_settings(),
     script:
         "../scripts/exact_analysis.py"
 
 
 rule exact_figures:
     input:
-        **{name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv") for name in EXACT_FIGURES},
+        **{
+            name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv")
+            for name in EXACT_FIGURES
+        },
     output:
         **{
             name: reported(
@@ -59,7 +65,10 @@ rule exact_figures:
 
 rule exact_figure7:
     input:
-        [results_path("exact", "{engine}", dataset, "histogram.csv") for dataset in DATASETS],
+        [
+            results_path("exact", "{engine}", dataset, "histogram.csv")
+            for dataset in datasets()
+        ],
     output:
         figure=reported(
             results_path("exact/figures/figure7_fine_{engine}.png"),
@@ -69,13 +78,13 @@ rule exact_figure7:
             dataset="all datasets",
             figure="Figure 7 (fine grid)",
         ),
-    params:
-        classifiers=engine_classifiers,
-        values=config["exact"]["fine_grid_values"],
     log:
         "logs/exact/figures/figure7_fine_{engine}.log",
     conda:
         CONDA_ENV
+    params:
+        classifiers=engine_classifiers,
+        values=config["exact"]["fine_grid_values"],
     script:
         "../scripts/exact_figure7.py"
 
@@ -83,7 +92,11 @@ rule exact_figure7:
 rule exact_collect:
     input:
         **{
-            name: [results_path("exact", e, d, f"{name}.csv") for e in ENGINES for d in DATASETS]
+            name: [
+                results_path("exact", e, d, f"{name}.csv")
+                for e in engines()
+                for d in datasets()
+            ]
             for name in EXACT_COLLECTED
         },
     output:
@@ -110,16 +123,3 @@ rule exact_collect:
         CONDA_ENV
     script:
         "../scripts/exact_collect.py"
-
-
-EXACT_TARGETS = (
-    [results_path("exact", file) for file in EXACT_COLLECTED.values()]
-    + [results_path("exact/robustness_summary.csv")]
-    + [
-        results_path("exact", "figures", engine, f"{dataset}_{name}.png")
-        for engine in ENGINES
-        for dataset in DATASETS
-        for name in EXACT_FIGURES
-    ]
-    + [results_path("exact", "figures", f"figure7_fine_{engine}.png") for engine in ENGINES]
-)

@@ -15,20 +15,13 @@ rule explorer:
             dataset="{dataset}",
             figure="kappa explorer (HTML)",
         ),
-    params:
-        classes=dataset_classes,
-        kappa_grid=dataset_kappa_grid,
-        zero_division=config["zero_division"],
     log:
         "logs/explorer/{engine}/{dataset}.log",
     conda:
         CONDA_ENV
+    params:
+        classes=dataset_classes,
+        kappa_grid=dataset_kappa_grid,
+        zero_division=config["zero_division"],
     script:
         "../scripts/explorer.py"
-
-
-EXPLORER_TARGETS = [
-    results_path("explorer", engine, f"{dataset}.html")
-    for engine in ENGINES
-    for dataset in DATASETS
-]

@@ -3,7 +3,7 @@
 # dataset; Figure 7 per engine, rendered from the histogram files only.
 
 
-rule kappa_grid:
+rule grid_histogram:
     input:
         confusion=engine_confusion_files,
     output:
@@ -23,25 +23,28 @@ rule kappa_grid:
             dataset="{dataset}",
             output="summary",
         ),
-    params:
-        classes=dataset_classes,
-        kappa_grid=dataset_kappa_grid,
-        bin_width=config["histogram"]["bin_width"],
-        chunk_size=config["histogram"]["chunk_size"],
-        zero_division=config["zero_division"],
     log:
         "logs/grids/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("grids/{engine}/{dataset}.tsv")
     conda:
         CONDA_ENV
+    params:
+        classes=dataset_classes,
+        kappa_grid=dataset_kappa_grid,
+        bin_width=config["histogram"]["bin_width"],
+        chunk_size=config["histogram"]["chunk_size"],
+        zero_division=config["zero_division"],
     script:
-        "../scripts/kappa_grid_hist.py"
+        "../scripts/grid_histogram.py"
 
 
-rule figure7:
+rule grid_figure7:
     input:
-        [results_path("grids", "{engine}", dataset, "histogram.csv") for dataset in GRID_DATASETS],
+        [
+            results_path("grids", "{engine}", dataset, "histogram.csv")
+            for dataset in grid_datasets()
+        ],
     output:
         figure=reported(
             results_path("figures/figure7_{engine}.png"),
@@ -51,19 +54,11 @@ rule figure7:
             dataset="all datasets",
             output="Figure 7",
         ),
-    params:
-        classifiers=engine_classifiers,
     log:
         "logs/figures/figure7_{engine}.log",
     conda:
         CONDA_ENV
+    params:
+        classifiers=engine_classifiers,
     script:
-        "../scripts/render_figure7.py"
-
-
-GRIDS_TARGETS = [
-    results_path("grids", engine, dataset, f"{name}.csv")
-    for engine in ENGINES
-    for dataset in GRID_DATASETS
-    for name in ("histogram", "summary")
-] + [results_path("figures", f"figure7_{engine}.png") for engine in ENGINES if GRID_DATASETS]
+        "../scripts/grid_figure7.py"

@@ -12,14 +12,14 @@ rule measures:
         # warnings.csv (rule aggregate_measures).
         measures=results_path("measures/{engine}/{dataset}.csv"),
         warnings=results_path("warnings/{engine}/{dataset}.csv"),
-    params:
-        classes=dataset_classes,
-        kappa_vectors=dataset_kappa_vectors,
-        zero_division=config["zero_division"],
     log:
         "logs/measures/{engine}/{dataset}.log",
     conda:
         CONDA_ENV
+    params:
+        classes=dataset_classes,
+        kappa_vectors=dataset_kappa_vectors,
+        zero_division=config["zero_division"],
     script:
         "../scripts/measures.py"
 
@@ -28,23 +28,24 @@ rule aggregate_measures:
     input:
         measures=[
             results_path("measures", engine, f"{dataset}.csv")
-            for engine in ENGINES
-            for dataset in DATASETS
+            for engine in engines()
+            for dataset in datasets()
         ],
         warnings=[
             results_path("warnings", engine, f"{dataset}.csv")
-            for engine in ENGINES
-            for dataset in DATASETS
+            for engine in engines()
+            for dataset in datasets()
         ],
     output:
-        measures=reported(results_path("measures.csv"), "measures", "Measures", table="measures"),
-        warnings=reported(results_path("warnings.csv"), "warnings", "Measures", table="warnings"),
+        measures=reported(
+            results_path("measures.csv"), "measures", "Measures", table="measures"
+        ),
+        warnings=reported(
+            results_path("warnings.csv"), "warnings", "Measures", table="warnings"
+        ),
     log:
         "logs/measures/aggregate_measures.log",
     conda:
         CONDA_ENV
     script:
         "../scripts/aggregate_measures.py"
-
-
-MEASURES_TARGETS = [results_path("measures.csv"), results_path("warnings.csv")]

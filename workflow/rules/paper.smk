@@ -4,13 +4,18 @@
 
 # Tidy paper tables (pdmeasure.paper.example_tables format: paper, table, row, column, value, decimals).
 PAPER_TABLE_NAMES = [
-    "pd_table3", "pd_table4", "pd_section42",
-    "pacc_table2", "pacc_table4", "pacc_table5", "pacc_table6",
+    "pd_table3",
+    "pd_table4",
+    "pd_section42",
+    "pacc_table2",
+    "pacc_table4",
+    "pacc_table5",
+    "pacc_table6",
 ]
 PAPER_FIGURES = [2, 3, 4, 5, 6]
 
 
-rule paper_data:
+rule paper_tables:
     output:
         **{
             name: reported(
@@ -23,14 +28,6 @@ rule paper_data:
             )
             for name in PAPER_TABLE_NAMES
         },
-        surfaces=reported(
-            results_path("paper", "pd_surfaces.csv"),
-            "paper_figure_data",
-            "Paper reproduction",
-            "Paper 000 figures",
-            figure="Figures 2-5",
-            file="surfaces CSV",
-        ),
         **{
             f"figure{n}": reported(
                 results_path("paper", f"pd_figure{n}.csv"),
@@ -42,6 +39,14 @@ rule paper_data:
             )
             for n in PAPER_FIGURES
         },
+        surfaces=reported(
+            results_path("paper", "pd_surfaces.csv"),
+            "paper_figure_data",
+            "Paper reproduction",
+            "Paper 000 figures",
+            figure="Figures 2-5",
+            file="surfaces CSV",
+        ),
         figure2_points=reported(
             results_path("paper", "pd_figure2_points.csv"),
             "paper_figure_data",
@@ -50,14 +55,14 @@ rule paper_data:
             figure="Figure 2",
             file="marked points CSV",
         ),
-    params:
-        zero_division=config["zero_division"],
     log:
         "logs/paper/paper_data.log",
     benchmark:
         benchmark_path("paper/paper_data.tsv")
     conda:
         CONDA_ENV
+    params:
+        zero_division=config["zero_division"],
     script:
         "../scripts/paper_tables.py"
 
@@ -74,10 +79,10 @@ rule paper_markdown:
             table="{name}",
             format="Markdown",
         ),
-    wildcard_constraints:
-        name="|".join(PAPER_TABLE_NAMES),
     log:
         "logs/paper/{name}_md.log",
+    wildcard_constraints:
+        name="|".join(PAPER_TABLE_NAMES),
     conda:
         CONDA_ENV
     script:
@@ -87,7 +92,7 @@ rule paper_markdown:
 rule paper_figure:
     input:
         data=results_path("paper", "pd_figure{n}.csv"),
-        points=lambda wc: results_path("paper", "pd_figure2_points.csv") if wc.n == "2" else [],
+        points=paper_figure_points,
     output:
         reported(
             results_path("paper", "pd_figure{n}.png"),
@@ -97,19 +102,11 @@ rule paper_figure:
             figure="Figure {n}",
             file="PNG",
         ),
-    wildcard_constraints:
-        n="|".join(str(n) for n in PAPER_FIGURES),
     log:
         "logs/paper/pd_figure{n}.log",
+    wildcard_constraints:
+        n="|".join(str(n) for n in PAPER_FIGURES),
     conda:
         CONDA_ENV
     script:
-        "../scripts/paper_figures.py"
-
-
-PAPER_TARGETS = [
-    *[results_path("paper", f"{name}.{ext}") for name in PAPER_TABLE_NAMES for ext in ("csv", "md")],
-    *[results_path("paper", f"pd_figure{n}.{ext}") for n in PAPER_FIGURES for ext in ("csv", "png")],
-    results_path("paper", "pd_figure2_points.csv"),
-    results_path("paper", "pd_surfaces.csv"),
-]
+        "../scripts/paper_figure.py"

@@ -9,8 +9,8 @@ rule reproduction:
         confusion=results_path("confusion_matrices.csv"),
         rankings=[
             results_path(f"tables/table_{dataset}_{engine}.csv")
-            for dataset in DATASETS
-            for engine in ENGINES
+            for dataset in datasets()
+            for engine in engines()
         ],
     output:
         reported(
@@ -20,14 +20,14 @@ rule reproduction:
             "Published vs reproduced",
             format="CSV, one row per number",
         ),
-    params:
-        config=reproduction_params(),
     log:
         "logs/reproduction/reproduction.log",
     benchmark:
         benchmark_path("reproduction/reproduction.tsv")
     conda:
         CONDA_ENV
+    params:
+        config=reproduction_params(),
     script:
         "../scripts/reproduction.py"
 
@@ -49,6 +49,3 @@ rule reproduction_summary:
         CONDA_ENV
     script:
         "../scripts/reproduction_summary.py"
-
-
-REPRODUCTION_TARGETS = [results_path("reproduction.csv"), results_path("reproduction.md")]

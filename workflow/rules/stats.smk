@@ -5,25 +5,6 @@
 #   within each dataset (from the CV predictions): corrected resampled t-test, McNemar, and
 #     the 5x2cv t / F tests on their own 5 x 2-fold CV jobs -> stats/{engine}/{dataset}/
 #   report: stats/report.md collects everything.
-from pdmeasure.pipeline.stats_tables import comparison_keys, file_stem
-
-STATS_DIR = results_path("stats")
-STATS_CFG = config["stats"]
-STATS_KAPPA_VECTORS = {
-    name: dict(block["kappa_vectors"]) for name, block in config["datasets"].items()
-}
-# CD diagrams compare two classifiers or more: an engine with one classifier gets none.
-STATS_CD_KEYS = [
-    (engine, measure, kappa)
-    for engine in config["engines"]
-    if len(config["classifiers"][engine]) >= 2
-    for measure, kappa in comparison_keys(STATS_KAPPA_VECTORS)
-]
-STATS_CD_FIGURES = [
-    results_path("figures", "cd", engine, f"{file_stem(measure, kappa)}.png")
-    for engine, measure, kappa in STATS_CD_KEYS
-]
-STATS_CV5X2_PREDICTIONS = results_path("stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv")
 
 
 rule stats_cv5x2:
@@ -32,18 +13,20 @@ rule stats_cv5x2:
     output:
         # Not in the report: per-sample predictions (the largest files of a run), summarised
         # by the reported within-dataset tests.
-        predictions=STATS_CV5X2_PREDICTIONS,
-    params:
-        dataset=engine_dataset_params,
-        classifier=classifier_params,
-        seed=config["cv"]["seed"],
+        predictions=results_path(
+            "stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv"
+        ),
     log:
         "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
     benchmark:
         benchmark_path("stats/cv5x2/{engine}/{dataset}/{classifier}.tsv")
-    threads: 1
     conda:
         CONDA_ENV
+    threads: 1
+    params:
+        dataset=engine_dataset_params,
+        classifier=classifier_params,
+        seed=config["cv"]["seed"],
     script:
         "../scripts/stats_cv5x2.py"
 
@@ -54,7 +37,7 @@ rule stats_within:
         cv5x2=engine_cv5x2_files,
     output:
         folds=reported(
-            f"{STATS_DIR}/{{engine}}/{{dataset}}/fold_measures.csv",
+            results_path("stats/{engine}/{dataset}/fold_measures.csv"),
             "stats_fold_measures",
             "Statistics",
             "{engine}",
@@ -63,7 +46,7 @@ rule stats_within:
             format="CSV",
         ),
         pairwise=reported(
-            f"{STATS_DIR}/{{engine}}/{{dataset}}/pairwise.csv",
+            results_path("stats/{engine}/{dataset}/pairwise.csv"),
             "stats_pairwise",
             "Statistics",
             "{engine}",
@@ -72,7 +55,7 @@ rule stats_within:
             format="CSV",
         ),
         significance=reported(
-            f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.csv",
+            results_path("stats/{engine}/{dataset}/significance.csv"),
             "stats_significance",
             "Statistics",
             "{engine}",
@@ -81,7 +64,7 @@ rule stats_within:
             format="CSV",
         ),
         markdown=reported(
-            f"{STATS_DIR}/{{engine}}/{{dataset}}/significance.md",
+            results_path("stats/{engine}/{dataset}/significance.md"),
             "stats_significance",
             "Statistics",
             "{engine}",
@@ -89,19 +72,19 @@ rule stats_within:
             table="significance",
             format="Markdown",
         ),
-    params:
-        classes=dataset_classes,
-        kappa_vectors=dataset_kappa_vectors,
-        classifiers=engine_classifiers,
-        zero_division=config["zero_division"],
-        alpha=STATS_CFG["alpha"],
-        mcnemar_exact_below=STATS_CFG["mcnemar_exact_below"],
     log:
         "logs/stats/within/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("stats/within/{engine}/{dataset}.tsv")
     conda:
         CONDA_ENV
+    params:
+        classes=dataset_classes,
+        kappa_vectors=dataset_kappa_vectors,
+        classifiers=engine_classifiers,
+        zero_division=config["zero_division"],
+        alpha=config["stats"]["alpha"],
+        mcnemar_exact_below=config["stats"]["mcnemar_exact_below"],
     script:
         "../scripts/stats_within.py"
 
@@ -111,50 +94,52 @@ rule stats_across:
         measures=results_path("measures.csv"),
     output:
         ranks=reported(
-            f"{STATS_DIR}/across_ranks.csv",
+            results_path("stats/across_ranks.csv"),
             "stats_across_ranks",
             "Statistics",
             "Across datasets",
             table="average ranks",
         ),
         omnibus=reported(
-            f"{STATS_DIR}/across_omnibus.csv",
+            results_path("stats/across_omnibus.csv"),
             "stats_across_omnibus",
             "Statistics",
             "Across datasets",
             table="omnibus tests",
         ),
         posthoc=reported(
-            f"{STATS_DIR}/across_posthoc.csv",
+            results_path("stats/across_posthoc.csv"),
             "stats_across_posthoc",
             "Statistics",
             "Across datasets",
             table="post-hoc tests",
         ),
         cd=reported(
-            f"{STATS_DIR}/cd.csv",
+            results_path("stats/cd.csv"),
             "stats_cd",
             "Statistics",
             "Across datasets",
             table="critical differences",
         ),
-    params:
-        kappa_vectors=STATS_KAPPA_VECTORS,
-        classifiers={engine: list(config["classifiers"][engine]) for engine in config["engines"]},
-        alpha=STATS_CFG["alpha"],
     log:
         "logs/stats/across.log",
     benchmark:
         benchmark_path("stats/across.tsv")
     conda:
         CONDA_ENV
+    params:
+        kappa_vectors=all_kappa_vectors(),
+        classifiers={
+            engine: list(config["classifiers"][engine]) for engine in engines()
+        },
+        alpha=config["stats"]["alpha"],
     script:
         "../scripts/stats_across.py"
 
 
 rule stats_cd_diagrams:
     input:
-        cd=f"{STATS_DIR}/cd.csv",
+        cd=results_path("stats/cd.csv"),
     output:
         figures=[
             reported(
@@ -165,56 +150,41 @@ rule stats_cd_diagrams:
                 measure=file_stem(measure, kappa),
                 engine=engine,
             )
-            for figure, (engine, measure, kappa) in zip(STATS_CD_FIGURES, STATS_CD_KEYS)
+            for figure, (engine, measure, kappa) in zip(cd_figures(), cd_keys())
         ],
-    params:
-        figure_keys=STATS_CD_KEYS,
     log:
         "logs/stats/cd_diagrams.log",
     conda:
         CONDA_ENV
+    params:
+        figure_keys=cd_keys(),
     script:
-        "../scripts/stats_cd.py"
+        "../scripts/stats_cd_diagrams.py"
 
 
 rule stats_report:
     input:
-        ranks=f"{STATS_DIR}/across_ranks.csv",
-        omnibus=f"{STATS_DIR}/across_omnibus.csv",
-        posthoc=f"{STATS_DIR}/across_posthoc.csv",
-        cd=f"{STATS_DIR}/cd.csv",
+        ranks=results_path("stats/across_ranks.csv"),
+        omnibus=results_path("stats/across_omnibus.csv"),
+        posthoc=results_path("stats/across_posthoc.csv"),
+        cd=results_path("stats/cd.csv"),
         significance=expand(
             "{stats}/{engine}/{dataset}/significance.csv",
-            stats=STATS_DIR,
-            engine=config["engines"],
-            dataset=list(config["datasets"]),
+            stats=results_path("stats"),
+            engine=engines(),
+            dataset=datasets(),
         ),
-        figures=STATS_CD_FIGURES,
+        figures=cd_figures(),
     output:
-        report=reported(f"{STATS_DIR}/report.md", "stats_report", "Statistics", "Report"),
-    params:
-        figure_keys=STATS_CD_KEYS,
-        alpha=STATS_CFG["alpha"],
+        report=reported(
+            results_path("stats/report.md"), "stats_report", "Statistics", "Report"
+        ),
     log:
         "logs/stats/report.log",
     conda:
         CONDA_ENV
+    params:
+        figure_keys=cd_keys(),
+        alpha=config["stats"]["alpha"],
     script:
         "../scripts/stats_report.py"
-
-
-STATS_TARGETS = [
-    f"{STATS_DIR}/report.md",
-    f"{STATS_DIR}/across_ranks.csv",
-    f"{STATS_DIR}/across_omnibus.csv",
-    f"{STATS_DIR}/across_posthoc.csv",
-    f"{STATS_DIR}/cd.csv",
-    *STATS_CD_FIGURES,
-    *expand(
-        "{stats}/{engine}/{dataset}/{name}",
-        stats=STATS_DIR,
-        engine=config["engines"],
-        dataset=list(config["datasets"]),
-        name=["fold_measures.csv", "pairwise.csv", "significance.csv", "significance.md"],
-    ),
-]

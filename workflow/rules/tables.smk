@@ -22,20 +22,12 @@ rule ranking_table:
             dataset="{dataset}",
             format="Markdown",
         ),
-    params:
-        classifiers=engine_classifiers,
-        kappa_vectors=dataset_kappa_vectors,
     log:
         "logs/tables/table_{dataset}_{engine}.log",
     conda:
         CONDA_ENV
+    params:
+        classifiers=engine_classifiers,
+        kappa_vectors=dataset_kappa_vectors,
     script:
-        "../scripts/ranking_tables.py"
-
-
-TABLES_TARGETS = [
-    results_path("tables", f"table_{dataset}_{engine}.{ext}")
-    for dataset in DATASETS
-    for engine in ENGINES
-    for ext in ("csv", "md")
-]
+        "../scripts/ranking_table.py"

@@ -3,11 +3,15 @@
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 from pdmeasure.pipeline.confusion import LONG_COLUMNS, read_long
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 
-log = script_logger(snakemake.log[0])  # noqa: F821
-with log_errors(log):
-    files = list(snakemake.input)  # noqa: F821
+
+def main(smk, log) -> None:
+    files = list(smk.input)
     frame = read_long(files)
-    write_csv(frame[list(LONG_COLUMNS)], snakemake.output[0])  # noqa: F821
-    log.info("%d files, %d rows -> %s", len(files), len(frame), snakemake.output[0])  # noqa: F821
+    write_csv(frame[list(LONG_COLUMNS)], smk.output[0])
+    log.info("%d files, %d rows -> %s", len(files), len(frame), smk.output[0])
+
+
+if __name__ == "__main__":
+    run_script(main, snakemake)  # noqa: F821

@@ -7,11 +7,10 @@ from pdmeasure.pipeline.config import dataset_spec_from_dict
 from pdmeasure.pipeline.confusion import predictions_to_long
 from pdmeasure.pipeline.fetch import read_canonical
 from pdmeasure.pipeline.engines import CVSpec, get_engine
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 
-smk = snakemake  # noqa: F821
-log = script_logger(smk.log[0])
-with log_errors(log):
+
+def main(smk, log) -> None:
     w = smk.wildcards
     keys = {"engine": w.engine, "dataset": w.dataset, "classifier": w.classifier}
     spec = dataset_spec_from_dict(smk.params.dataset)
@@ -26,3 +25,7 @@ with log_errors(log):
     write_csv(predictions, smk.output.predictions)
     write_csv(confusion, smk.output.confusion)
     log.info("accuracy %.4f", (predictions["actual"] == predictions["predicted"]).mean())
+
+
+if __name__ == "__main__":
+    run_script(main, snakemake)  # noqa: F821

@@ -4,10 +4,10 @@ import time
 
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
 from pdmeasure.exact import DatasetAnalysis, ExactSettings
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     engine, dataset = smk.wildcards.engine, smk.wildcards.dataset
     pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
@@ -29,5 +29,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
-        main(snakemake)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

@@ -4,13 +4,13 @@ import logging
 import pandas as pd
 
 from pdmeasure.exact import robustness_summary
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 
 _TEXT = {"engine": str, "dataset": str, "classifier": str, "classifier_a": str, "classifier_b": str,
          "winner": str, "challenger": str, "kappa": str, "default_kappa": str, "n_vectors": str}
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     for name in ("win", "share", "robustness", "summary"):
         frame = pd.concat([pd.read_csv(p, dtype=_TEXT, keep_default_na=False) for p in smk.input[name]],
                           ignore_index=True)
@@ -22,5 +22,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
-        main(snakemake)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

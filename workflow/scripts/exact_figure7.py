@@ -5,10 +5,10 @@ import pandas as pd
 
 from pdmeasure.render.exact_figures import fine_figure7, read_exact_table
 from pdmeasure.render.figures import save_figure
-from pdmeasure.pipeline.io import log_errors, script_logger
+from pdmeasure.pipeline.io import run_script
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     histogram = pd.concat([read_exact_table(p) for p in smk.input], ignore_index=True)
     fig = fine_figure7(histogram, classifiers=smk.params.classifiers,
                        title=f"Figure 7 over the fine kappa grid ({smk.params.values} values per class), "
@@ -18,5 +18,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
-        main(snakemake)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

@@ -3,10 +3,10 @@ import logging
 
 from pdmeasure.render.exact_figures import cdf_figure, read_exact_table, share_bars, win_heatmap
 from pdmeasure.render.figures import save_figure
-from pdmeasure.pipeline.io import log_errors, script_logger
+from pdmeasure.pipeline.io import run_script
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     label = f"{smk.wildcards.dataset} ({smk.wildcards.engine})"
     win, cdf, share = (read_exact_table(smk.input[name]) for name in ("win", "cdf", "share"))
     save_figure(win_heatmap(win, title=f"Win probabilities over kappa: {label}"), smk.output.win)
@@ -16,5 +16,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
-        main(snakemake)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

@@ -3,10 +3,10 @@ import logging
 
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
 from pdmeasure.render.explorer import write_explorer
-from pdmeasure.pipeline.io import log_errors, script_logger
+from pdmeasure.pipeline.io import run_script
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
     pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
@@ -17,5 +17,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
-        main(snakemake)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Snakemake script of rule measures: pooled matrices of one engine and dataset -> its measures,
 and the classes whose precision (never predicted) or recall (never actual) is 0/0."""
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long, undefined_precision
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 from pdmeasure.pipeline.measure_table import measures_table
 
 
@@ -25,6 +25,4 @@ def main(smk, log) -> None:
 
 
 if __name__ == "__main__":
-    LOG = script_logger(snakemake.log[0])  # noqa: F821
-    with log_errors(LOG):
-        main(snakemake, LOG)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

@@ -3,10 +3,10 @@ import logging
 
 
 from pdmeasure.paper import example_tables as paper
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     zd = smk.params.zero_division
     out = smk.output
     surface = paper.kappa_surface(zero_division=zd)
@@ -33,5 +33,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
-        main(snakemake)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

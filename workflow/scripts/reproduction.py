@@ -5,13 +5,13 @@ import pandas as pd
 
 from pdmeasure.paper import published
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 from pdmeasure.pipeline.measure_table import read_measures
 from pdmeasure.paper.example_tables import read_table
 from pdmeasure.paper.reproduction import reproduction_table, status_counts
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     config = smk.params.config
     computed = pd.concat([read_table(p) for p in smk.input.paper], ignore_index=True)
     rankings = [pd.read_csv(p, dtype={"row": str}, keep_default_na=False)
@@ -34,5 +34,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
-        main(snakemake)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

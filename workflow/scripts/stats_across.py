@@ -1,12 +1,12 @@
 """Snakemake script: every test across datasets, per engine and measure (thin wrapper)."""
 import logging
 
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 from pdmeasure.pipeline.measure_table import read_measures
 from pdmeasure.pipeline.stats_across import compare_across_datasets
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     tables = compare_across_datasets(
         read_measures(smk.input.measures),
         alpha=smk.params.alpha,
@@ -21,6 +21,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    smk = snakemake  # noqa: F821
-    with log_errors(script_logger(smk.log[0])):
-        main(smk)
+    run_script(main, snakemake)  # noqa: F821

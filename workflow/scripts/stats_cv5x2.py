@@ -3,11 +3,11 @@ import logging
 
 from pdmeasure.pipeline.config import dataset_spec_from_dict
 from pdmeasure.pipeline.fetch import read_canonical
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 from pdmeasure.pipeline.stats_folds import cross_validate_5x2
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     engine, classifier = smk.wildcards.engine, smk.wildcards.classifier
     spec = dataset_spec_from_dict(smk.params.dataset)
     data = read_canonical(smk.input.data)
@@ -19,6 +19,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    smk = snakemake  # noqa: F821
-    with log_errors(script_logger(smk.log[0])):
-        main(smk)
+    run_script(main, snakemake)  # noqa: F821

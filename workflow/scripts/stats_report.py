@@ -4,13 +4,13 @@ import os
 
 import pandas as pd
 
-from pdmeasure.pipeline.io import log_errors, script_logger, write_text
+from pdmeasure.pipeline.io import run_script, write_text
 from pdmeasure.pipeline.stats_across import AcrossTables
 from pdmeasure.pipeline.stats_tables import read_stats_table
 from pdmeasure.render.stats_report import stats_report
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     across = AcrossTables(*(read_stats_table(smk.input[name])
                             for name in ("ranks", "omnibus", "posthoc", "cd")))
     significance = pd.concat([read_stats_table(p) for p in smk.input.significance],
@@ -24,6 +24,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    smk = snakemake  # noqa: F821
-    with log_errors(script_logger(smk.log[0])):
-        main(smk)
+    run_script(main, snakemake)  # noqa: F821

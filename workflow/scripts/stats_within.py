@@ -3,7 +3,7 @@ import logging
 
 import pandas as pd
 
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv, write_text
+from pdmeasure.pipeline.io import run_script, write_csv, write_text
 from pdmeasure.pipeline.stats_folds import check_paired_folds, fold_measure_values, read_predictions
 from pdmeasure.pipeline.stats_within import compare_within_dataset, significance_table
 from pdmeasure.render.stats_report import significance_markdown
@@ -22,7 +22,7 @@ def _values(paths, smk, scheme):
     return pred, values
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     cv_pred, cv_values = _values(smk.input.cv, smk, "cv")
     cv5x2_values = _values(smk.input.cv5x2, smk, "cv5x2")[1] if smk.input.cv5x2 else None
     pairwise = compare_within_dataset(
@@ -44,6 +44,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    smk = snakemake  # noqa: F821
-    with log_errors(script_logger(smk.log[0])):
-        main(smk)
+    run_script(main, snakemake)  # noqa: F821

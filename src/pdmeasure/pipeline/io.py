@@ -31,9 +31,10 @@ import logging
 import os
 import sys
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from numbers import Real
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -249,3 +250,15 @@ def log_errors(logger: logging.Logger) -> Iterator[None]:
     except Exception:
         logger.exception("failed")
         raise
+
+
+def run_script(main: Callable[[Any, logging.Logger], None], smk: Any) -> None:
+    """Run a workflow script's ``main(smk, logger)`` with its rule's log.
+
+    The one entry point of every script under ``workflow/scripts``: logging goes to the rule's
+    ``log:`` file (:func:`script_logger`), and an exception is logged there before it stops
+    the job (:func:`log_errors`).
+    """
+    logger = script_logger(smk.log[0])
+    with log_errors(logger):
+        main(smk, logger)

@@ -2,16 +2,14 @@
 import logging
 
 from pdmeasure.render.cd_diagram import read_cd_table, render_cd_diagrams
-from pdmeasure.pipeline.io import log_errors, script_logger
+from pdmeasure.pipeline.io import run_script
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     keys = [tuple(key) for key in smk.params.figure_keys]
     render_cd_diagrams(read_cd_table(smk.input.cd), dict(zip(keys, smk.output.figures)))
     logging.info("%d CD diagrams", len(keys))
 
 
 if __name__ == "__main__":
-    smk = snakemake  # noqa: F821
-    with log_errors(script_logger(smk.log[0])):
-        main(smk)
+    run_script(main, snakemake)  # noqa: F821

@@ -2,7 +2,7 @@
 import pandas as pd
 
 from pdmeasure.pipeline.histograms import read_histogram
-from pdmeasure.pipeline.io import log_errors, script_logger
+from pdmeasure.pipeline.io import run_script
 from pdmeasure.render.figures import figure7, save_figure
 
 
@@ -19,6 +19,4 @@ def main(smk, log) -> None:
 
 
 if __name__ == "__main__":
-    LOG = script_logger(snakemake.log[0])  # noqa: F821
-    with log_errors(LOG):
-        main(snakemake, LOG)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

@@ -3,10 +3,10 @@ import logging
 
 from pdmeasure.render import paper_figures as F
 from pdmeasure.render.figures import save_figure
-from pdmeasure.pipeline.io import log_errors, script_logger
+from pdmeasure.pipeline.io import run_script
 
 
-def main(smk) -> None:
+def main(smk, log) -> None:
     figure = int(smk.wildcards.n)
     if figure == 2:
         fig = F.figure2(F.read_surface(smk.input.data), F.read_points(smk.input.points))
@@ -19,5 +19,4 @@ def main(smk) -> None:
 
 
 if __name__ == "__main__":
-    with log_errors(script_logger(snakemake.log[0])):  # noqa: F821
-        main(snakemake)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Snakemake script: pd over one dataset's kappa grid -> histogram.csv, summary.csv."""
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
 from pdmeasure.pipeline.histograms import grid_tables
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv
 
 
 def main(smk, log) -> None:
@@ -24,6 +24,4 @@ def main(smk, log) -> None:
 
 
 if __name__ == "__main__":
-    LOG = script_logger(snakemake.log[0])  # noqa: F821
-    with log_errors(LOG):
-        main(snakemake, LOG)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821

@@ -1,5 +1,5 @@
 """Snakemake script: measures.csv -> one ranking table (paper Tables 6-9), CSV and Markdown."""
-from pdmeasure.pipeline.io import log_errors, script_logger, write_csv, write_text
+from pdmeasure.pipeline.io import run_script, write_csv, write_text
 from pdmeasure.pipeline.measure_table import read_measures
 from pdmeasure.pipeline.ranking_tables import ranking_table, to_markdown
 
@@ -20,6 +20,4 @@ def main(smk, log) -> None:
 
 
 if __name__ == "__main__":
-    LOG = script_logger(snakemake.log[0])  # noqa: F821
-    with log_errors(LOG):
-        main(snakemake, LOG)  # noqa: F821
+    run_script(main, snakemake)  # noqa: F821
