@@ -19,7 +19,7 @@ $(BIN)/activate:
 
 $(VENV)/.installed: $(BIN)/activate pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,weka,report]"
+	$(BIN)/python -m pip install --quiet -e ".[pipeline,weka,report,test,lint]"
 	touch $@
 
 setup: $(VENV)/.installed

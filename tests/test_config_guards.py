@@ -13,7 +13,8 @@ from conftest import repo_config, write_config
 
 import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.pipeline.config import ConfigError
-from pdmeasure.exact import DatasetAnalysis, ExactSettings
+from pdmeasure.exact import ExactSettings
+from pdmeasure.pipeline.exact_tables import DatasetAnalysis
 
 
 def many_classes_csv(path, n_classes: int, rows_per_class: int = 3) -> list[str]:

@@ -14,7 +14,6 @@ import pytest
 
 from pdmeasure import measures
 from pdmeasure.exact import (
-    DatasetAnalysis,
     ExactSettings,
     GridDistribution,
     ProductGrid,
@@ -23,13 +22,13 @@ from pdmeasure.exact import (
     moments,
     nearest_first_place,
     pd_form,
-    robustness_summary,
     shares_enumerated,
     shares_monte_carlo,
     to_fraction,
     uniform_cdf,
     uniform_lattice,
 )
+from pdmeasure.pipeline.exact_tables import DatasetAnalysis, robustness_summary
 from pdmeasure.exact.forms import pd_forms
 from pdmeasure.exact.grid import grid_histograms
 from pdmeasure.exact.uniform import TooManyTerms
@@ -402,7 +401,7 @@ def test_undefined_ratios_name_every_zero_over_zero():
 
 def test_classifier_with_undefined_pd_is_left_out_with_a_warning(caplog):
     settings = ExactSettings(**SMALL, zero_division="nan")
-    with caplog.at_level("WARNING", logger="pdmeasure.exact.analysis"):
+    with caplog.at_level("WARNING", logger="pdmeasure.pipeline.exact_tables"):
         analysis = DatasetAnalysis(UNDEFINED, [0, 0.5, 1], settings, engine="eng", dataset="toy",
                                    classes=["x", "y", "z"])
     assert analysis.names == ["a", "b"]
@@ -426,7 +425,7 @@ def test_classifier_with_undefined_pd_is_left_out_with_a_warning(caplog):
 
 def test_without_class_names_the_warning_names_the_class_index(caplog):
     settings = ExactSettings(**SMALL, zero_division="nan")
-    with caplog.at_level("WARNING", logger="pdmeasure.exact.analysis"):
+    with caplog.at_level("WARNING", logger="pdmeasure.pipeline.exact_tables"):
         DatasetAnalysis(UNDEFINED, None, settings, engine="eng", dataset="toy")
     assert "class index 2 is never predicted" in caplog.records[0].getMessage()
 
@@ -452,7 +451,7 @@ def _assert_empty_with_columns(table, columns, tmp_path, name):
 
 
 def test_one_classifier_left_gives_empty_pairwise_tables(tmp_path):
-    from pdmeasure.exact import analysis as A
+    from pdmeasure.pipeline import exact_tables as A
 
     settings = ExactSettings(**SMALL, zero_division="nan")
     matrices = {name: UNDEFINED[name] for name in ("stump", "a")}
@@ -470,7 +469,7 @@ def test_one_classifier_left_gives_empty_pairwise_tables(tmp_path):
 
 
 def test_single_configured_classifier_gives_empty_pairwise_tables():
-    from pdmeasure.exact import analysis as A
+    from pdmeasure.pipeline import exact_tables as A
 
     tables = DatasetAnalysis({"a": UNDEFINED["a"]}, [0, 1], ExactSettings(**SMALL), engine="e",
                              dataset="d").tables()
@@ -480,13 +479,13 @@ def test_single_configured_classifier_gives_empty_pairwise_tables():
 
 
 def test_no_classifier_left_gives_empty_tables_with_columns(tmp_path, caplog):
-    from pdmeasure.exact import analysis as A
+    from pdmeasure.pipeline import exact_tables as A
 
     # class 2 never occurs: every classifier's recall of it is 0/0
     matrices = {"a": np.array([[5, 1, 0], [1, 4, 1], [0, 0, 0]]),
                 "b": np.array([[6, 0, 0], [2, 4, 0], [0, 0, 0]])}
     settings = ExactSettings(**SMALL, zero_division="nan")
-    with caplog.at_level("WARNING", logger="pdmeasure.exact.analysis"):
+    with caplog.at_level("WARNING", logger="pdmeasure.pipeline.exact_tables"):
         tables = DatasetAnalysis(matrices, [0, 0.5, 1], settings, engine="e", dataset="d").tables()
     assert len(caplog.records) == 2
     assert "class index 2 never occurs, so its recall is 0/0" in caplog.records[1].getMessage()

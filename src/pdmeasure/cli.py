@@ -383,7 +383,7 @@ def read_predictions(path: str, true: str, pred: str, by: str | None,
     sorted union of both label columns over the whole table (:func:`sorted_labels`), so
     every group's matrix has the same classes.
     """
-    from pdmeasure.pipeline.confusion import confusion_matrix
+    from pdmeasure.measures.labels import confusion_matrix
 
     text, name = _read_text(path)
     table = _predictions_table(text, name, [true, pred] + ([by] if by else []))
@@ -542,7 +542,7 @@ def score_values(mset: MatrixSet, kappas: Sequence[str], zero_division):
         Per ``--kappa``: the vector in class order and pd of every matrix.
     """
     from pdmeasure import measures
-    from pdmeasure.scoring import kappa_vector
+    from pdmeasure.measures.labels import kappa_vector
 
     stack = mset.stack()
     try:
@@ -629,7 +629,8 @@ def compare_tables(mset: MatrixSet, grid: list[float] | None, zero_division, *,
         ``zero_division="nan"`` a 0/0 precision or recall leaves pd undefined on part of
         the space, and the analysis leaves that classifier out.
     """
-    from pdmeasure.exact import DatasetAnalysis, ExactSettings
+    from pdmeasure.exact import ExactSettings
+    from pdmeasure.pipeline.exact_tables import DatasetAnalysis
 
     space = "grid" if grid is not None else "uniform"
     settings = ExactSettings(zero_division=zero_division, monte_carlo_samples=samples, seed=seed)
@@ -876,6 +877,10 @@ def _explore_parser(subparsers) -> None:
     p.set_defaults(run=run_explore)
 
 
+#: Top-level packages of the ``[pipeline]`` extra that a subcommand may import.
+PIPELINE_PACKAGES = frozenset({"pandas", "matplotlib", "sklearn", "snakemake", "yaml"})
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``pdmeasure`` argument parser with its subcommands."""
     from pdmeasure import __version__
@@ -903,6 +908,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         output = args.run(args)
     except CliError as exc:
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:
+        # The library needs numpy and scipy only; reading predictions, figures and the
+        # explorer need the pipeline extra. Say which package is missing and how to add it.
+        if (exc.name or "").split(".")[0] not in PIPELINE_PACKAGES:
+            raise
+        print(f"{PROG}: error: this command needs {exc.name!r}, which is part of the "
+              f"pipeline extra: pip install 'pdmeasure[pipeline]'", file=sys.stderr)
         return 2
     try:
         sys.stdout.write(output)

@@ -27,12 +27,13 @@ scikit-learn is imported on the first call only, so ``import pdmeasure`` stays c
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 
 import numpy as np
 
 from pdmeasure import measures
 from pdmeasure._validation import ZeroDivision
+from pdmeasure.measures.labels import kappa_vector
 
 __all__ = [
     "preference_driven_score",
@@ -69,60 +70,6 @@ _COMMON_PARAMETERS = """
     ValueError
         For an invalid confusion matrix (e.g. no samples) or an invalid ``zero_division``.
     """
-
-
-def kappa_vector(kappa, labels: Sequence) -> np.ndarray:
-    """A preference vector in ``labels`` order from a sequence or a ``{label: weight}`` mapping.
-
-    Parameters
-    ----------
-    kappa : sequence of float or mapping
-        One weight of precision per class, in ``labels`` order; or a mapping from every
-        label to its weight.
-    labels : sequence
-        The classes, in confusion-matrix order.
-
-    Returns
-    -------
-    numpy.ndarray
-        Float64 vector of length ``len(labels)``; values are checked later, by the measure.
-
-    Raises
-    ------
-    ValueError
-        If a sequence has the wrong length, or a mapping misses a label or names a label
-        that is not one of ``labels`` (the message names them).
-    """
-    labels = list(labels)
-    if isinstance(kappa, Mapping):
-        return _kappa_from_mapping(kappa, labels)
-    values = np.asarray(kappa, dtype=np.float64)
-    if values.ndim != 1 or len(values) != len(labels):
-        raise ValueError(
-            f"kappa has {values.size} value(s) but there are {len(labels)} classes "
-            f"{_label_text(labels)}; give one weight per class"
-        )
-    return values
-
-
-def _kappa_from_mapping(kappa: Mapping, labels: list) -> np.ndarray:
-    """Weights of a ``{label: weight}`` mapping in ``labels`` order."""
-    unknown = [key for key in kappa if key not in labels]
-    if unknown:
-        raise ValueError(
-            f"kappa names unknown label(s) {_label_text(unknown)}; the classes are "
-            f"{_label_text(labels)}"
-        )
-    missing = [label for label in labels if label not in kappa]
-    if missing:
-        raise ValueError(f"kappa has no weight for label(s) {_label_text(missing)}")
-    return np.array([float(kappa[label]) for label in labels])
-
-
-def _label_text(labels) -> str:
-    """Labels as ``'a', 'b'`` (NumPy scalars shown as plain Python values)."""
-    return ", ".join(repr(label.item() if isinstance(label, np.generic) else label)
-                     for label in labels)
 
 
 def label_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None):

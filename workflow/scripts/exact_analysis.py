@@ -3,7 +3,8 @@ import logging
 import time
 
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.exact import DatasetAnalysis, ExactSettings
+from pdmeasure.exact import ExactSettings
+from pdmeasure.pipeline.exact_tables import DatasetAnalysis
 from pdmeasure.pipeline.io import run_script, write_csv
 
 

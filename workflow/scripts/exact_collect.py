@@ -3,7 +3,7 @@ import logging
 
 import pandas as pd
 
-from pdmeasure.exact import robustness_summary
+from pdmeasure.pipeline.exact_tables import robustness_summary
 from pdmeasure.pipeline.io import run_script, write_csv
 
 _TEXT = {"engine": str, "dataset": str, "classifier": str, "classifier_a": str, "classifier_b": str,

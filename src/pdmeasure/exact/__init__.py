@@ -12,13 +12,15 @@ are sums of independent per-class terms. This package computes, without enumerat
   for that and for kappa uniform on [0, 1]^C (:func:`grid_lattice`, :func:`uniform_lattice`),
   and the exact piecewise-polynomial CDF under uniform kappa (:func:`uniform_cdf`);
 - exact minimum and maximum with the kappa attaining them (:func:`extremes`);
-- win probabilities, best-classifier shares and ranking robustness by linear programming
-  (:class:`DatasetAnalysis`).
+- best-classifier shares and ranking robustness by linear programming (``first_place``).
+
+The tidy tables of one engine and dataset (win probabilities, shares, robustness) are built
+from these by :class:`pdmeasure.pipeline.exact_tables.DatasetAnalysis`.
 
 Modules: ``forms`` (pd as a linear form, kappa grids), ``grid``, ``lattice``, ``uniform``,
-``rank`` (shares, LP), ``analysis`` (tidy tables of one engine and dataset).
+``first_place`` (shares, LP), ``analysis`` (distribution, extremes, moments of one form).
 """
-from pdmeasure.exact.analysis import DatasetAnalysis, ExactSettings, distribution, extremes, moments, robustness_summary
+from pdmeasure.exact.analysis import ExactSettings, distribution, extremes, moments, undefined_ratios
 from pdmeasure.exact.forms import LinearForm, ProductGrid, class_rates_exact, class_shares, pd_form, to_fraction
 from pdmeasure.exact.grid import GridDistribution, largest_half
 from pdmeasure.exact.lattice import LatticeDistribution, grid_lattice, uniform_lattice
@@ -26,9 +28,9 @@ from pdmeasure.exact.first_place import nearest_first_place, shares_enumerated, 
 from pdmeasure.exact.uniform import TooManyTerms, uniform_cdf
 
 __all__ = [
-    "DatasetAnalysis", "ExactSettings", "GridDistribution", "LatticeDistribution", "LinearForm",
+    "ExactSettings", "GridDistribution", "LatticeDistribution", "LinearForm",
     "ProductGrid", "TooManyTerms", "class_rates_exact", "class_shares", "distribution", "extremes",
     "grid_lattice", "largest_half", "moments", "nearest_first_place", "pd_form",
-    "robustness_summary", "shares_enumerated", "shares_monte_carlo", "to_fraction",
+    "undefined_ratios", "shares_enumerated", "shares_monte_carlo", "to_fraction",
     "uniform_cdf", "uniform_lattice", "wilson_interval",
 ]

@@ -16,29 +16,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from pdmeasure.measures.labels import confusion_matrix
+
 LONG_COLUMNS = ("engine", "dataset", "classifier", "repeat", "fold", "actual", "predicted", "count")
 KEY_COLUMNS = ("engine", "dataset", "classifier", "repeat", "fold")
 POOLED = "all"
-
-
-def confusion_matrix(actual: Sequence, predicted: Sequence, classes: Sequence[str]) -> np.ndarray:
-    """Count matrix with rows = actual and columns = predicted, in the order of ``classes``.
-
-    Raises
-    ------
-    ValueError
-        If a label is not one of ``classes``.
-    """
-    index = {c: i for i, c in enumerate(classes)}
-    try:
-        a = np.fromiter((index[x] for x in actual), dtype=np.intp)
-        p = np.fromiter((index[x] for x in predicted), dtype=np.intp)
-    except KeyError as exc:
-        raise ValueError(
-            f"label {exc.args[0]!r} is not one of the configured classes {list(classes)}"
-        ) from None
-    n = len(classes)
-    return np.bincount(a * n + p, minlength=n * n).reshape(n, n)
 
 
 def to_long(cm: np.ndarray, classes: Sequence[str], **keys) -> pd.DataFrame:

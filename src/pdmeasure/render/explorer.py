@@ -119,7 +119,8 @@ def explorer_data(matrices: Mapping[str, np.ndarray], labels: Sequence[str], *,
         [0, 1], an unknown ``zero_division``, or matrices with different actual-class counts.
     """
     from pdmeasure._validation import check_zero_division
-    from pdmeasure.exact import DatasetAnalysis, ExactSettings
+    from pdmeasure.exact import ExactSettings
+    from pdmeasure.pipeline.exact_tables import DatasetAnalysis
 
     zd = check_zero_division(zero_division)
     names = [str(name) for name in matrices]
