@@ -140,7 +140,7 @@ CHANGES: dict[str, Change] = {
     "datasets.*.numeric_features": Change(setter("datasets.toy.numeric_features", []),
                                           ["fetch_data dataset=toy"]),
     "datasets.*.kappa_grid": Change(setter("datasets.car.kappa_grid", [0, 1]), [
-        "kappa_grid dataset=car", "exact_analysis dataset=car", "explorer dataset=car",
+        "grid_histogram dataset=car", "exact_analysis dataset=car", "explorer dataset=car",
         "reproduction"]),
     "datasets.*.kappa_vectors": Change(
         setter("datasets.car.kappa_vectors.p1", [0, 0.8, 0.6, 0.9]), CAR_SEEDS_KAPPA),
