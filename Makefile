@@ -30,8 +30,13 @@ reproduce: setup
 test: setup
 	$(BIN)/python -m pytest
 
+# The five checks of the code base (tests/test_lint.py runs each of them in CI).
 lint: setup
 	$(BIN)/snakemake --lint
+	$(BIN)/snakefmt --check Snakefile workflow
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: setup
 	$(BIN)/python -m benchmarks

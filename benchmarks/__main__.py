@@ -3,6 +3,7 @@
 Each ``benchmarks/bench_*.py`` is a standalone script that measures speed as ratios against a
 baseline run in the same process and prints its own table; this runner only calls them in turn.
 """
+
 from __future__ import annotations
 
 import subprocess

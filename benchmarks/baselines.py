@@ -10,6 +10,7 @@
   statistics when the object is built); pd, which PyCM lacks, is assembled from PyCM's
   per-class PPV and TPR.
 """
+
 from __future__ import annotations
 
 import math
@@ -52,7 +53,9 @@ def authors_table_measures(matrix):
     correct = sum(matrix[i][i] for i in range(n))
     rows = [sum(matrix[i]) for i in range(n)]
     cols = [sum(row[i] for row in matrix) for i in range(n)]
-    mcc_den = math.sqrt(s * s - sum(c * c for c in cols)) * math.sqrt(s * s - sum(r * r for r in rows))
+    mcc_den = math.sqrt(s * s - sum(c * c for c in cols)) * math.sqrt(
+        s * s - sum(r * r for r in rows)
+    )
     return {
         "accuracy": correct / s,
         "precision_macro": precision,
@@ -74,8 +77,9 @@ def _number(x):
 
 def _pd_from_pycm(cm: ConfusionMatrix, kappa):
     classes = cm.classes
-    return sum(k * _number(cm.PPV[c]) + (1 - k) * _number(cm.TPR[c])
-               for k, c in zip(kappa, classes)) / len(classes)
+    return sum(
+        k * _number(cm.PPV[c]) + (1 - k) * _number(cm.TPR[c]) for k, c in zip(kappa, classes)
+    ) / len(classes)
 
 
 def pycm_measures(matrix):

@@ -20,6 +20,7 @@ Workloads, on the authors' five krkopt Weka matrices (18 classes):
 
 Results: a table on stdout and JSON in ``benchmarks/results/bench_exact.json``.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,7 +37,9 @@ from pdmeasure.exact.forms import pd_forms
 from pdmeasure.exact.grid import grid_histograms
 
 HERE = Path(__file__).resolve().parent
-KRKOPT_REFERENCE = HERE.parent.parent / "shared" / "reference" / "krkopt-weka-confusion-matrices.json"
+KRKOPT_REFERENCE = (
+    HERE.parent.parent / "shared" / "reference" / "krkopt-weka-confusion-matrices.json"
+)
 EDGES = np.linspace(0.0, 1.0, 101)
 
 
@@ -53,7 +56,8 @@ def best_time(fn, repeats: int) -> tuple[float, object]:
 def brute_values(stack: np.ndarray) -> np.ndarray:
     grid = measures.kappa_grid(np.array([0.33, 0.66]), stack.shape[1])
     return np.concatenate(
-        [measures.preference_driven(stack[:, None], chunk, zero_division=0.0) for chunk in grid], axis=1
+        [measures.preference_driven(stack[:, None], chunk, zero_division=0.0) for chunk in grid],
+        axis=1,
     )
 
 
@@ -61,7 +65,10 @@ def main() -> int:
     if not KRKOPT_REFERENCE.is_file():
         print(f"skip: {KRKOPT_REFERENCE} missing")
         return 0
-    matrices = {k: np.array(v) for k, v in json.loads(KRKOPT_REFERENCE.read_text())["confusion_matrices"].items()}
+    matrices = {
+        k: np.array(v)
+        for k, v in json.loads(KRKOPT_REFERENCE.read_text())["confusion_matrices"].items()
+    }
     stack = np.stack(list(matrices.values()))
     grid = ProductGrid.regular([0.33, 0.66], 18)
     fine = ProductGrid.evenly_spaced(11, 18)
@@ -86,7 +93,9 @@ def main() -> int:
 
     def brute_win():
         v = brute_values(stack)
-        return [(np.sum(v[a] - v[b] > 1e-12), np.sum(np.abs(v[a] - v[b]) <= 1e-12)) for a, b in pairs]
+        return [
+            (np.sum(v[a] - v[b] > 1e-12), np.sum(np.abs(v[a] - v[b]) <= 1e-12)) for a, b in pairs
+        ]
 
     def exact_win():
         out = []
@@ -118,16 +127,30 @@ def main() -> int:
     print(f"{'workload':48s} {'baseline s':>14s} {'exact s':>10s} {'ratio':>12s}")
     for name, base, fast in rows:
         print(f"{name:48s} {base:14.4g} {fast:10.4g} {base / fast:12.4g}")
-    print(f"11**18: value error bound {bound:.2e}; share of vectors in an uncertain bin <= {uncertain:.2e}")
-    print(f"11**18 per matrix: {t_fine / len(forms):.3f} s (target < 2 s); "
-          f"2**18 ratio {rows[0][1] / rows[0][2]:.0f}x (target >= 100x)")
+    print(
+        f"11**18: value error bound {bound:.2e}; share of vectors in an uncertain bin <= {uncertain:.2e}"
+    )
+    print(
+        f"11**18 per matrix: {t_fine / len(forms):.3f} s (target < 2 s); "
+        f"2**18 ratio {rows[0][1] / rows[0][2]:.0f}x (target >= 100x)"
+    )
     out = HERE / "results" / "bench_exact.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({
-        "machine": platform.platform(), "python": platform.python_version(),
-        "rows": [{"workload": n, "baseline_s": b, "exact_s": f, "ratio": b / f} for n, b, f in rows],
-        "fine_value_error_bound": bound, "fine_uncertain_share": uncertain,
-    }, indent=2))
+    out.write_text(
+        json.dumps(
+            {
+                "machine": platform.platform(),
+                "python": platform.python_version(),
+                "rows": [
+                    {"workload": n, "baseline_s": b, "exact_s": f, "ratio": b / f}
+                    for n, b, f in rows
+                ],
+                "fine_value_error_bound": bound,
+                "fine_uncertain_share": uncertain,
+            },
+            indent=2,
+        )
+    )
     ok = rows[0][1] / rows[0][2] >= 100 and t_fine / len(forms) < 2.0
     return 0 if ok else 1
 

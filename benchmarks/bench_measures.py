@@ -21,6 +21,7 @@ workload; the scale factors are printed and stored. Peak memory of the chunked g
 is measured with tracemalloc for several chunk sizes (it follows the chunk, not the grid).
 Results: a table on stdout and JSON in ``benchmarks/results/bench_measures.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,11 +40,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # baselines.py, when run as a script
 
 import baselines  # noqa: E402
-from pdmeasure.paper import examples  # noqa: E402
+
 from pdmeasure import measures as M
 from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE  # noqa: E402
+from pdmeasure.paper import examples  # noqa: E402
 
-KRKOPT_REFERENCE = HERE.parent.parent / "shared" / "reference" / "krkopt-weka-confusion-matrices.json"
+KRKOPT_REFERENCE = (
+    HERE.parent.parent / "shared" / "reference" / "krkopt-weka-confusion-matrices.json"
+)
 KRKOPT_GRID_VALUES = (0.33, 0.66)
 KRKOPT_CLASSES = 18
 ZD = 0.0
@@ -61,8 +65,14 @@ def best_time(fn, repeats: int) -> float:
 
 # ------------------------------------------------------------------ workload 1
 #: The measures the authors'-style loop computes (paper 000, Tables 6-9).
-AUTHORS_MEASURES = ("accuracy", "precision_macro", "recall_macro", "f1_macro", "mcc",
-                    "preference_driven")
+AUTHORS_MEASURES = (
+    "accuracy",
+    "precision_macro",
+    "recall_macro",
+    "f1_macro",
+    "mcc",
+    "preference_driven",
+)
 
 
 def all_measures(cms: np.ndarray) -> dict:
@@ -88,38 +98,60 @@ def bench_all_measures(n_sample: int, repeats: int) -> list[dict]:
     sample = [cms[i].astype(int).tolist() for i in picked]
     scale = n / len(sample)
     baseline_repeats = min(repeats, 3)
-    authors = best_time(lambda: [baselines.authors_table_measures(m) for m in sample],
-                        baseline_repeats) * scale
+    authors = (
+        best_time(lambda: [baselines.authors_table_measures(m) for m in sample], baseline_repeats)
+        * scale
+    )
     pycm = best_time(lambda: [baselines.pycm_measures(m) for m in sample], baseline_repeats) * scale
     # Correctness guard for the like-for-like row: the same six numbers as the loop.
     ours_six = authors_measures(cms[picked])
     loop = [baselines.authors_table_measures(m) for m in sample]
-    max_abs_diff = max(float(np.abs(ours_six[name] - [row[name] for row in loop]).max())
-                       for name in AUTHORS_MEASURES)
-    common = {"n_matrices": n, "baseline_sample": len(sample), "authors_loop_s_scaled": authors,
-              "pycm_s_scaled": pycm}
+    max_abs_diff = max(
+        float(np.abs(ours_six[name] - [row[name] for row in loop]).max())
+        for name in AUTHORS_MEASURES
+    )
+    common = {
+        "n_matrices": n,
+        "baseline_sample": len(sample),
+        "authors_loop_s_scaled": authors,
+        "pycm_s_scaled": pycm,
+    }
     rows = []
     for workload, fn, count, note in (
-        ("all_measures_9261", all_measures, len(M.REGISTRY),
-         "evaluate(): all 19 REGISTRY measures in one call; the authors'-style loop computes "
-         "only the 6 of paper 000 Tables 6-9 (see authors_6_measures_9261); PyCM builds one "
-         "ConfusionMatrix (all its statistics) per matrix, plus pd from its PPV/TPR"),
-        ("all_measures_per_call", all_measures_per_call, len(M.REGISTRY),
-         "the 19 REGISTRY functions called one by one on the whole stack"),
-        ("authors_6_measures_9261", authors_measures, len(AUTHORS_MEASURES),
-         "like for like: evaluate() of exactly the loop's 6 measures "
-         f"({', '.join(AUTHORS_MEASURES)}); max |ours - loop| on the sample = {max_abs_diff:.1e}"),
+        (
+            "all_measures_9261",
+            all_measures,
+            len(M.REGISTRY),
+            "evaluate(): all 19 REGISTRY measures in one call; the authors'-style loop computes "
+            "only the 6 of paper 000 Tables 6-9 (see authors_6_measures_9261); PyCM builds one "
+            "ConfusionMatrix (all its statistics) per matrix, plus pd from its PPV/TPR",
+        ),
+        (
+            "all_measures_per_call",
+            all_measures_per_call,
+            len(M.REGISTRY),
+            "the 19 REGISTRY functions called one by one on the whole stack",
+        ),
+        (
+            "authors_6_measures_9261",
+            authors_measures,
+            len(AUTHORS_MEASURES),
+            "like for like: evaluate() of exactly the loop's 6 measures "
+            f"({', '.join(AUTHORS_MEASURES)}); max |ours - loop| on the sample = {max_abs_diff:.1e}",
+        ),
     ):
-        ours = best_time(lambda: fn(cms), repeats)
-        rows.append({
-            "workload": workload,
-            **common,
-            "n_measures_ours": count,
-            "ours_s": ours,
-            "ratio_vs_authors": authors / ours,
-            "ratio_vs_pycm": pycm / ours,
-            "note": note,
-        })
+        ours = best_time(lambda fn=fn: fn(cms), repeats)
+        rows.append(
+            {
+                "workload": workload,
+                **common,
+                "n_measures_ours": count,
+                "ours_s": ours,
+                "ratio_vs_authors": authors / ours,
+                "ratio_vs_pycm": pycm / ours,
+                "note": note,
+            }
+        )
     rows[-1]["max_abs_diff_vs_authors_loop"] = max_abs_diff
     return rows
 
@@ -168,8 +200,9 @@ def bench_krkopt_grid(n_sample: int, repeats: int, chunk_sizes: tuple[int, ...])
         baseline_repeats,
     )
     authors *= evaluations / (len(lists) * len(sample))
-    pycm = best_time(lambda: [baselines.pycm_preference_driven_grid(m, sample) for m in lists],
-                     baseline_repeats)
+    pycm = best_time(
+        lambda: [baselines.pycm_preference_driven_grid(m, sample) for m in lists], baseline_repeats
+    )
     pycm *= evaluations / (len(lists) * len(sample))
     memory = {str(c): peak_memory(cms, c) for c in chunk_sizes}
     # Correctness guard: the chunked result equals the one-shot result on the sample.
@@ -199,23 +232,35 @@ def _fmt_s(x: float) -> str:
 
 
 def report(results: list[dict]) -> str:
-    lines = [f"{'workload':24s} {'ours':>12s} {'authors loop':>14s} {'PyCM':>12s} "
-             f"{'x authors':>10s} {'x PyCM':>8s}"]
+    lines = [
+        f"{'workload':24s} {'ours':>12s} {'authors loop':>14s} {'PyCM':>12s} "
+        f"{'x authors':>10s} {'x PyCM':>8s}"
+    ]
     for r in results:
-        lines.append(f"{r['workload']:24s} {_fmt_s(r['ours_s']):>12s} "
-                     f"{_fmt_s(r['authors_loop_s_scaled']):>14s} {_fmt_s(r['pycm_s_scaled']):>12s} "
-                     f"{r['ratio_vs_authors']:10.1f} {r['ratio_vs_pycm']:8.1f}")
+        lines.append(
+            f"{r['workload']:24s} {_fmt_s(r['ours_s']):>12s} "
+            f"{_fmt_s(r['authors_loop_s_scaled']):>14s} {_fmt_s(r['pycm_s_scaled']):>12s} "
+            f"{r['ratio_vs_authors']:10.1f} {r['ratio_vs_pycm']:8.1f}"
+        )
     grid = next(r for r in results if r["workload"] == "pd_krkopt_grid")
     lines.append("")
     lines.append("peak memory (tracemalloc) of pd over the 2**18 krkopt grid, by chunk size:")
     for chunk, peak in grid["peak_bytes_by_chunk"].items():
-        lines.append(f"  chunk {int(chunk):>7d}: {peak / 2**20:8.2f} MiB "
-                     f"({peak / int(chunk):7.1f} bytes per chunk vector)")
-    lines.append(f"  (pd output for the whole grid would be {grid['unchunked_pd_output_bytes'] / 2**20:.1f} MiB)")
-    lines.append("baselines timed on a subsample (best of up to 3 runs) and scaled per matrix "
-                 "(per matrix x vector); see JSON for sample sizes")
-    lines.append("all_measures_9261 computes 19 measures, the authors' loop 6: compare "
-                 "authors_6_measures_9261 (the same 6) for 'x authors'")
+        lines.append(
+            f"  chunk {int(chunk):>7d}: {peak / 2**20:8.2f} MiB "
+            f"({peak / int(chunk):7.1f} bytes per chunk vector)"
+        )
+    lines.append(
+        f"  (pd output for the whole grid would be {grid['unchunked_pd_output_bytes'] / 2**20:.1f} MiB)"
+    )
+    lines.append(
+        "baselines timed on a subsample (best of up to 3 runs) and scaled per matrix "
+        "(per matrix x vector); see JSON for sample sizes"
+    )
+    lines.append(
+        "all_measures_9261 computes 19 measures, the authors' loop 6: compare "
+        "authors_6_measures_9261 (the same 6) for 'x authors'"
+    )
     return "\n".join(lines)
 
 
@@ -242,10 +287,19 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(report(results))
     if hasattr(os, "getloadavg"):
-        print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
-              "(ratios are measured in one run, so load affects both sides)")
-    write_json({"python": platform.python_version(), "numpy": np.__version__,
-                "machine": platform.machine(), "results": results}, args.out)
+        print(
+            f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+            "(ratios are measured in one run, so load affects both sides)"
+        )
+    write_json(
+        {
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "machine": platform.machine(),
+            "results": results,
+        },
+        args.out,
+    )
     print(f"wrote {args.out}")
     return 0
 

@@ -16,6 +16,7 @@ What is measured (one run each; these jobs take seconds to minutes, so no repeat
 ``--quick`` runs car and dermatology only. Results: a table on stdout and JSON in
 ``benchmarks/results/bench_weka.json`` (timings, Weka version, the pooled weka matrices).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,7 @@ import pandas as pd
 import yaml
 
 from pdmeasure.pipeline.confusion import confusion_matrix
-from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
-from pdmeasure.pipeline.engines import weka_engine
+from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine, weka_engine
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -49,26 +49,40 @@ def mirror() -> Path:
 def canonical(path: Path, name: str) -> pd.DataFrame:
     """The canonical table (results/data/<name>.csv layout), read from the UCI file."""
     manifest = json.loads((path / "MANIFEST.json").read_text())["datasets"][name]
-    return pd.read_csv(path / manifest["file"], header=None, names=manifest["columns"],
-                       dtype=str, keep_default_na=False)
+    return pd.read_csv(
+        path / manifest["file"],
+        header=None,
+        names=manifest["columns"],
+        dtype=str,
+        keep_default_na=False,
+    )
 
 
 def spec(config: dict, name: str, engine: str) -> DatasetSpec:
     block = config["datasets"][name]
-    return DatasetSpec(name=name, target=block["target"], classes=tuple(block["classes"]),
-                       numeric_features=tuple(block.get("numeric_features", ())),
-                       missing=block.get("missing"), options=dict(block.get(engine) or {}))
+    return DatasetSpec(
+        name=name,
+        target=block["target"],
+        classes=tuple(block["classes"]),
+        numeric_features=tuple(block.get("numeric_features", ())),
+        missing=block.get("missing"),
+        options=dict(block.get(engine) or {}),
+    )
 
 
 def cold_start() -> float:
     """Seconds for a new Python process to import the engine and start the JVM."""
-    code = ("import time; t = time.perf_counter(); "
-            "from pdmeasure.pipeline.engines.weka_engine import ensure_jvm; ensure_jvm(); "
-            "print(time.perf_counter() - t)")
+    code = (
+        "import time; t = time.perf_counter(); "
+        "from pdmeasure.pipeline.engines.weka_engine import ensure_jvm; ensure_jvm(); "
+        "print(time.perf_counter() - t)"
+    )
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     total = time.perf_counter() - start
-    print(f"jvm_start_cold: {total:.2f} s process, {float(out.stdout.split()[-1]):.2f} s import+start")
+    print(
+        f"jvm_start_cold: {total:.2f} s process, {float(out.stdout.split()[-1]):.2f} s import+start"
+    )
     return total
 
 
@@ -82,12 +96,22 @@ def run(engine_name: str, config: dict, datasets: list[str], data: dict, cv: CVS
             pred = engine.cross_validate(data[dataset], ds, classifier, params, cv)
             seconds = time.perf_counter() - start
             pooled = confusion_matrix(pred["actual"], pred["predicted"], ds.classes)
-            rows.append({"engine": engine_name, "dataset": dataset, "classifier": classifier,
-                         "rows": len(data[dataset]), "seconds": seconds,
-                         "accuracy": float(pooled.trace() / pooled.sum()),
-                         "pooled": pooled.tolist()})
-            print(f"{engine_name:8s} {dataset:12s} {classifier:14s} {seconds:8.2f} s  "
-                  f"accuracy {rows[-1]['accuracy']:.4f}", flush=True)
+            rows.append(
+                {
+                    "engine": engine_name,
+                    "dataset": dataset,
+                    "classifier": classifier,
+                    "rows": len(data[dataset]),
+                    "seconds": seconds,
+                    "accuracy": float(pooled.trace() / pooled.sum()),
+                    "pooled": pooled.tolist(),
+                }
+            )
+            print(
+                f"{engine_name:8s} {dataset:12s} {classifier:14s} {seconds:8.2f} s  "
+                f"accuracy {rows[-1]['accuracy']:.4f}",
+                flush=True,
+            )
     return rows
 
 
@@ -121,8 +145,11 @@ def main(argv: list[str]) -> int:
     if "sklearn" in totals:
         print(f"weka / sklearn: {totals['weka'] / totals['sklearn']:.2f}")
     result = {
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                    "platform": platform.platform()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
         "weka_version": weka_engine.weka_version(),
         "cv": cv.__dict__,
         "jvm_start_cold_process_seconds": cold,

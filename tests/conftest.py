@@ -4,6 +4,7 @@
 config (car only, scikit-learn only, 3 folds, a coarse kappa grid) in a temporary directory
 and returns its results folder; every test that needs pipeline outputs reuses it.
 """
+
 from __future__ import annotations
 
 import copy
@@ -101,18 +102,40 @@ def run_snakemake(
     when None, removed from) the current environment; the run is always offline (see
     :data:`OFFLINE_PROXY`) and headless.
     """
-    full_env = dict(os.environ, MPLBACKEND="Agg", https_proxy=OFFLINE_PROXY,
-                    HTTPS_PROXY=OFFLINE_PROXY, http_proxy=OFFLINE_PROXY,
-                    HTTP_PROXY=OFFLINE_PROXY, no_proxy="", NO_PROXY="")
+    full_env = dict(
+        os.environ,
+        MPLBACKEND="Agg",
+        https_proxy=OFFLINE_PROXY,
+        HTTPS_PROXY=OFFLINE_PROXY,
+        http_proxy=OFFLINE_PROXY,
+        HTTP_PROXY=OFFLINE_PROXY,
+        no_proxy="",
+        NO_PROXY="",
+    )
     for key, value in (env or {}).items():
         if value is None:
             full_env.pop(key, None)
         else:
             full_env[key] = value
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(SNAKEFILE),
-               "--directory", str(workdir), *args]
-    return subprocess.run(command, cwd=workdir, env=full_env, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(SNAKEFILE),
+        "--directory",
+        str(workdir),
+        *args,
+    ]
+    return subprocess.run(
+        command,
+        cwd=workdir,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ raises, because no measure can produce it.
 
 Paper 000 = preference-driven measure (Kozak et al.); paper 001 = Pacc (Sigdel & Aygun).
 """
+
 from __future__ import annotations
 
 import math
@@ -189,14 +190,14 @@ def mcc(m, zd):
     n = size(m)
     cov_xy = 0.0
     for k in range(n):
-        for l in range(n):
+        for j in range(n):
             for q in range(n):
-                cov_xy += m[k][k] * m[q][l] - m[l][k] * m[k][q]
+                cov_xy += m[k][k] * m[q][j] - m[j][k] * m[k][q]
     cov_xx = 0.0
     cov_yy = 0.0
     for k in range(n):
-        col_k = sum(m[l][k] for l in range(n))
-        row_k = sum(m[k][l] for l in range(n))
+        col_k = sum(m[j][k] for j in range(n))
+        row_k = sum(m[k][j] for j in range(n))
         other_cols = sum(m[g][f] for f in range(n) if f != k for g in range(n))
         other_rows = sum(m[f][g] for f in range(n) if f != k for g in range(n))
         cov_xx += col_k * other_cols

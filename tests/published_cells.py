@@ -1,4 +1,5 @@
 """Shared assertion for the published-value tests of both papers."""
+
 from __future__ import annotations
 
 from pdmeasure.paper import published as P
@@ -13,8 +14,10 @@ def check(cell, computed):
     if key in ERRATA:
         entry = ERRATA[key]
         assert P.reproduces(computed, entry.correct, cell.decimals), (computed, entry)
-        assert not P.reproduces(computed, cell.value, cell.decimals), \
+        assert not P.reproduces(computed, cell.value, cell.decimals), (
             f"{key} is listed as an erratum but the printed {cell.value} reproduces"
+        )
     else:
-        assert P.reproduces(computed, cell.value, cell.decimals), \
+        assert P.reproduces(computed, cell.value, cell.decimals), (
             f"{key}: computed {computed!r}, printed {cell.value}"
+        )

@@ -1,4 +1,5 @@
 """Critical-difference diagrams: the groups they draw and headless rendering from cd.csv."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,12 +7,10 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
+from pdmeasure import stats
+from pdmeasure.pipeline import stats_across, stats_tables
 from pdmeasure.render import cd_diagram
 
-
-from pdmeasure import stats
-from pdmeasure.pipeline import stats_across
-from pdmeasure.pipeline import stats_tables
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -38,10 +37,17 @@ def test_cliques_agree_with_nemenyi_significance():
     table = pd.DataFrame(stats.nemenyi(scores, names, alpha=0.05))
     ranks = stats.average_ranks(scores)
     cd = stats.nemenyi_critical_difference(5, 6, 0.05)
-    together = {frozenset((names[i], names[j]))
-                for group in cd_diagram.cliques(ranks, cd) for i in group for j in group if i != j}
+    together = {
+        frozenset((names[i], names[j]))
+        for group in cd_diagram.cliques(ranks, cd)
+        for i in group
+        for j in group
+        if i != j
+    }
     for row in table.itertuples():
-        assert (frozenset((row.classifier_a, row.classifier_b)) in together) == (not row.significant)
+        assert (frozenset((row.classifier_a, row.classifier_b)) in together) == (
+            not row.significant
+        )
 
 
 def test_plot_returns_a_figure_and_saves_png(tmp_path):
@@ -66,10 +72,13 @@ def _cd_table() -> pd.DataFrame:
     rng = np.random.default_rng(0)
     for dataset in ("d1", "d2", "d3", "d4"):
         for j, classifier in enumerate(("A", "B", "C")):
-            rows.append(("e", dataset, classifier, "accuracy", "", 0.5 + 0.1 * j + rng.random() / 20))
+            rows.append(
+                ("e", dataset, classifier, "accuracy", "", 0.5 + 0.1 * j + rng.random() / 20)
+            )
             rows.append(("e", dataset, classifier, "preference_driven", "default", rng.random()))
-    frame = pd.DataFrame(rows, columns=["engine", "dataset", "classifier", "measure", "kappa",
-                                        "value"])
+    frame = pd.DataFrame(
+        rows, columns=["engine", "dataset", "classifier", "measure", "kappa", "value"]
+    )
     return stats_across.compare_across_datasets(frame, alpha=0.05).cd
 
 
@@ -78,8 +87,10 @@ def test_render_from_the_cd_csv(tmp_path):
     _cd_table().to_csv(csv, index=False)
     table = cd_diagram.read_cd_table(csv)
     assert table["kappa"].iloc[0] == ""
-    outputs = {("e", "accuracy", ""): tmp_path / "fig" / "accuracy.png",
-               ("e", "preference_driven", "default"): tmp_path / "fig" / "pd.svg"}
+    outputs = {
+        ("e", "accuracy", ""): tmp_path / "fig" / "accuracy.png",
+        ("e", "preference_driven", "default"): tmp_path / "fig" / "pd.svg",
+    }
     cd_diagram.render_cd_diagrams(table, outputs)
     assert (tmp_path / "fig" / "accuracy.png").read_bytes()[:8] == PNG_MAGIC
     assert b"<svg" in (tmp_path / "fig" / "pd.svg").read_bytes()[:500]
@@ -93,9 +104,16 @@ def test_missing_key_raises_and_leaves_no_file(tmp_path):
 
 
 def test_all_nan_measure_renders_a_placeholder(tmp_path):
-    frame = pd.DataFrame({"engine": "e", "dataset": ["d1", "d1", "d2", "d2"],
-                          "classifier": ["A", "B", "A", "B"], "measure": "mcc", "kappa": "",
-                          "value": [np.nan, 0.5, 0.4, np.nan]})
+    frame = pd.DataFrame(
+        {
+            "engine": "e",
+            "dataset": ["d1", "d1", "d2", "d2"],
+            "classifier": ["A", "B", "A", "B"],
+            "measure": "mcc",
+            "kappa": "",
+            "value": [np.nan, 0.5, 0.4, np.nan],
+        }
+    )
     with pytest.warns(stats_tables.NaNExcludedWarning):
         table = stats_across.compare_across_datasets(frame, alpha=0.05).cd
     fig = cd_diagram.cd_figure_from_table(table, engine="e", measure="mcc")

@@ -1,4 +1,5 @@
 """The ``pdmeasure`` command: score, compare and explore (pdmeasure.cli)."""
+
 from __future__ import annotations
 
 import csv
@@ -32,8 +33,14 @@ MATRICES = {
 
 def run_cli(*args, stdin: str | None = None, cwd=None) -> subprocess.CompletedProcess:
     """``python -m pdmeasure ARGS`` in a subprocess."""
-    return subprocess.run([sys.executable, "-m", "pdmeasure", *map(str, args)], input=stdin,
-                          capture_output=True, text=True, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pdmeasure", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 def run_main(capsys, *args) -> tuple[int, str, str]:
@@ -91,8 +98,12 @@ def test_console_script_is_installed(tmp_path):
     if not script.exists():
         pytest.skip("the console script is not installed (pip install -e .)")
     path = write(tmp_path / "m.json", json.dumps(CM))
-    done = subprocess.run([str(script), "score", str(path), "--kappa", "0.3,0.1,0.9"],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(script), "score", str(path), "--kappa", "0.3,0.1,0.9"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert PD_TEXT in done.stdout
 
@@ -149,8 +160,9 @@ def test_json_inputs(tmp_path, capsys, payload):
     assert status == 0, err
     data = json.loads(out)
     result = data["results"]["value"]
-    assert result["preference_driven"] == [{"kappa": [0.3, 0.1, 0.9],
-                                            "value": AUTHORS["preference_driven"]}]
+    assert result["preference_driven"] == [
+        {"kappa": [0.3, 0.1, 0.9], "value": AUTHORS["preference_driven"]}
+    ]
     assert result["measures"]["pacc"] == float(measures.pacc(CM))
     assert result["default_kappa"] == pytest.approx([120 / 281, 120 / 281, 41 / 281])
     assert data["zero_division"] == "nan"
@@ -166,17 +178,31 @@ def test_stdin(capsys):
 
 def test_label_weight_kappa_equals_positional(tmp_path, capsys):
     path = write(tmp_path / "m.csv", matrix_csv(CM, ["lo", "mid", "hi"]))
-    status, out, _ = run_main(capsys, "score", path, "--format", "csv",
-                              "--kappa", "hi=0.9, lo=0.3, mid=0.1", "--kappa", "0.3;0.1;0.9",
-                              "--kappa", "lo=1,mid=1,hi=1", "--kappa", "0,0,0")
+    status, out, _ = run_main(
+        capsys,
+        "score",
+        path,
+        "--format",
+        "csv",
+        "--kappa",
+        "hi=0.9, lo=0.3, mid=0.1",
+        "--kappa",
+        "0.3;0.1;0.9",
+        "--kappa",
+        "lo=1,mid=1,hi=1",
+        "--kappa",
+        "0,0,0",
+    )
     assert status == 0
     values = csv_values(out)
     assert values[("preference_driven", "0.3;0.1;0.9")] == [AUTHORS["preference_driven"]]
     # kappa = 1 everywhere is macro precision, 0 everywhere macro recall (eq. 30)
     assert values[("preference_driven", "1;1;1")] == pytest.approx(
-        [float(measures.precision_macro(CM))], rel=1e-15)
+        [float(measures.precision_macro(CM))], rel=1e-15
+    )
     assert values[("preference_driven", "0;0;0")] == pytest.approx(
-        [float(measures.recall_macro(CM))], rel=1e-15)
+        [float(measures.recall_macro(CM))], rel=1e-15
+    )
     rows = [r for r in csv.reader(io.StringIO(out)) if r[0] == "preference_driven"]
     assert [r[1] for r in rows] == ["default", "0.3;0.1;0.9", "0.3;0.1;0.9", "1;1;1", "0;0;0"]
 
@@ -190,7 +216,8 @@ def test_nan_and_zero_division(tmp_path, capsys):
     assert np.isnan(csv_values(out)[("precision_macro", "")][0])
     _, out, _ = run_main(capsys, "score", path, "--format", "json", "--zero-division", "0")
     assert json.loads(out)["results"]["value"]["measures"]["precision_macro"] == float(
-        measures.precision_macro(never_predicted, zero_division=0.0))
+        measures.precision_macro(never_predicted, zero_division=0.0)
+    )
     _, out, _ = run_main(capsys, "score", path)
     assert "precision_macro" in out and "NaN" in out
 
@@ -209,9 +236,22 @@ def predictions_csv(tmp_path, matrices, labels, *, extra_label=None) -> Path:
 
 def test_predictions_with_by(tmp_path, capsys):
     path = predictions_csv(tmp_path, {"B": MATRICES["B"], "A": MATRICES["A"]}, ["lo", "mid", "hi"])
-    status, out, err = run_main(capsys, "score", "--predictions", path, "--true", "y_true",
-                                "--pred", "y_pred", "--by", "model", "--format", "json",
-                                "--kappa", "lo=0.3,mid=0.1,hi=0.9")
+    status, out, err = run_main(
+        capsys,
+        "score",
+        "--predictions",
+        path,
+        "--true",
+        "y_true",
+        "--pred",
+        "y_pred",
+        "--by",
+        "model",
+        "--format",
+        "json",
+        "--kappa",
+        "lo=0.3,mid=0.1,hi=0.9",
+    )
     assert status == 0, err
     data = json.loads(out)
     assert data["labels"] == ["hi", "lo", "mid"]  # sorted union
@@ -222,13 +262,30 @@ def test_predictions_with_by(tmp_path, capsys):
         result = data["results"][name]
         assert result["measures"]["accuracy"] == float(measures.accuracy(cm))
         assert result["preference_driven"][0]["value"] == pytest.approx(
-            float(measures.preference_driven(MATRICES[name], [0.3, 0.1, 0.9])), rel=1e-15)
+            float(measures.preference_driven(MATRICES[name], [0.3, 0.1, 0.9])), rel=1e-15
+        )
     assert data["results"]["A"]["preference_driven"][0]["value"] == pytest.approx(
-        AUTHORS["preference_driven"], rel=1e-15)
+        AUTHORS["preference_driven"], rel=1e-15
+    )
     # --labels fixes the class order, so a positional kappa means the same classes
-    status, out, _ = run_main(capsys, "score", "--predictions", path, "--true", "y_true",
-                              "--pred", "y_pred", "--by", "model", "--labels", "lo,mid,hi",
-                              "--kappa", "0.3,0.1,0.9", "--format", "csv")
+    status, out, _ = run_main(
+        capsys,
+        "score",
+        "--predictions",
+        path,
+        "--true",
+        "y_true",
+        "--pred",
+        "y_pred",
+        "--by",
+        "model",
+        "--labels",
+        "lo,mid,hi",
+        "--kappa",
+        "0.3,0.1,0.9",
+        "--format",
+        "csv",
+    )
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["measure", "kappa", "B", "A"]  # groups in order of first appearance
     assert csv_values(out)[("preference_driven", "0.3;0.1;0.9")][1] == AUTHORS["preference_driven"]
@@ -236,8 +293,18 @@ def test_predictions_with_by(tmp_path, capsys):
 
 def test_predictions_numeric_labels_sort_numerically(tmp_path, capsys):
     path = predictions_csv(tmp_path, {"m": CM}, ["2", "10", "100"])
-    status, out, _ = run_main(capsys, "score", "--predictions", path, "--true", "y_true",
-                              "--pred", "y_pred", "--format", "json")
+    status, out, _ = run_main(
+        capsys,
+        "score",
+        "--predictions",
+        path,
+        "--true",
+        "y_true",
+        "--pred",
+        "y_pred",
+        "--format",
+        "json",
+    )
     data = json.loads(out)
     assert data["labels"] == ["2", "10", "100"]
     assert data["results"]["value"]["measures"]["pacc"] == float(measures.pacc(CM))
@@ -253,36 +320,66 @@ ERROR_CASES = {
     "negative": (["score", "{path}"], "[[1, -2], [3, 4]]", "negative count"),
     "empty_matrix": (["score", "{path}"], "[[0, 0], [0, 0]]", "no samples"),
     "not_a_number": (["score", "{path}"], ",a,b\na,1,x\nb,2,3\n", "'x', not a number"),
-    "kappa_length": (["score", "{path}", "--kappa", "0.5,0.5"], json.dumps(CM),
-                     "kappa has 2 value(s) but there are 3 classes"),
-    "kappa_unknown_label": (["score", "{path}", "--kappa", "a=0.3,b=0.1,d=0.9"],
-                            json.dumps({"labels": LABELS, "matrix": CM}), "unknown label(s) 'd'"),
-    "kappa_missing_label": (["score", "{path}", "--kappa", "a=0.3,b=0.1"],
-                            json.dumps({"labels": LABELS, "matrix": CM}),
-                            "no weight for label(s) 'c'"),
+    "kappa_length": (
+        ["score", "{path}", "--kappa", "0.5,0.5"],
+        json.dumps(CM),
+        "kappa has 2 value(s) but there are 3 classes",
+    ),
+    "kappa_unknown_label": (
+        ["score", "{path}", "--kappa", "a=0.3,b=0.1,d=0.9"],
+        json.dumps({"labels": LABELS, "matrix": CM}),
+        "unknown label(s) 'd'",
+    ),
+    "kappa_missing_label": (
+        ["score", "{path}", "--kappa", "a=0.3,b=0.1"],
+        json.dumps({"labels": LABELS, "matrix": CM}),
+        "no weight for label(s) 'c'",
+    ),
     "kappa_range": (["score", "{path}", "--kappa", "0.3,0.1,1.5"], json.dumps(CM), "[0, 1]"),
-    "kappa_text": (["score", "{path}", "--kappa", "0.3,x,1"], json.dumps(CM),
-                   "'x' is not a number"),
+    "kappa_text": (
+        ["score", "{path}", "--kappa", "0.3,x,1"],
+        json.dumps(CM),
+        "'x' is not a number",
+    ),
     "unreadable": (["score", "{missing}"], None, "cannot read"),
     "invalid_json": (["score", "{path}"], "[[1, 2], [3, 4]", "invalid JSON"),
-    "zero_division_choice": (["score", "{path}", "--zero-division", "2"], json.dumps(CM),
-                             "invalid choice"),
+    "zero_division_choice": (
+        ["score", "{path}", "--zero-division", "2"],
+        json.dumps(CM),
+        "invalid choice",
+    ),
     "no_input": (["score"], None, "give a matrix FILE"),
     "header_mismatch": (["score", "{path}"], ",a,b\na,1,2\nc,3,4\n", "differ"),
-    "labels_length": (["score", "{path}", "--labels", "a,b"], json.dumps(CM),
-                      "--labels names 2 classes"),
-    "missing_column": (["score", "--predictions", "{path}", "--true", "y", "--pred", "nope"],
-                       "y,p\na,b\n", "no column 'nope'"),
-    "label_not_in_labels": (["score", "--predictions", "{path}", "--true", "y", "--pred", "p",
-                             "--labels", "a,b"], "y,p\na,b\nb,c\n", "label 'c'"),
-    "different_data": (["compare", "{path}"],
-                       json.dumps({"matrices": {"A": CM, "B": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}),
-                       "actual-class counts"),
-    "grid_range": (["compare", "{path}", "--grid", "0,2"], json.dumps({"matrices": MATRICES}),
-                   "[0, 1]"),
-    "compare_non_integer": (["compare", "{path}"],
-                            json.dumps({"matrices": {"A": [[1.5, 1], [1, 1]]}}),
-                            "integer counts"),
+    "labels_length": (
+        ["score", "{path}", "--labels", "a,b"],
+        json.dumps(CM),
+        "--labels names 2 classes",
+    ),
+    "missing_column": (
+        ["score", "--predictions", "{path}", "--true", "y", "--pred", "nope"],
+        "y,p\na,b\n",
+        "no column 'nope'",
+    ),
+    "label_not_in_labels": (
+        ["score", "--predictions", "{path}", "--true", "y", "--pred", "p", "--labels", "a,b"],
+        "y,p\na,b\nb,c\n",
+        "label 'c'",
+    ),
+    "different_data": (
+        ["compare", "{path}"],
+        json.dumps({"matrices": {"A": CM, "B": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}),
+        "actual-class counts",
+    ),
+    "grid_range": (
+        ["compare", "{path}", "--grid", "0,2"],
+        json.dumps({"matrices": MATRICES}),
+        "[0, 1]",
+    ),
+    "compare_non_integer": (
+        ["compare", "{path}"],
+        json.dumps({"matrices": {"A": [[1.5, 1], [1, 1]]}}),
+        "integer counts",
+    ),
 }
 
 
@@ -337,8 +434,12 @@ def three(tmp_path) -> Path:
 def long_csv(tmp_path) -> Path:
     lines = ["classifier,actual,predicted,count"]
     for name, cm in MATRICES.items():
-        lines += [f"{name},{LABELS[i]},{LABELS[j]},{c}" for i, row in enumerate(cm)
-                  for j, c in enumerate(row) if c]  # zero cells left out
+        lines += [
+            f"{name},{LABELS[i]},{LABELS[j]},{c}"
+            for i, row in enumerate(cm)
+            for j, c in enumerate(row)
+            if c
+        ]  # zero cells left out
     return write(tmp_path / "three.csv", "\n".join(lines) + "\n")
 
 
@@ -354,8 +455,13 @@ def test_compare_json_matches_the_exact_analysis(three, capsys):
 
     data = compare_json(capsys, three)
     assert data["space"] == "uniform" and data["labels"] == LABELS
-    analysis = DatasetAnalysis({k: np.array(v) for k, v in MATRICES.items()}, None,
-                               ExactSettings(), engine="e", dataset="d")
+    analysis = DatasetAnalysis(
+        {k: np.array(v) for k, v in MATRICES.items()},
+        None,
+        ExactSettings(),
+        engine="e",
+        dataset="d",
+    )
     win = analysis.win_probabilities()
     win = win[win["space"] == "uniform"]
     got = {(r["classifier_a"], r["classifier_b"]): r["p_greater"] for r in data["win"]}
@@ -414,8 +520,9 @@ def test_compare_long_csv_equals_json(three, tmp_path, capsys):
 
 def test_compare_leaves_out_an_undefined_classifier_under_nan(tmp_path, capsys):
     never_c = [[110, 10, 0], [20, 100, 0], [31, 10, 0]]  # class c is never predicted
-    path = write(tmp_path / "nan.json", json.dumps(
-        {"labels": LABELS, "matrices": {"A": CM, "N": never_c}}))
+    path = write(
+        tmp_path / "nan.json", json.dumps({"labels": LABELS, "matrices": {"A": CM, "N": never_c}})
+    )
     data = compare_json(capsys, path, "--zero-division", "nan")
     assert [r["classifier"] for r in data["summary"]] == ["A"]
     assert data["excluded"] == {"N": [{"class": "c", "ratio": "precision"}]}
@@ -428,8 +535,19 @@ def test_compare_leaves_out_an_undefined_classifier_under_nan(tmp_path, capsys):
 
 def test_compare_from_predictions(tmp_path, capsys):
     path = predictions_csv(tmp_path, MATRICES, LABELS)
-    data = compare_json(capsys, "--predictions", path, "--true", "y_true", "--pred", "y_pred",
-                        "--by", "model", "--grid", "0,1")
+    data = compare_json(
+        capsys,
+        "--predictions",
+        path,
+        "--true",
+        "y_true",
+        "--pred",
+        "y_pred",
+        "--by",
+        "model",
+        "--grid",
+        "0,1",
+    )
     assert sorted(r["classifier"] for r in data["summary"]) == sorted(MATRICES)
 
 
@@ -444,15 +562,16 @@ def test_explore_passes_its_arguments(three, tmp_path, capsys, monkeypatch):
     out_path = tmp_path / "explorer.html"
     status, out, err = run_main(capsys, "explore", three, "-o", out_path, "--grid", "0,0.5,1")
     assert status == 0, err
-    (args, kwargs), = calls
+    ((args, kwargs),) = calls
     matrices, labels, path = args
     assert list(matrices) == list(MATRICES) and labels == LABELS and str(path) == str(out_path)
     for name, cm in MATRICES.items():
         assert matrices[name].dtype.kind == "i"
         np.testing.assert_array_equal(matrices[name], cm)
     assert kwargs == {"dataset": "three", "grid_values": [0.0, 0.5, 1.0], "zero_division": 0.0}
-    run_main(capsys, "explore", three, "-o", out_path, "--dataset", "iris",
-             "--zero-division", "nan")
+    run_main(
+        capsys, "explore", three, "-o", out_path, "--dataset", "iris", "--zero-division", "nan"
+    )
     assert calls[-1][1] == {"dataset": "iris", "grid_values": None, "zero_division": "nan"}
 
 

@@ -4,6 +4,7 @@ Unit tests call :mod:`pdmeasure.pipeline.config` directly; the Snakemake tests r
 a bad config and assert that it stops before any job, with a message naming the key, and
 that nothing was written.
 """
+
 from __future__ import annotations
 
 import copy
@@ -74,10 +75,14 @@ def test_every_schema_key_has_description_and_default(repo_root):
     [
         (lambda c: c["cv"].__setitem__("fold", c["cv"].pop("folds")), "`cv.fold`"),
         (lambda c: c.__setitem__("engine", c.pop("engines")), "`engine`"),
-        (lambda c: c["datasets"]["car"].__setitem__("kappa_vector", {}),
-         "`datasets.car.kappa_vector`"),
-        (lambda c: c["datasets"]["car"]["weka"].__setitem__("allnominal", True),
-         "`datasets.car.weka.allnominal`"),
+        (
+            lambda c: c["datasets"]["car"].__setitem__("kappa_vector", {}),
+            "`datasets.car.kappa_vector`",
+        ),
+        (
+            lambda c: c["datasets"]["car"]["weka"].__setitem__("allnominal", True),
+            "`datasets.car.weka.allnominal`",
+        ),
     ],
     ids=["cv.fold", "engine", "kappa_vector", "weka.allnominal"],
 )
@@ -94,16 +99,29 @@ def test_misspelt_key(raw, edit, expected):
         (lambda c: c["cv"].__setitem__("folds", "ten"), "cv.folds"),
         (lambda c: c["cv"].__setitem__("folds", 1), "cv.folds"),
         (lambda c: c.__setitem__("engines", "sklearn"), "engines"),
-        (lambda c: c["datasets"]["dermatology"].__setitem__("classes", [2, 1, 3, 5, 4, 6]),
-         "datasets.dermatology.classes.0"),
-        (lambda c: c["datasets"]["car"].__setitem__("kappa_grid", [0, 1.5]),
-         "datasets.car.kappa_grid.1"),
-        (lambda c: c["datasets"]["car"]["kappa_vectors"].__setitem__("p1", [0, 0.8, -0.1, 1]),
-         "datasets.car.kappa_vectors.p1.2"),
+        (
+            lambda c: c["datasets"]["dermatology"].__setitem__("classes", [2, 1, 3, 5, 4, 6]),
+            "datasets.dermatology.classes.0",
+        ),
+        (
+            lambda c: c["datasets"]["car"].__setitem__("kappa_grid", [0, 1.5]),
+            "datasets.car.kappa_grid.1",
+        ),
+        (
+            lambda c: c["datasets"]["car"]["kappa_vectors"].__setitem__("p1", [0, 0.8, -0.1, 1]),
+            "datasets.car.kappa_vectors.p1.2",
+        ),
         (lambda c: c.__setitem__("zero_division", 2), "zero_division"),
     ],
-    ids=["folds-str", "folds-1", "engines-str", "classes-int", "grid-range", "vector-range",
-         "zero_division"],
+    ids=[
+        "folds-str",
+        "folds-1",
+        "engines-str",
+        "classes-int",
+        "grid-range",
+        "vector-range",
+        "zero_division",
+    ],
 )
 def test_wrong_type_or_range(raw, edit, key):
     edit(raw)
@@ -183,8 +201,14 @@ def test_class_order_checked_against_mirror(raw, uci_mirror, monkeypatch):
 def test_class_labels_checked_against_local_file(raw, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "toy.csv").write_text("x,label\na,yes\nb,no\na,yes\n")
-    raw["datasets"] = {"toy": {"path": "toy.csv", "target": "label", "classes": ["yes", "maybe"],
-                               "kappa_vectors": {}}}
+    raw["datasets"] = {
+        "toy": {
+            "path": "toy.csv",
+            "target": "label",
+            "classes": ["yes", "maybe"],
+            "kappa_vectors": {},
+        }
+    }
     config = validate(raw)
     with pytest.raises(ConfigError) as info:
         pdconfig.check_data(config)
@@ -200,8 +224,9 @@ def test_class_order_checked_against_fetched_table(raw, tmp_path, monkeypatch):
     (tmp_path / "results" / "data").mkdir(parents=True)
     (tmp_path / "results" / "data" / "car.csv").write_text("a,class\nx,acc\ny,unacc\n")
     raw["mirror"] = None
-    raw["datasets"] = {"car": {**raw["datasets"]["car"], "classes": ["unacc", "acc"],
-                               "kappa_vectors": {}}}
+    raw["datasets"] = {
+        "car": {**raw["datasets"]["car"], "classes": ["unacc", "acc"], "kappa_vectors": {}}
+    }
     config = validate(raw)
     with pytest.raises(ConfigError, match=r"`datasets.car.classes`.*\['acc', 'unacc'\]"):
         pdconfig.check_data(config)

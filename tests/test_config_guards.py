@@ -3,6 +3,7 @@
 Each asserts the message (dataset, key, size, fix) and, for the Snakemake runs, that nothing
 was written.
 """
+
 from __future__ import annotations
 
 import copy
@@ -12,16 +13,17 @@ import pytest
 from conftest import repo_config, write_config
 
 import pdmeasure.pipeline.config as pdconfig
-from pdmeasure.pipeline.config import ConfigError
 from pdmeasure.exact import ExactSettings
+from pdmeasure.pipeline.config import ConfigError
 from pdmeasure.pipeline.exact_tables import DatasetAnalysis
 
 
 def many_classes_csv(path, n_classes: int, rows_per_class: int = 3) -> list[str]:
     """A local CSV with ``n_classes`` classes (first appearance c00, c01, ...); returns them."""
     classes = [f"c{i:02d}" for i in range(n_classes)]
-    lines = ["colour,label"] + [f"{'red' if r % 2 else 'blue'},{c}"
-                                for r in range(rows_per_class) for c in classes]
+    lines = ["colour,label"] + [
+        f"{'red' if r % 2 else 'blue'},{c}" for r in range(rows_per_class) for c in classes
+    ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return classes
 
@@ -30,8 +32,9 @@ def local_config(classes: list[str], **dataset) -> dict:
     config = copy.deepcopy(repo_config())
     config["engines"] = ["sklearn"]
     config["mirror"] = None
-    config["datasets"] = {"many": {"path": "many.csv", "target": "label", "classes": classes,
-                                   **dataset}}
+    config["datasets"] = {
+        "many": {"path": "many.csv", "target": "label", "classes": classes, **dataset}
+    }
     return config
 
 
@@ -41,8 +44,7 @@ def validated(config: dict) -> dict:
     return config
 
 
-def test_twenty_classes_with_a_three_value_grid_stop_at_config_time(tmp_path,
-                                                                    snakemake_runner):
+def test_twenty_classes_with_a_three_value_grid_stop_at_config_time(tmp_path, snakemake_runner):
     classes = many_classes_csv(tmp_path / "many.csv", 20)
     write_config(tmp_path, local_config(classes, kappa_grid=[0, 0.5, 1]))
     # The bound is the issue's: the refusal comes from parsing, well within 10 s.
@@ -56,8 +58,7 @@ def test_twenty_classes_with_a_three_value_grid_stop_at_config_time(tmp_path,
 
 
 @pytest.mark.parametrize("n_classes, largest", [(19, 9), (20, 8)])
-def test_fine_grid_too_large_to_count_names_the_key(tmp_path, snakemake_runner, n_classes,
-                                                    largest):
+def test_fine_grid_too_large_to_count_names_the_key(tmp_path, snakemake_runner, n_classes, largest):
     classes = many_classes_csv(tmp_path / "many.csv", n_classes)
     write_config(tmp_path, local_config(classes, kappa_grid=None))
     done = snakemake_runner(tmp_path, "--cores", "2", timeout=10)
@@ -73,8 +74,11 @@ def test_grid_limit_is_the_config_key():
     classes = [f"c{i}" for i in range(8)]
     config = validated(local_config(classes, kappa_grid=[0, 0.5, 1]))  # 3**8 = 6561
     config["histogram"]["max_grid_vectors"] = 6560
-    with pytest.raises(ConfigError, match=r"6\.56e\+03 kappa vectors.*above `histogram"
-                                          r"\.max_grid_vectors` \(6\.56e\+03\)"):
+    with pytest.raises(
+        ConfigError,
+        match=r"6\.56e\+03 kappa vectors.*above `histogram"
+        r"\.max_grid_vectors` \(6\.56e\+03\)",
+    ):
         pdconfig.check_sizes(config)
     config["histogram"]["max_grid_vectors"] = 6561
     pdconfig.check_sizes(config)
@@ -96,10 +100,12 @@ def test_null_grid_leaves_the_grid_space_out_of_the_exact_analysis():
     cm = np.array([[5, 1, 0], [2, 6, 1], [0, 1, 4]])
     other = np.array([[4, 2, 0], [1, 7, 1], [1, 0, 4]])
     settings = ExactSettings(fine_grid_values=3, monte_carlo_samples=100)
-    with_grid = DatasetAnalysis({"a": cm, "b": other}, [0, 1], settings, engine="e",
-                                dataset="d").summary()
-    without = DatasetAnalysis({"a": cm, "b": other}, None, settings, engine="e",
-                              dataset="d").summary()
+    with_grid = DatasetAnalysis(
+        {"a": cm, "b": other}, [0, 1], settings, engine="e", dataset="d"
+    ).summary()
+    without = DatasetAnalysis(
+        {"a": cm, "b": other}, None, settings, engine="e", dataset="d"
+    ).summary()
     assert set(with_grid["space"]) == {"grid", "fine", "uniform"}
     assert set(without["space"]) == {"fine", "uniform"}
 
@@ -114,12 +120,19 @@ def test_null_grid_plans_no_grid_histogram(tmp_path, snakemake_runner):
     assert "rule exact_analysis:" in done.stdout
 
 
-@pytest.mark.parametrize("classifier, params, words", [
-    ("RandomForest", {"n_estimators": -5}, "'n_estimators' parameter of RandomForestClassifier"),
-    ("DecisionTree", {"criterion": "best"}, "'criterion' parameter of DecisionTreeClassifier"),
-    ("NaiveBayes", {"alpha": -1.0}, "'alpha' parameter of CategoricalNB"),
-    ("Bagging", {"max_samples": 0}, "'max_samples' parameter of BaggingClassifier"),
-])
+@pytest.mark.parametrize(
+    "classifier, params, words",
+    [
+        (
+            "RandomForest",
+            {"n_estimators": -5},
+            "'n_estimators' parameter of RandomForestClassifier",
+        ),
+        ("DecisionTree", {"criterion": "best"}, "'criterion' parameter of DecisionTreeClassifier"),
+        ("NaiveBayes", {"alpha": -1.0}, "'alpha' parameter of CategoricalNB"),
+        ("Bagging", {"max_samples": 0}, "'max_samples' parameter of BaggingClassifier"),
+    ],
+)
 def test_classifier_parameters_are_checked_at_config_time(classifier, params, words):
     config = validated(copy.deepcopy(repo_config()))
     config["engines"] = ["sklearn"]

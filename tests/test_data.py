@@ -1,4 +1,5 @@
 """Data fetch: ucimlrepo first, then the mirror; one canonical table whatever the source."""
+
 from __future__ import annotations
 
 import io
@@ -24,9 +25,15 @@ def manifest(uci_mirror):
 def block(manifest, name, **extra):
     """A config block for a mirror dataset."""
     entry = manifest["datasets"][name]
-    return {"uci_id": entry["uci_id"], "path": None, "target": entry["target"],
-            "classes": entry["class_order_first_appearance"], "missing": entry["missing"],
-            "numeric_features": [], **extra}
+    return {
+        "uci_id": entry["uci_id"],
+        "path": None,
+        "target": entry["target"],
+        "classes": entry["class_order_first_appearance"],
+        "missing": entry["missing"],
+        "numeric_features": [],
+        **extra,
+    }
 
 
 def raw_lines(path):
@@ -113,8 +120,11 @@ def test_checksum_mismatch(corrupt_mirror, manifest, offline):
 
 def test_mirror_without_entry(tmp_path, manifest, offline):
     (tmp_path / "MANIFEST.json").write_text(json.dumps({"datasets": {}}))
-    with pytest.raises(DataFetchError, match=r"dataset `car` \(file .*MANIFEST.json\): .*no "
-                       r"entry with uci_id 19"):
+    with pytest.raises(
+        DataFetchError,
+        match=r"dataset `car` \(file .*MANIFEST.json\): .*no "
+        r"entry with uci_id 19",
+    ):
         fetch_dataset("car", block(manifest, "car"), mirror=tmp_path)
 
 
@@ -159,8 +169,9 @@ def _no_output(workdir):
 def test_snakemake_offline_without_mirror(tmp_path, snakemake_runner):
     config = small_config(None)
     write_config(tmp_path, config)
-    done = snakemake_runner(tmp_path, "--cores", "1", "results/data/car.csv",
-                            env={"UCI_MIRROR": None})
+    done = snakemake_runner(
+        tmp_path, "--cores", "1", "results/data/car.csv", env={"UCI_MIRROR": None}
+    )
     output = done.stdout + done.stderr
     assert done.returncode != 0
     assert "DataFetchError" in output and "dataset `car`" in output

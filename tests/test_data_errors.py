@@ -5,6 +5,7 @@ Each bad file is checked twice, as the pipeline meets it: when the config is che
 :class:`ConfigError`) and in the fetch step (:func:`pdmeasure.pipeline.fetch.fetch_dataset` followed by
 the atomic write of the canonical table, as ``workflow/scripts/fetch_data.py`` does).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,8 +37,14 @@ def workdir(tmp_path, monkeypatch):
 
 
 def toy_block(**extra) -> dict:
-    return {"path": "data/toy.csv", "target": "label", "classes": ["yes", "no"], "missing": "?",
-            "numeric_features": [], **extra}
+    return {
+        "path": "data/toy.csv",
+        "target": "label",
+        "classes": ["yes", "no"],
+        "missing": "?",
+        "numeric_features": [],
+        **extra,
+    }
 
 
 def checked_config(datasets: dict, mirror: Path | None = None) -> dict:
@@ -71,17 +78,22 @@ def assert_nothing_written(out: Path) -> None:
 BAD_FILES = {
     "empty": (b"", f"the file is empty; {FIX_EMPTY}"),
     "blank lines only": (b"\n \n\n", f"the file is empty; {FIX_EMPTY}"),
-    "header only": (b"x,label\n", f"the file has a header row (x, label) but no data rows; "
-                                  f"{FIX_EMPTY}"),
-    "not UTF-8": ("x,label\nsmall,yes\ncaf\u00e9,no\n".encode("latin-1"),
-                  "the file is not UTF-8 text (byte 0xe9 at offset 21, line 3); to fix: save it "
-                  "as UTF-8"),
-    "too many fields": (b"x,label\na,yes\nb,no,extra\n",
-                        "line 3 has 3 fields, expected 2 (x, label); to fix: give that row one "
-                        "value per column"),
-    "repeated column": (b"x,x,label\na,b,yes\n",
-                        "the header row repeats the column name(s) ['x']; to fix: give every "
-                        "column its own name"),
+    "header only": (
+        b"x,label\n",
+        f"the file has a header row (x, label) but no data rows; {FIX_EMPTY}",
+    ),
+    "not UTF-8": (
+        "x,label\nsmall,yes\ncaf\u00e9,no\n".encode("latin-1"),
+        "the file is not UTF-8 text (byte 0xe9 at offset 21, line 3); to fix: save it as UTF-8",
+    ),
+    "too many fields": (
+        b"x,label\na,yes\nb,no,extra\n",
+        "line 3 has 3 fields, expected 2 (x, label); to fix: give that row one value per column",
+    ),
+    "repeated column": (
+        b"x,x,label\na,b,yes\n",
+        "the header row repeats the column name(s) ['x']; to fix: give every column its own name",
+    ),
 }
 
 
@@ -117,8 +129,9 @@ def test_missing_local_file_names_the_key(workdir):
     with pytest.raises(ConfigError) as info:
         pdconfig.check_data(config)
     message = str(info.value)
-    assert message.startswith("config key `datasets.toy.path`: dataset `toy` (file "
-                              "data/absent.csv): no such file")
+    assert message.startswith(
+        "config key `datasets.toy.path`: dataset `toy` (file data/absent.csv): no such file"
+    )
     assert "to fix: correct config key `datasets.toy.path` or create the file" in message
 
 
@@ -126,21 +139,34 @@ def test_missing_local_file_names_the_key(workdir):
 #: of files that do not match their config block.
 MISMATCHES = {
     "no target column": (
-        "x,outcome\na,yes\nb,no\n", {}, "target",
+        "x,outcome\na,yes\nb,no\n",
+        {},
+        "target",
         "no column 'label'; the columns are ['x', 'outcome']; to fix: set "
-        "`datasets.toy.target` to the class column"),
+        "`datasets.toy.target` to the class column",
+    ),
     "class not configured": (
-        "x,label\na,yes\nb,maybe\nc,no\n", {}, "classes",
+        "x,label\na,yes\nb,maybe\nc,no\n",
+        {},
+        "classes",
         "the data have labels ['maybe'] that are not configured; the data's classes in order "
         "of first appearance are ['yes', 'maybe', 'no'] -- to fix: set `datasets.toy.classes` "
-        "to that list"),
+        "to that list",
+    ),
     "one class": (
-        "x,label\na,yes\nb,yes\n", {}, "classes",
+        "x,label\na,yes\nb,yes\n",
+        {},
+        "classes",
         "the data have only one class, 'yes'; a classifier needs at least two classes -- to "
         "fix: check that `datasets.toy.target` names the class column, or give data with at "
-        "least two classes"),
+        "least two classes",
+    ),
     "one class, one configured label missing": (
-        "x,label\na,no\n", {}, "classes", "the data have only one class, 'no'"),
+        "x,label\na,no\n",
+        {},
+        "classes",
+        "the data have only one class, 'no'",
+    ),
 }
 
 
@@ -178,7 +204,8 @@ def test_bad_fetched_table_at_config_check(workdir, monkeypatch):
     assert str(info.value) == (
         "config key `datasets.car`: dataset `car` (file results/data/car.csv): the file is "
         f"empty; {FIX_EMPTY}; or delete this fetched table so that the fetch step writes it "
-        "again")
+        "again"
+    )
 
 
 # --- the offline mirror ----------------------------------------------------------------------
@@ -196,9 +223,15 @@ def mirror_copy(tmp_path, uci_mirror) -> Path:
 
 def car_block(mirror: Path, **extra) -> dict:
     entry = json.loads((mirror / "MANIFEST.json").read_text())["datasets"]["car"]
-    return {"uci_id": entry["uci_id"], "path": None, "target": entry["target"],
-            "classes": entry["class_order_first_appearance"], "missing": entry["missing"],
-            "numeric_features": [], **extra}
+    return {
+        "uci_id": entry["uci_id"],
+        "path": None,
+        "target": entry["target"],
+        "classes": entry["class_order_first_appearance"],
+        "missing": entry["missing"],
+        "numeric_features": [],
+        **extra,
+    }
 
 
 def truncate(path: Path) -> None:
@@ -209,15 +242,30 @@ def truncate(path: Path) -> None:
 
 CORRUPT_MANIFESTS = {
     "truncated": (truncate, "the mirror manifest is not valid JSON ("),
-    "not UTF-8": (lambda p: p.write_bytes(b"\xff\xfe{\x00"),
-                  "the mirror manifest is not UTF-8 text (byte offset 0); it is corrupt"),
-    "no datasets mapping": (lambda p: p.write_text("[1, 2]"),
-                            "the mirror manifest has no `datasets` mapping"),
+    "not UTF-8": (
+        lambda p: p.write_bytes(b"\xff\xfe{\x00"),
+        "the mirror manifest is not UTF-8 text (byte offset 0); it is corrupt",
+    ),
+    "no datasets mapping": (
+        lambda p: p.write_text("[1, 2]"),
+        "the mirror manifest has no `datasets` mapping",
+    ),
     "entry without sha256": (
-        lambda p: p.write_text(json.dumps({"datasets": {"car": {
-            k: v for k, v in json.loads(p.read_text())["datasets"]["car"].items()
-            if k != "sha256"}}})),
-        "the mirror manifest's entry `car` lacks ['sha256']"),
+        lambda p: p.write_text(
+            json.dumps(
+                {
+                    "datasets": {
+                        "car": {
+                            k: v
+                            for k, v in json.loads(p.read_text())["datasets"]["car"].items()
+                            if k != "sha256"
+                        }
+                    }
+                }
+            )
+        ),
+        "the mirror manifest's entry `car` lacks ['sha256']",
+    ),
 }
 FIX_MANIFEST = "to fix: restore MANIFEST.json from an intact copy of the mirror"
 
@@ -239,8 +287,11 @@ def test_corrupt_manifest_at_config_check(case, mirror_copy, workdir):
 
 def test_truncated_manifest_names_line_and_column(mirror_copy):
     truncate(mirror_copy / "MANIFEST.json")
-    with pytest.raises(ConfigError, match=r"not valid JSON \(.* at line \d+, column \d+\); it is "
-                                          r"truncated or corrupt"):
+    with pytest.raises(
+        ConfigError,
+        match=r"not valid JSON \(.* at line \d+, column \d+\); it is "
+        r"truncated or corrupt",
+    ):
         pdconfig.load_manifest(mirror_copy)
 
 
@@ -275,8 +326,11 @@ def test_corrupt_manifest_fails_the_fetch_from_uci_too(mirror_copy, tmp_path, mo
     block = car_block(mirror_copy)
     truncate(mirror_copy / "MANIFEST.json")
     out = tmp_path / "results" / "data" / "car.csv"
-    with pytest.raises(DataFetchError, match=r"dataset `car` \(file .*MANIFEST.json\): the "
-                                             r"mirror manifest is not valid JSON"):
+    with pytest.raises(
+        DataFetchError,
+        match=r"dataset `car` \(file .*MANIFEST.json\): the "
+        r"mirror manifest is not valid JSON",
+    ):
         fetch_to(out, "car", block, mirror=mirror_copy)
     assert_nothing_written(out)
 
@@ -286,8 +340,7 @@ def test_mirror_file_not_utf8_with_matching_checksum(mirror_copy, tmp_path, offl
     latin = "vhigh,vhigh,2,2,small,low,unacc\nlow,low,4,4,big,high,acc\xe9\n".encode("latin-1")
     (mirror_copy / "car.data").write_bytes(latin)
     manifest = json.loads((mirror_copy / "MANIFEST.json").read_text())
-    manifest["datasets"]["car"].update(sha256=hashlib.sha256(latin).hexdigest(),
-                                       rows=2)
+    manifest["datasets"]["car"].update(sha256=hashlib.sha256(latin).hexdigest(), rows=2)
     (mirror_copy / "MANIFEST.json").write_text(json.dumps(manifest))
     out = tmp_path / "results" / "data" / "car.csv"
     with pytest.raises(DataFetchError) as info:
@@ -295,7 +348,8 @@ def test_mirror_file_not_utf8_with_matching_checksum(mirror_copy, tmp_path, offl
     assert str(info.value) == (
         f"dataset `car` (file {mirror_copy / 'car.data'}): the file is not UTF-8 text (byte 0xe9 "
         "at offset 56, line 2); to fix: convert it to UTF-8 and record its new sha256 in "
-        "MANIFEST.json")
+        "MANIFEST.json"
+    )
     assert_nothing_written(out)
 
 
@@ -307,7 +361,8 @@ def test_mirror_class_not_configured_names_dataset_and_file(mirror_copy, tmp_pat
     assert str(info.value).startswith(
         f"config key `datasets.car.classes`: dataset `car` (file "
         f"{(mirror_copy / 'car.data').resolve()}): the data have labels ['good'] that are not "
-        "configured")
+        "configured"
+    )
     assert_nothing_written(out)
 
 
@@ -316,8 +371,10 @@ def test_uci_class_not_configured_names_dataset_and_source(mirror_copy, tmp_path
 
     class Result:
         class data:
-            original = pd.DataFrame([["v"] * 6 + ["unacc"], ["v"] * 6 + ["excellent"]],
-                                    columns=[c.upper() for c in columns])
+            original = pd.DataFrame(
+                [["v"] * 6 + ["unacc"], ["v"] * 6 + ["excellent"]],
+                columns=[c.upper() for c in columns],
+            )
 
     monkeypatch.setattr(pddata.ucimlrepo, "fetch_ucirepo", lambda **kw: Result)
     out = tmp_path / "results" / "data" / "car.csv"
@@ -327,7 +384,8 @@ def test_uci_class_not_configured_names_dataset_and_source(mirror_copy, tmp_path
     assert str(info.value).startswith(
         "config key `datasets.car.classes`: dataset `car` (UCI id 19 via ucimlrepo): the data "
         "have labels ['excellent'] that are not configured and configured labels ['acc'] do "
-        "not occur in the data")
+        "not occur in the data"
+    )
     assert_nothing_written(out)
 
 
@@ -340,8 +398,9 @@ def test_snakemake_empty_csv_stops_before_any_job(tmp_path, snakemake_runner):
     write_config(tmp_path, config)
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "toy.csv").write_bytes(b"")
-    done = snakemake_runner(tmp_path, "--cores", "1", "results/data/toy.csv",
-                            env={"UCI_MIRROR": None})
+    done = snakemake_runner(
+        tmp_path, "--cores", "1", "results/data/toy.csv", env={"UCI_MIRROR": None}
+    )
     output = done.stdout + done.stderr
     assert done.returncode != 0
     assert "ConfigError" in output

@@ -3,6 +3,7 @@
 Brute force is ``pdmeasure.measures.preference_driven`` over ``pdmeasure.measures.kappa_grid``
 (floats), or, where ties must be decided, exact enumeration with fractions.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -28,10 +29,10 @@ from pdmeasure.exact import (
     uniform_cdf,
     uniform_lattice,
 )
-from pdmeasure.pipeline.exact_tables import DatasetAnalysis, robustness_summary
 from pdmeasure.exact.forms import pd_forms
 from pdmeasure.exact.grid import grid_histograms
 from pdmeasure.exact.uniform import TooManyTerms
+from pdmeasure.pipeline.exact_tables import DatasetAnalysis, robustness_summary
 
 # The papers' grids (config.yaml) and their numbers of classes.
 GRIDS = {
@@ -78,7 +79,8 @@ def brute_force(cms: dict, values, n_classes: int) -> np.ndarray:
     stack = np.stack(list(cms.values()))
     grid = measures.kappa_grid(np.asarray(values, dtype=float), n_classes)
     return np.concatenate(
-        [measures.preference_driven(stack[:, None], chunk, zero_division=0.0) for chunk in grid], axis=1
+        [measures.preference_driven(stack[:, None], chunk, zero_division=0.0) for chunk in grid],
+        axis=1,
     )
 
 
@@ -113,7 +115,9 @@ def test_batched_histograms_settle_values_on_edges_exactly():
     assert all(Fraction(e) in values[0] for e in edges[1:-1]), "values must sit on the edges"
     for form, vals, counts in zip(forms, values, grid_histograms(forms, grid, edges)):
         exact_edges = [Fraction(e) for e in edges]
-        expected = [sum(lo <= v < hi for v in vals) for lo, hi in zip(exact_edges[:-2], exact_edges[1:-1])]
+        expected = [
+            sum(lo <= v < hi for v in vals) for lo, hi in zip(exact_edges[:-2], exact_edges[1:-1])
+        ]
         expected.append(sum(exact_edges[-2] <= v <= exact_edges[-1] for v in vals))
         assert counts.tolist() == expected
         assert GridDistribution(form, grid).histogram(edges).tolist() == expected
@@ -132,11 +136,15 @@ def test_cdf_min_max_and_moments_equal_enumeration(dataset, krkopt_matrices):
         points = rng.uniform(row.min() - 0.01, row.max() + 0.01, 50)
         less, equal = dist.counts(points)
         np.testing.assert_array_equal(np.add(less, equal), (row[None] <= points[:, None]).sum(1))
-        np.testing.assert_allclose(dist.cdf(points), np.add(less, equal) / grid.n_vectors, rtol=1e-15)
+        np.testing.assert_allclose(
+            dist.cdf(points), np.add(less, equal) / grid.n_vectors, rtol=1e-15
+        )
         ext = extremes(form, grid)
         assert float(ext["min"]) == pytest.approx(row.min(), abs=1e-12)
         assert float(ext["max"]) == pytest.approx(row.max(), abs=1e-12)
-        at = measures.preference_driven(cm, np.array([float(v) for v in ext["argmax"]]), zero_division=0.0)
+        at = measures.preference_driven(
+            cm, np.array([float(v) for v in ext["argmax"]]), zero_division=0.0
+        )
         assert at == pytest.approx(row.max(), abs=1e-12)
         mean, std = moments(form, grid)
         assert mean == pytest.approx(row.mean(), abs=1e-12)
@@ -157,7 +165,9 @@ def test_exact_ties_against_fraction_enumeration():
     values = exact_enumeration(diff, grid)
     assert sum(v == 0 for v in values) > 0, "the fixture must produce ties"
     less, equal = GridDistribution(diff, grid).counts([0, Fraction(1, 40), -0.05])
-    for q, (n_less, n_equal) in zip([Fraction(0), Fraction(1, 40), Fraction(-0.05)], zip(less, equal)):
+    for q, (n_less, n_equal) in zip(
+        [Fraction(0), Fraction(1, 40), Fraction(-0.05)], zip(less, equal)
+    ):
         assert n_less == sum(v < q for v in values)
         assert n_equal == sum(v == q for v in values)
 
@@ -168,7 +178,9 @@ def test_win_probabilities_equal_enumeration(dataset, krkopt_matrices):
     cms = dataset_matrices(dataset, krkopt_matrices)
     brute = brute_force(cms, values, n_classes)
     grid = ProductGrid.regular(values, n_classes)
-    table = DatasetAnalysis(cms, values, ExactSettings(), engine="e", dataset=dataset).win_probabilities()
+    table = DatasetAnalysis(
+        cms, values, ExactSettings(), engine="e", dataset=dataset
+    ).win_probabilities()
     grid_rows = table[table["space"] == "grid"].set_index(["classifier_a", "classifier_b"])
     names = list(cms)
     for i, j in itertools.permutations(range(len(names)), 2):
@@ -201,7 +213,9 @@ def test_lattice_bounds_contain_enumeration(krkopt_matrices):
 
 
 def test_lattice_is_exact_when_terms_share_a_small_denominator():
-    cm = np.array([[3, 1], [1, 3]]) * 5  # precision = recall = 3/4: every term is a multiple of 1/80
+    cm = (
+        np.array([[3, 1], [1, 3]]) * 5
+    )  # precision = recall = 3/4: every term is a multiple of 1/80
     cm[0, 1] += 5
     grid = ProductGrid.regular([0, 0.5, 1], 2)
     lattice = grid_lattice(pd_form(cm), grid, size=1000)
@@ -229,7 +243,9 @@ def test_fine_grid_lattice_bounds_cover_total_fast_path(krkopt_matrices):
 def uniform_bracket(form, points, cells: int):
     """Bounds on P(X <= x), kappa uniform, by enumerating the cells' left corners (brute force)."""
     slopes = np.array([float(s) for s in form.slopes])
-    corners = brute_values = np.array(list(itertools.product(np.arange(cells) / cells, repeat=len(slopes))))
+    corners = brute_values = np.array(
+        list(itertools.product(np.arange(cells) / cells, repeat=len(slopes)))
+    )
     brute_values = form.evaluate(corners)
     low_shift, high_shift = np.minimum(slopes, 0).sum() / cells, np.maximum(slopes, 0).sum() / cells
     lower = (brute_values[None] + high_shift <= points[:, None]).mean(1)
@@ -299,7 +315,10 @@ def test_shares_count_exact_ties():
 def test_robustness_lp_is_feasible_and_no_grid_point_is_closer(norm):
     cms = realistic(4, 4, seed=11)
     forms = [pd_form(cm) for cm in cms.values()]
-    kappa0 = [Fraction(int(n), int(sum(next(iter(cms.values())).sum(1)))) for n in next(iter(cms.values())).sum(1)]
+    kappa0 = [
+        Fraction(int(n), int(sum(next(iter(cms.values())).sum(1))))
+        for n in next(iter(cms.values())).sum(1)
+    ]
     k0 = np.array([float(v) for v in kappa0])
     default = [f.value(kappa0) for f in forms]
     winner = default.index(max(default))
@@ -327,7 +346,9 @@ def test_robustness_lp_is_feasible_and_no_grid_point_is_closer(norm):
 
 def test_dataset_analysis_tables_are_consistent():
     cms = realistic(5, 3, seed=5)
-    settings = ExactSettings(monte_carlo_samples=2000, lattice_size=2**12, fine_grid_values=5, cdf_points=21)
+    settings = ExactSettings(
+        monte_carlo_samples=2000, lattice_size=2**12, fine_grid_values=5, cdf_points=21
+    )
     tables = DatasetAnalysis(cms, GRIDS["nursery"][0], settings, engine="e", dataset="d").tables()
     win = tables["win"]
     total = win["p_greater"] + win["p_tie"] + win["p_less"]
@@ -336,7 +357,7 @@ def test_dataset_analysis_tables_are_consistent():
     for (space, a, b), row in mirrored.iterrows():
         assert row["p_greater"] == pytest.approx(mirrored.loc[(space, b, a), "p_less"])
     share = tables["share"]
-    for space, part in share.groupby("space"):
+    for _, part in share.groupby("space"):
         assert part["p_first"].sum() <= 1.0 + 1e-12
     hist = tables["histogram"]
     assert (hist["p_lower"] <= hist["p_upper"] + 1e-15).all()
@@ -354,10 +375,19 @@ def test_bad_input_raises_clear_errors():
     with pytest.raises(ValueError, match="repeat"):
         ProductGrid.regular([0, 0, 1], 2)
     with pytest.raises(ValueError, match="max_half"):
-        GridDistribution(pd_form(np.eye(18, dtype=int) + np.tri(18, dtype=int)), ProductGrid.evenly_spaced(11, 18), max_half=1000)
+        GridDistribution(
+            pd_form(np.eye(18, dtype=int) + np.tri(18, dtype=int)),
+            ProductGrid.evenly_spaced(11, 18),
+            max_half=1000,
+        )
     with pytest.raises(ValueError, match="same data"):
-        DatasetAnalysis({"a": np.eye(2, dtype=int), "b": np.diag([2, 1])}, [0, 1], ExactSettings(),
-                        engine="e", dataset="d")
+        DatasetAnalysis(
+            {"a": np.eye(2, dtype=int), "b": np.diag([2, 1])},
+            [0, 1],
+            ExactSettings(),
+            engine="e",
+            dataset="d",
+        )
     assert to_fraction(0.166) == Fraction(166, 1000)
 
 
@@ -368,8 +398,12 @@ def test_figures_render(tmp_path):
     cms = realistic(3, 3, seed=2)
     settings = ExactSettings(monte_carlo_samples=500, lattice_size=2**10, cdf_points=11)
     t = DatasetAnalysis(cms, [0, 0.5, 1], settings, engine="e", dataset="d").tables()
-    for name, fig in {"win": win_heatmap(t["win"]), "cdf": cdf_figure(t["cdf"]),
-                      "share": share_bars(t["share"]), "fig7": fine_figure7(t["histogram"])}.items():
+    for name, fig in {
+        "win": win_heatmap(t["win"]),
+        "cdf": cdf_figure(t["cdf"]),
+        "share": share_bars(t["share"]),
+        "fig7": fine_figure7(t["histogram"]),
+    }.items():
         path = save_figure(fig, tmp_path / f"{name}.png")
         assert path.stat().st_size > 1000
     with pytest.raises(ValueError, match="lacks columns"):
@@ -402,16 +436,23 @@ def test_undefined_ratios_name_every_zero_over_zero():
 def test_classifier_with_undefined_pd_is_left_out_with_a_warning(caplog):
     settings = ExactSettings(**SMALL, zero_division="nan")
     with caplog.at_level("WARNING", logger="pdmeasure.pipeline.exact_tables"):
-        analysis = DatasetAnalysis(UNDEFINED, [0, 0.5, 1], settings, engine="eng", dataset="toy",
-                                   classes=["x", "y", "z"])
+        analysis = DatasetAnalysis(
+            UNDEFINED, [0, 0.5, 1], settings, engine="eng", dataset="toy", classes=["x", "y", "z"]
+        )
     assert analysis.names == ["a", "b"]
     assert analysis.excluded == {"stump": [(2, "precision")]}
     (record,) = caplog.records
     assert record.levelname == "WARNING"
     message = record.getMessage()
-    for part in ("eng/toy", "classifier 'stump'", "left out of the exact analysis",
-                 "class 'z' (index 2) is never predicted", "kappa[2] != 0",
-                 "set zero_division to 0", "or 1"):
+    for part in (
+        "eng/toy",
+        "classifier 'stump'",
+        "left out of the exact analysis",
+        "class 'z' (index 2) is never predicted",
+        "kappa[2] != 0",
+        "set zero_division to 0",
+        "or 1",
+    ):
         assert part in message, part
     # the remaining classifiers are analysed exactly as if the stump were not configured
     kept = {name: UNDEFINED[name] for name in ("a", "b")}
@@ -441,8 +482,8 @@ def test_every_classifier_is_kept_under_zero_division_numbers(zero_division, cap
 
 
 def _assert_empty_with_columns(table, columns, tmp_path, name):
-    from pdmeasure.render.exact_figures import read_exact_table
     from pdmeasure.pipeline.io import write_csv
+    from pdmeasure.render.exact_figures import read_exact_table
 
     assert table.empty and tuple(table.columns) == columns, name
     write_csv(table, tmp_path / f"{name}.csv")
@@ -458,23 +499,32 @@ def test_one_classifier_left_gives_empty_pairwise_tables(tmp_path):
     tables = DatasetAnalysis(matrices, [0, 0.5, 1], settings, engine="e", dataset="d").tables()
     _assert_empty_with_columns(tables["win"], A.WIN_COLUMNS, tmp_path, "win")
     _assert_empty_with_columns(tables["robustness"], A.ROBUSTNESS_COLUMNS, tmp_path, "robustness")
-    for name, columns in (("summary", A.SUMMARY_COLUMNS), ("cdf", A.CDF_COLUMNS),
-                          ("histogram", A.HISTOGRAM_COLUMNS), ("share", A.SHARE_COLUMNS)):
+    for name, columns in (
+        ("summary", A.SUMMARY_COLUMNS),
+        ("cdf", A.CDF_COLUMNS),
+        ("histogram", A.HISTOGRAM_COLUMNS),
+        ("share", A.SHARE_COLUMNS),
+    ):
         assert tuple(tables[name].columns) == columns, name
         assert set(tables[name]["classifier"]) == {"a"}, name
     # alone, "a" ranks first everywhere
     assert (tables["share"]["p_first"] == 1.0).all()
     summary = robustness_summary(tables["robustness"])
-    _assert_empty_with_columns(summary, A.ROBUSTNESS_SUMMARY_COLUMNS, tmp_path, "robustness_summary")
+    _assert_empty_with_columns(
+        summary, A.ROBUSTNESS_SUMMARY_COLUMNS, tmp_path, "robustness_summary"
+    )
 
 
 def test_single_configured_classifier_gives_empty_pairwise_tables():
     from pdmeasure.pipeline import exact_tables as A
 
-    tables = DatasetAnalysis({"a": UNDEFINED["a"]}, [0, 1], ExactSettings(**SMALL), engine="e",
-                             dataset="d").tables()
+    tables = DatasetAnalysis(
+        {"a": UNDEFINED["a"]}, [0, 1], ExactSettings(**SMALL), engine="e", dataset="d"
+    ).tables()
     assert tables["win"].empty and tuple(tables["win"].columns) == A.WIN_COLUMNS
-    assert tables["robustness"].empty and tuple(tables["robustness"].columns) == A.ROBUSTNESS_COLUMNS
+    assert (
+        tables["robustness"].empty and tuple(tables["robustness"].columns) == A.ROBUSTNESS_COLUMNS
+    )
     assert not tables["summary"].empty and not tables["share"].empty
 
 
@@ -482,16 +532,23 @@ def test_no_classifier_left_gives_empty_tables_with_columns(tmp_path, caplog):
     from pdmeasure.pipeline import exact_tables as A
 
     # class 2 never occurs: every classifier's recall of it is 0/0
-    matrices = {"a": np.array([[5, 1, 0], [1, 4, 1], [0, 0, 0]]),
-                "b": np.array([[6, 0, 0], [2, 4, 0], [0, 0, 0]])}
+    matrices = {
+        "a": np.array([[5, 1, 0], [1, 4, 1], [0, 0, 0]]),
+        "b": np.array([[6, 0, 0], [2, 4, 0], [0, 0, 0]]),
+    }
     settings = ExactSettings(**SMALL, zero_division="nan")
     with caplog.at_level("WARNING", logger="pdmeasure.pipeline.exact_tables"):
         tables = DatasetAnalysis(matrices, [0, 0.5, 1], settings, engine="e", dataset="d").tables()
     assert len(caplog.records) == 2
     assert "class index 2 never occurs, so its recall is 0/0" in caplog.records[1].getMessage()
-    for name, columns in (("summary", A.SUMMARY_COLUMNS), ("cdf", A.CDF_COLUMNS),
-                          ("histogram", A.HISTOGRAM_COLUMNS), ("win", A.WIN_COLUMNS),
-                          ("share", A.SHARE_COLUMNS), ("robustness", A.ROBUSTNESS_COLUMNS)):
+    for name, columns in (
+        ("summary", A.SUMMARY_COLUMNS),
+        ("cdf", A.CDF_COLUMNS),
+        ("histogram", A.HISTOGRAM_COLUMNS),
+        ("win", A.WIN_COLUMNS),
+        ("share", A.SHARE_COLUMNS),
+        ("robustness", A.ROBUSTNESS_COLUMNS),
+    ):
         _assert_empty_with_columns(tables[name], columns, tmp_path, name)
 
 
@@ -504,10 +561,16 @@ def test_empty_tables_render_placeholder_figures(tmp_path):
     from pdmeasure.render.figures import save_figure
 
     settings = ExactSettings(**SMALL, zero_division="nan")
-    one = DatasetAnalysis({name: UNDEFINED[name] for name in ("stump", "a")}, [0, 1], settings,
-                          engine="e", dataset="d").tables()
-    none = DatasetAnalysis({"stump": UNDEFINED["stump"]}, [0, 1], settings, engine="e",
-                           dataset="d").tables()
+    one = DatasetAnalysis(
+        {name: UNDEFINED[name] for name in ("stump", "a")},
+        [0, 1],
+        settings,
+        engine="e",
+        dataset="d",
+    ).tables()
+    none = DatasetAnalysis(
+        {"stump": UNDEFINED["stump"]}, [0, 1], settings, engine="e", dataset="d"
+    ).tables()
     figures = {
         "win": (P.win_heatmap(one["win"], title="T"), P.NO_WIN),
         "cdf": (P.cdf_figure(none["cdf"]), P.NO_CDF),

@@ -8,6 +8,7 @@ nothing. They are skipped only when chromium, chromedriver or selenium is not in
 The README's picture, docs/explorer.png, is refreshed by
 ``PDMEASURE_SCREENSHOT=1 .venv/bin/python -m pytest tests/test_explorer.py -m browser``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -21,8 +22,15 @@ import numpy as np
 import pytest
 
 from pdmeasure import measures
-from pdmeasure.render.explorer import (DEFAULT_GRID_MAX_VECTORS, HISTOGRAM_BIN_WIDTH, default_grid,
-                                explorer_data, explorer_html, script_json, write_explorer)
+from pdmeasure.render.explorer import (
+    DEFAULT_GRID_MAX_VECTORS,
+    HISTOGRAM_BIN_WIDTH,
+    default_grid,
+    explorer_data,
+    explorer_html,
+    script_json,
+    write_explorer,
+)
 
 HOSTILE = "</script><img src=x onerror=alert(1)>"
 #: The authors' worked example (paper 000): pd = 0.6642 at kappa (0.3, 0.1, 0.9).
@@ -49,6 +57,7 @@ def pd_value(cm, kappa, zero_division=0.0) -> float:
 
 # --- the HTML ---------------------------------------------------------------------------------
 
+
 def test_script_json_cannot_close_its_script_tag():
     data = {"label": HOSTILE, "x": "a&b\u2028c\u2029d", "<!--": "-->", "nan": float("nan")}
     text = script_json(data)
@@ -71,10 +80,13 @@ def test_page_holds_the_data_and_no_external_resource():
     for name in MATRICES:  # every vector of the 3**3 grid is counted once, exactly
         hist = data["histograms"][name]
         assert hist["method"] == "exact" and hist["count_lower"] == hist["count_upper"]
-        assert sum(hist["count_lower"]) == 27 and len(hist["left"]) == round(1 / HISTOGRAM_BIN_WIDTH)
+        assert sum(hist["count_lower"]) == 27 and len(hist["left"]) == round(
+            1 / HISTOGRAM_BIN_WIDTH
+        )
     pairs = {(w["a"], w["b"], w["space"]) for w in data["wins"]}
-    assert pairs == {(a, b, s) for a, b in (("A", "B"), ("A", "C"), ("B", "C"))
-                     for s in ("grid", "uniform")}
+    assert pairs == {
+        (a, b, s) for a, b in (("A", "B"), ("A", "C"), ("B", "C")) for s in ("grid", "uniform")
+    }
     for w in data["wins"]:
         assert w["greater"] + w["tie"] + w["less"] == pytest.approx(1.0, abs=1e-6)
     # Self-contained: no URL, no external script or style, and no innerHTML in the script.
@@ -100,11 +112,18 @@ def test_histograms_and_grid_wins_match_enumeration():
 
 
 def test_hostile_names_appear_only_escaped():
-    page = explorer_html({HOSTILE: AUTHORS, "B": MATRICES["B"]}, [HOSTILE, "b", "c"],
-                         dataset=HOSTILE, grid_values=[0, 1])
+    page = explorer_html(
+        {HOSTILE: AUTHORS, "B": MATRICES["B"]},
+        [HOSTILE, "b", "c"],
+        dataset=HOSTILE,
+        grid_values=[0, 1],
+    )
     assert page.count("</script>") == 2  # the two script elements' own end tags
     assert "<img" not in page
-    assert "<title>pd kappa explorer: &lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</title>" in page
+    assert (
+        "<title>pd kappa explorer: &lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;</title>"
+        in page
+    )
     data = embedded(page)
     assert data["labels"][0] == HOSTILE and data["dataset"] == HOSTILE
     assert data["classifiers"][0] == HOSTILE and HOSTILE in data["histograms"]
@@ -132,8 +151,9 @@ def test_write_explorer_writes_the_page(tmp_path):
     path = tmp_path / "sub" / "explorer.html"
     path.parent.mkdir()
     write_explorer(MATRICES, LABELS, path, dataset="toy", grid_values=[0, 1])
-    assert path.read_text(encoding="utf-8") == explorer_html(MATRICES, LABELS, dataset="toy",
-                                                             grid_values=[0, 1])
+    assert path.read_text(encoding="utf-8") == explorer_html(
+        MATRICES, LABELS, dataset="toy", grid_values=[0, 1]
+    )
 
 
 def test_bad_input_is_refused():
@@ -147,8 +167,9 @@ def test_bad_input_is_refused():
 
 def test_zero_division_nan_reaches_the_page():
     never = np.array([[110, 0, 10], [60, 0, 60], [20, 0, 21]])  # class b never predicted
-    data = explorer_data({"A": AUTHORS, "never": never}, LABELS, zero_division="nan",
-                         grid_values=[0, 1])
+    data = explorer_data(
+        {"A": AUTHORS, "never": never}, LABELS, zero_division="nan", grid_values=[0, 1]
+    )
     assert data["zero_division"] == "nan"
     assert data["excluded"] == ["never"] and list(data["histograms"]) == ["A"]
     assert data["wins"] == []
@@ -168,15 +189,18 @@ window.alert = function (message) { window.__alerts.push(String(message)); retur
 
 
 def _driver():
-    webdriver = pytest.importorskip("selenium.webdriver",
-                                    reason="selenium is not installed (pip install selenium)")
+    webdriver = pytest.importorskip(
+        "selenium.webdriver", reason="selenium is not installed (pip install selenium)"
+    )
     from selenium.webdriver.chrome.service import Service
 
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     driver_path = shutil.which("chromedriver")
     if not browser or not driver_path:
-        pytest.skip("Debian's chromium and chromium-driver are not installed "
-                    "(apt-get install chromium chromium-driver)")
+        pytest.skip(
+            "Debian's chromium and chromium-driver are not installed "
+            "(apt-get install chromium chromium-driver)"
+        )
     options = webdriver.ChromeOptions()
     options.binary_location = browser
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
@@ -205,17 +229,20 @@ def shown(driver) -> dict[str, str]:
     """Classifier -> the pd text of its ranking row."""
     from selenium.webdriver.common.by import By
 
-    return {cell.get_attribute("data-classifier"): cell.text
-            for cell in driver.find_elements(By.CSS_SELECTOR, "#ranking td.pd")}
+    return {
+        cell.get_attribute("data-classifier"): cell.text
+        for cell in driver.find_elements(By.CSS_SELECTOR, "#ranking td.pd")
+    }
 
 
 def ranking(driver) -> list[tuple[str, str]]:
     """(rank, classifier) of the ranking rows, top to bottom."""
     from selenium.webdriver.common.by import By
 
-    return [(row.find_element(By.CSS_SELECTOR, "td.rank").text,
-             row.get_attribute("data-classifier"))
-            for row in driver.find_elements(By.CSS_SELECTOR, "#ranking tbody tr")]
+    return [
+        (row.find_element(By.CSS_SELECTOR, "td.rank").text, row.get_attribute("data-classifier"))
+        for row in driver.find_elements(By.CSS_SELECTOR, "#ranking tbody tr")
+    ]
 
 
 def type_weight(driver, index: int, value: float) -> None:
@@ -233,7 +260,10 @@ def set_weight(driver, element_id: str, value: float, event: str) -> None:
     driver.execute_script(
         "const box = document.getElementById(arguments[0]); box.value = arguments[1];"
         "box.dispatchEvent(new Event(arguments[2], {bubbles: true}));",
-        element_id, str(value), event)
+        element_id,
+        str(value),
+        event,
+    )
 
 
 def expected(kappa, matrices=MATRICES, zero_division=0.0) -> dict[str, str]:
@@ -251,7 +281,7 @@ def assert_clean(driver) -> None:
     from selenium.common.exceptions import NoAlertPresentException
 
     with pytest.raises(NoAlertPresentException):
-        driver.switch_to.alert.text
+        _ = driver.switch_to.alert.text
     assert driver.execute_script("return window.__errors") == []
     assert driver.execute_script("return window.__alerts") == []
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
@@ -268,8 +298,9 @@ def test_browser_shows_pd_and_follows_the_weights(browser, tmp_path):
     labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#weights label")]
     assert labels == LABELS
     for i, share in enumerate(DEFAULT_KAPPA):
-        assert float(browser.find_element(By.ID, f"kappa-number-{i}").get_attribute("value")) \
-            == pytest.approx(share, abs=5e-5)
+        assert float(
+            browser.find_element(By.ID, f"kappa-number-{i}").get_attribute("value")
+        ) == pytest.approx(share, abs=5e-5)
     assert shown(browser) == expected(None)
     assert ranking(browser) == expected_ranking(DEFAULT_KAPPA)
 
@@ -303,7 +334,8 @@ def test_browser_shows_pd_and_follows_the_weights(browser, tmp_path):
     width = float(markers[0].find_element(By.XPATH, "..").get_attribute("width"))
     for name, marker in zip(MATRICES, markers):
         assert float(marker.get_attribute("x1")) / width == pytest.approx(
-            pd_value(MATRICES[name], [1, 0, 0.5]), abs=1e-9)
+            pd_value(MATRICES[name], [1, 0, 0.5]), abs=1e-9
+        )
     assert len(browser.find_elements(By.CSS_SELECTOR, "#wins tbody tr")) == 6
 
     browser.find_element(By.ID, "reset").click()
@@ -348,9 +380,11 @@ def test_browser_probe_catches_an_injection(browser, tmp_path):
     from selenium.webdriver.support.ui import WebDriverWait
 
     path = tmp_path / "unsafe.html"
-    path.write_text("<!doctype html><div id=x></div><script>document.getElementById('x')"
-                    f".innerHTML = {json.dumps(HOSTILE[len('</script>'):])};</script>",
-                    encoding="utf-8")
+    path.write_text(
+        "<!doctype html><div id=x></div><script>document.getElementById('x')"
+        f".innerHTML = {json.dumps(HOSTILE[len('</script>') :])};</script>",
+        encoding="utf-8",
+    )
     load(browser, path)
     alert = WebDriverWait(browser, 5).until(expected_conditions.alert_is_present())
     assert alert.text == "1"

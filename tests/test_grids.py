@@ -1,4 +1,5 @@
 """pd over kappa product grids: histogram counts, summary statistics, streaming."""
+
 from __future__ import annotations
 
 import itertools
@@ -8,7 +9,12 @@ import pandas as pd
 import pytest
 
 from pdmeasure import measures
-from pdmeasure.pipeline.histograms import SUMMARY_COLUMNS, grid_distribution, grid_tables, histogram_edges
+from pdmeasure.pipeline.histograms import (
+    SUMMARY_COLUMNS,
+    grid_distribution,
+    grid_tables,
+    histogram_edges,
+)
 
 CMS = np.array(
     [
@@ -22,8 +28,9 @@ VALUES = [0, 0.25, 0.5, 0.75, 1]
 
 def brute_force(cms, values):
     grid = np.array(list(itertools.product(values, repeat=cms.shape[-1])))
-    return np.array([[measures.preference_driven(cm, k, zero_division=0.0) for k in grid]
-                     for cm in cms])
+    return np.array(
+        [[measures.preference_driven(cm, k, zero_division=0.0) for k in grid] for cm in cms]
+    )
 
 
 @pytest.mark.parametrize("chunk_size", [7, 125, 1000])
@@ -92,8 +99,9 @@ UNDEFINED_CMS = np.array(
 
 def brute_force_nan(cms, values):
     grid = np.array(list(itertools.product(values, repeat=cms.shape[-1])))
-    return np.array([[measures.preference_driven(cm, k, zero_division="nan") for k in grid]
-                     for cm in cms])
+    return np.array(
+        [[measures.preference_driven(cm, k, zero_division="nan") for k in grid] for cm in cms]
+    )
 
 
 @pytest.mark.parametrize("chunk_size", [4, 17, 125])
@@ -190,8 +198,9 @@ def test_figure7_panel_says_when_pd_is_undefined_everywhere():
     from pdmeasure.render.figures import figure7
 
     keys = [("e", "toy", name) for name in ("A", "B")]
-    histogram = grid_tables(dict(zip(keys, UNDEFINED_CMS[:2])), [0.5, 1], bin_width=0.1,
-                            zero_division="nan")[0]
+    histogram = grid_tables(
+        dict(zip(keys, UNDEFINED_CMS[:2])), [0.5, 1], bin_width=0.1, zero_division="nan"
+    )[0]
     fig = figure7(histogram)
     texts = [[t.get_text() for t in ax.texts] for ax in fig.axes]
     assert texts == [["pd undefined at\nevery kappa vector"], []]
@@ -207,8 +216,9 @@ def test_pipeline_grid_files(small_pipeline):
     config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
     block = config["datasets"]["car"]
     n_vectors = len(block["kappa_grid"]) ** len(block["classes"])
-    pooled = pooled_matrices(read_long(small_pipeline / "confusion_matrices.csv"),
-                             {"car": block["classes"]})
+    pooled = pooled_matrices(
+        read_long(small_pipeline / "confusion_matrices.csv"), {"car": block["classes"]}
+    )
     edges = histogram_edges(config["histogram"]["bin_width"])
     histogram = read_histogram(small_pipeline / "grids/sklearn/car/histogram.csv")
     summary = pd.read_csv(small_pipeline / "grids/sklearn/car/summary.csv")

@@ -1,4 +1,5 @@
 """pdmeasure.paper.kappa_search against a brute-force loop over the grid."""
+
 from __future__ import annotations
 
 import itertools
@@ -27,8 +28,10 @@ def _pd_loop(cm, kappa):
 def _brute_force(cms, printed, values, decimals):
     found, per_target = [], np.zeros(len(cms), dtype=int)
     for kappa in itertools.product(values, repeat=len(cms[0])):
-        ok = [not np.isnan(p) and abs(_pd_loop(cm, kappa) - p) <= 0.5 * 10 ** -decimals * (1 + 1e-9)
-              for cm, p in zip(cms, printed)]
+        ok = [
+            not np.isnan(p) and abs(_pd_loop(cm, kappa) - p) <= 0.5 * 10**-decimals * (1 + 1e-9)
+            for cm, p in zip(cms, printed)
+        ]
         per_target += ok
         if all(o for o, p in zip(ok, printed) if not np.isnan(p)):
             found.append(kappa)
@@ -38,8 +41,8 @@ def _brute_force(cms, printed, values, decimals):
 def _problem(seed, n_matrices=3, n_classes=4, decimals=3):
     rng = np.random.default_rng(seed)
     cms = rng.integers(0, 20, size=(n_matrices, n_classes, n_classes))
-    cms[0, 1, :] = 0            # an empty actual class
-    cms[-1, :, 2] = 0           # a class never predicted
+    cms[0, 1, :] = 0  # an empty actual class
+    cms[-1, :, 2] = 0  # a class never predicted
     truth = rng.choice(VALUES, size=n_classes)
     printed = np.round([_pd_loop(cm.tolist(), truth) for cm in cms], decimals)
     return cms, printed, truth
@@ -87,12 +90,15 @@ def test_max_results_stops_early():
     assert len(everything.vectors) == len(VALUES) ** 2 and not everything.truncated
 
 
-@pytest.mark.parametrize(("cms", "printed", "message"), [
-    (np.ones((2, 2)), [0.5], "stack of square"),
-    (np.ones((2, 2, 3)), [0.5, 0.5], "stack of square"),
-    (np.ones((2, 2, 2)), [0.5], "one value per matrix"),
-    (np.ones((2, 2, 2)), [np.nan, np.nan], "no number"),
-])
+@pytest.mark.parametrize(
+    ("cms", "printed", "message"),
+    [
+        (np.ones((2, 2)), [0.5], "stack of square"),
+        (np.ones((2, 2, 3)), [0.5, 0.5], "stack of square"),
+        (np.ones((2, 2, 2)), [0.5], "one value per matrix"),
+        (np.ones((2, 2, 2)), [np.nan, np.nan], "no number"),
+    ],
+)
 def test_bad_input(cms, printed, message):
     with pytest.raises(ValueError, match=message):
         search_kappa_grid(cms, printed, VALUES)

@@ -1,4 +1,5 @@
 """measures.csv rows: one per registry measure, pd at default and at each kappa vector."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,8 +7,8 @@ import pandas as pd
 import pytest
 
 from pdmeasure import measures
-from pdmeasure.pipeline.confusion import pooled_matrices, predictions_to_long
 from pdmeasure.measures.weights import format_kappa, parse_kappa
+from pdmeasure.pipeline.confusion import pooled_matrices, predictions_to_long
 from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS, measures_table, read_measures
 
 CLASSES = ["b", "a", "c"]  # deliberately not sorted: the order is positional for kappa
@@ -33,7 +34,7 @@ def pooled():
 def test_rows_equal_direct_measure_calls(pooled):
     table = measures_table(pooled, {"toy": VECTORS}, zero_division=0.0)
     assert tuple(table.columns) == MEASURE_COLUMNS
-    for (engine, dataset, classifier), cm in pooled.items():
+    for (_, _, classifier), cm in pooled.items():
         rows = table[table["classifier"] == classifier].set_index(["measure", "kappa"])["value"]
         for name, func in measures.REGISTRY.items():
             if name == "preference_driven":

@@ -1,4 +1,5 @@
 """The documentation of the measures: generated page up to date, complete docstrings."""
+
 from __future__ import annotations
 
 import doctest
@@ -11,13 +12,28 @@ import pytest
 
 import pdmeasure._validation
 import pdmeasure.measures.weights
-from pdmeasure.render import measures_doc as docs
 from pdmeasure import measures as M
+from pdmeasure.render import measures_doc as docs
 
 EXPECTED_KEYS = [
-    "accuracy", "error_rate", "average_accuracy", "precision_macro", "recall_macro",
-    "f1_macro", "f1_macro_mean", "precision_micro", "recall_micro", "f1_micro",
-    "specificity_macro", "balanced_accuracy", "mcc", "kappa", "cen", "pacc", "g_mean", "iba",
+    "accuracy",
+    "error_rate",
+    "average_accuracy",
+    "precision_macro",
+    "recall_macro",
+    "f1_macro",
+    "f1_macro_mean",
+    "precision_micro",
+    "recall_micro",
+    "f1_micro",
+    "specificity_macro",
+    "balanced_accuracy",
+    "mcc",
+    "kappa",
+    "cen",
+    "pacc",
+    "g_mean",
+    "iba",
     "preference_driven",
 ]
 CITATION = re.compile(r"paper 00[01]|Sokolova|Espindola|Garcia")
@@ -71,12 +87,15 @@ def test_measure_docstring_is_complete(name):
 
 
 MEASURE_MODULES = [
-    importlib.import_module(f"{M.__name__}.{info.name}") for info in pkgutil.iter_modules(M.__path__)
+    importlib.import_module(f"{M.__name__}.{info.name}")
+    for info in pkgutil.iter_modules(M.__path__)
 ]
 
 
 @pytest.mark.parametrize(
-    "module", [M, *MEASURE_MODULES, pdmeasure.measures.weights, pdmeasure._validation], ids=lambda m: m.__name__
+    "module",
+    [M, *MEASURE_MODULES, pdmeasure.measures.weights, pdmeasure._validation],
+    ids=lambda m: m.__name__,
 )
 def test_docstring_examples_run(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

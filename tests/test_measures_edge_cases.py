@@ -1,5 +1,6 @@
 """Edge cases of the measures: micro scores at accuracy 0, extreme scales, complex input,
 MCC's zero denominator against scikit-learn, and the IBA formula computed by hand."""
+
 from __future__ import annotations
 
 import math
@@ -47,8 +48,21 @@ CM = np.array([[5, 1, 0], [2, 3, 1], [0, 0, 4]])
 # MCC = (16*12 - 86) / sqrt((256 - 90) (256 - 88)), kappa = (16*12 - 86) / (256 - 86).
 CM_MCC = 106 / math.sqrt(166 * 168)
 CM_KAPPA = 106 / 170
-EXTREME_SCALES = [1e-300, 1e-250, 1e-200, 1e-165, 1e-160, 1e-100, 1e100, 1e154, 1e155, 1e200,
-                  1e250, 1e300, np.finfo(float).max / 5]
+EXTREME_SCALES = [
+    1e-300,
+    1e-250,
+    1e-200,
+    1e-165,
+    1e-160,
+    1e-100,
+    1e100,
+    1e154,
+    1e155,
+    1e200,
+    1e250,
+    1e300,
+    np.finfo(float).max / 5,
+]
 
 # Matrices with empty rows and columns, a never-predicted class and non-integer counts.
 SCALE_BASES = [
@@ -87,8 +101,14 @@ def test_every_measure_is_scale_invariant_at_extreme_scales(name, zd):
             scaled = base * min(scale, 0.999 * np.finfo(float).max / base.max())
             got = M.REGISTRY[name](scaled, zero_division=zd)
             assert np.isfinite(got) or math.isnan(expected), (base.tolist(), scale)
-            np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-11, equal_nan=True,
-                                       err_msg=f"{name} x {scale:.0e} of {base.tolist()}")
+            np.testing.assert_allclose(
+                got,
+                expected,
+                rtol=1e-9,
+                atol=1e-11,
+                equal_nan=True,
+                err_msg=f"{name} x {scale:.0e} of {base.tolist()}",
+            )
 
 
 @pytest.mark.parametrize("zd", POLICIES)
@@ -103,7 +123,9 @@ def test_power_of_two_scaling_gives_identical_values(zd):
             if name == "cen":
                 np.testing.assert_allclose(got[name], expected[name], rtol=1e-13, atol=1e-15)
             else:
-                np.testing.assert_array_equal(got[name], expected[name], err_msg=f"{name} 2**{exponent}")
+                np.testing.assert_array_equal(
+                    got[name], expected[name], err_msg=f"{name} 2**{exponent}"
+                )
 
 
 def test_batch_mixing_scales_matches_each_matrix_alone():
@@ -116,7 +138,9 @@ def test_batch_mixing_scales_matches_each_matrix_alone():
 @pytest.mark.parametrize("scale", [1e-300, 1e300])
 def test_functions_outside_the_registry_are_scale_invariant(scale):
     kappa = [0.2, 0.9, 0.5]
-    assert M.preference_driven(CM * scale, kappa) == pytest.approx(M.preference_driven(CM, kappa), rel=1e-13)
+    assert M.preference_driven(CM * scale, kappa) == pytest.approx(
+        M.preference_driven(CM, kappa), rel=1e-13
+    )
     assert M.fbeta_macro(CM * scale, 2.0) == pytest.approx(M.fbeta_macro(CM, 2.0), rel=1e-13)
     assert M.fbeta_micro(CM * scale, 2.0) == pytest.approx(12 / 16, rel=1e-13)
     for got, expected in zip(M.class_precision_recall(CM * scale), M.class_precision_recall(CM)):
@@ -173,7 +197,9 @@ def test_mcc_matches_scikit_learn_with_empty_rows_and_columns(zd):
             cm[:, 1:] = 0
         if cm.sum() == 0:
             continue
-        assert M.mcc(cm, zero_division=zd) == pytest.approx(_sklearn_mcc(cm), rel=1e-12, abs=1e-15), cm.tolist()
+        assert M.mcc(cm, zero_division=zd) == pytest.approx(
+            _sklearn_mcc(cm), rel=1e-12, abs=1e-15
+        ), cm.tolist()
 
 
 # ------------------------------------------------------------------ IBA

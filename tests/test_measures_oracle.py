@@ -3,14 +3,15 @@
 Thousands of random matrices with 2-20 classes, many with empty rows and/or columns (and some
 with non-integer counts), every registry measure, every zero-division policy.
 """
+
 from __future__ import annotations
 
 import math
 
 import numpy as np
+import oracle
 import pytest
 
-import oracle
 from pdmeasure import measures as M
 
 N_MATRICES = 2400
@@ -71,7 +72,11 @@ def _compare(name, vectorised, expected, policy):
         np.isnan(vectorised), np.isnan(expected), err_msg=f"{name} ({policy}): NaN pattern"
     )
     np.testing.assert_allclose(
-        vectorised, expected, rtol=1e-10, atol=1e-12, equal_nan=True,
+        vectorised,
+        expected,
+        rtol=1e-10,
+        atol=1e-12,
+        equal_nan=True,
         err_msg=f"{name} ({policy})",
     )
 
@@ -110,12 +115,16 @@ def test_fbeta_matches_oracle(policy, matrices):
             got_macro = M.fbeta_macro(stack, beta, zero_division=ARG[policy])
             got_micro = M.fbeta_micro(stack, beta, zero_division=ARG[policy])
             _compare(
-                f"fbeta_macro beta={beta} C={c}", got_macro,
-                [oracle.fbeta_macro(cm.tolist(), beta, zd) for cm in stack], policy,
+                f"fbeta_macro beta={beta} C={c}",
+                got_macro,
+                [oracle.fbeta_macro(cm.tolist(), beta, zd) for cm in stack],
+                policy,
             )
             _compare(
-                f"fbeta_micro beta={beta} C={c}", got_micro,
-                [oracle.fbeta_micro(cm.tolist(), beta, zd) for cm in stack], policy,
+                f"fbeta_micro beta={beta} C={c}",
+                got_micro,
+                [oracle.fbeta_micro(cm.tolist(), beta, zd) for cm in stack],
+                policy,
             )
 
 
@@ -182,7 +191,10 @@ def test_agrees_with_pycm():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ref = ConfusionMatrix(
-                matrix={a: {p: int(cm[i, j]) for j, p in enumerate(labels)} for i, a in enumerate(labels)}
+                matrix={
+                    a: {p: int(cm[i, j]) for j, p in enumerate(labels)}
+                    for i, a in enumerate(labels)
+                }
             )
             iba = np.mean([ref.IBA_alpha(M.IBA_ALPHA)[k] for k in ref.classes])
         expected = {

@@ -5,6 +5,7 @@ Bounds, invariance under permuting classes (kappa permuted alongside), scale inv
 micro averages == accuracy, batch == one matrix at a time, and the identities between
 measures that the papers state.
 """
+
 from __future__ import annotations
 
 import math
@@ -40,9 +41,7 @@ def confusion_matrices(draw, min_classes=2, max_classes=7, max_count=40):
 @st.composite
 def matrix_and_kappa(draw):
     cm = draw(confusion_matrices())
-    kappa = draw(
-        arrays(np.float64, cm.shape[0], elements=st.floats(0.0, 1.0, allow_nan=False))
-    )
+    kappa = draw(arrays(np.float64, cm.shape[0], elements=st.floats(0.0, 1.0, allow_nan=False)))
     return cm, kappa
 
 
@@ -206,10 +205,22 @@ def test_preference_driven_identities(data, zd):
     default is eq. 31; pd is linear in kappa and lies between the per-class extremes."""
     cm, kappa = data
     c = cm.shape[0]
-    _close(M.preference_driven(cm, np.ones(c), zero_division=zd), M.precision_macro(cm, zero_division=zd), "k=1")
-    _close(M.preference_driven(cm, np.zeros(c), zero_division=zd), M.recall_macro(cm, zero_division=zd), "k=0")
+    _close(
+        M.preference_driven(cm, np.ones(c), zero_division=zd),
+        M.precision_macro(cm, zero_division=zd),
+        "k=1",
+    )
+    _close(
+        M.preference_driven(cm, np.zeros(c), zero_division=zd),
+        M.recall_macro(cm, zero_division=zd),
+        "k=0",
+    )
     shares = cm.sum(axis=1) / cm.sum()
-    _close(M.preference_driven(cm, zero_division=zd), M.preference_driven(cm, shares, zero_division=zd), "eq31")
+    _close(
+        M.preference_driven(cm, zero_division=zd),
+        M.preference_driven(cm, shares, zero_division=zd),
+        "eq31",
+    )
     precision, recall = M.class_precision_recall(cm, zero_division=zd)
     value = M.preference_driven(cm, kappa, zero_division=zd)
     if not (np.isnan(precision).any() or np.isnan(recall).any()):
@@ -225,8 +236,12 @@ def test_identities_between_measures(cm, zd):
     acc = M.accuracy(cm)
     _close(M.error_rate(cm), 2.0 * (1.0 - acc) / c, "error_rate = 2(1-acc)/C")
     _close(M.error_rate(cm) + M.average_accuracy(cm), 1.0, "error_rate + average_accuracy")
-    _close(M.balanced_accuracy(cm, zero_division=zd), M.recall_macro(cm, zero_division=zd), "eq. 26")
-    _close(M.fbeta_macro(cm, 1.0, zero_division=zd), M.f1_macro(cm, zero_division=zd), "F1 = F_beta(1)")
+    _close(
+        M.balanced_accuracy(cm, zero_division=zd), M.recall_macro(cm, zero_division=zd), "eq. 26"
+    )
+    _close(
+        M.fbeta_macro(cm, 1.0, zero_division=zd), M.f1_macro(cm, zero_division=zd), "F1 = F_beta(1)"
+    )
     g = M.g_mean(cm, zero_division=zd)
     if not math.isnan(g):
         assert g <= M.recall_macro(cm, zero_division=zd) + 1e-12  # AM-GM
@@ -254,7 +269,14 @@ def test_perfect_and_worst_classifications(c):
     # every sample of class i predicted as class i+1 (a cycle): nothing is right
     cycle = np.roll(np.diag(np.full(c, 5)), 1, axis=1)
     values = M.evaluate(cycle)
-    for name in ("accuracy", "precision_macro", "recall_macro", "pacc", "g_mean", "preference_driven"):
+    for name in (
+        "accuracy",
+        "precision_macro",
+        "recall_macro",
+        "pacc",
+        "g_mean",
+        "preference_driven",
+    ):
         _close(values[name], 0.0, name)
     assert values["mcc"] < 0 and values["kappa"] < 0
 

@@ -1,4 +1,5 @@
 """Input validation of the measures library: clear ValueErrors, never on zero rows/columns."""
+
 from __future__ import annotations
 
 import itertools
@@ -19,14 +20,28 @@ GOOD = np.array([[5, 1, 0], [2, 3, 1], [0, 0, 4]])
         pytest.param([[1, 2, 3], [4, 5, 6]], r"square .* 2x3", id="not-square"),
         pytest.param([1, 2, 3], r"shape \(\.\.\., C, C\)", id="1-d"),
         pytest.param([[7]], r"at least 2x2, got 1x1", id="1x1"),
-        pytest.param([[1, -1], [0, 2]], r"negative count \(-1.0\) in cell \(actual=0, predicted=1\)", id="negative"),
-        pytest.param([[1, 0], [math.nan, 2]], r"NaN or infinite count .* \(actual=1, predicted=0\)", id="nan"),
+        pytest.param(
+            [[1, -1], [0, 2]],
+            r"negative count \(-1.0\) in cell \(actual=0, predicted=1\)",
+            id="negative",
+        ),
+        pytest.param(
+            [[1, 0], [math.nan, 2]], r"NaN or infinite count .* \(actual=1, predicted=0\)", id="nan"
+        ),
         pytest.param([[1, math.inf], [0, 2]], r"NaN or infinite count", id="inf"),
         pytest.param([[0, 0], [0, 0]], r"holds no samples", id="empty"),
         pytest.param([["a", "b"], ["c", "d"]], r"numeric counts", id="strings"),
-        pytest.param([[1, 2j], [0, 3]], r"confusion matrix must be real, got complex values \(dtype complex128\)", id="complex"),
+        pytest.param(
+            [[1, 2j], [0, 3]],
+            r"confusion matrix must be real, got complex values \(dtype complex128\)",
+            id="complex",
+        ),
         # a zero imaginary part is refused too: the dtype, not the values, is wrong
-        pytest.param(np.array([[1, 2], [0, 3]], dtype=np.complex64), r"must be real, got complex values \(dtype complex64\)", id="complex-real-valued"),
+        pytest.param(
+            np.array([[1, 2], [0, 3]], dtype=np.complex64),
+            r"must be real, got complex values \(dtype complex64\)",
+            id="complex-real-valued",
+        ),
     ],
 )
 def test_invalid_matrix_raises(name, bad, message):
@@ -44,7 +59,10 @@ def test_empty_matrix_in_a_batch_names_its_index():
 def test_negative_count_in_a_batch_names_its_index_and_cell():
     batch = np.ones((5, 3, 3))
     batch[3, 2, 0] = -2
-    with pytest.raises(ValueError, match=r"batch index \(3,\) has a negative count \(-2.0\) in cell \(actual=2, predicted=0\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"batch index \(3,\) has a negative count \(-2.0\) in cell \(actual=2, predicted=0\)",
+    ):
         M.kappa(batch)
 
 
@@ -57,7 +75,11 @@ def test_negative_count_in_a_batch_names_its_index_and_cell():
         pytest.param([0.2, 1.5, 0.0], r"\[0, 1\], got 1.5", id="above-1"),
         pytest.param([-0.1, 0.5, 0.0], r"\[0, 1\], got -0.1", id="below-0"),
         pytest.param([0.2, math.nan, 0.0], r"NaN", id="nan"),
-        pytest.param(np.array([0.2, 0.5, 0.3], dtype=complex), r"kappa must be real, got complex values", id="complex"),
+        pytest.param(
+            np.array([0.2, 0.5, 0.3], dtype=complex),
+            r"kappa must be real, got complex values",
+            id="complex",
+        ),
         pytest.param([[0.1, 0.2, 0.3]] * 4, r"does not broadcast", id="batch-mismatch"),
     ],
 )

@@ -1,4 +1,5 @@
 """notebooks/reproduction.ipynb executes top to bottom against the small pipeline's results."""
+
 from __future__ import annotations
 
 import shutil
@@ -16,7 +17,9 @@ def execute(repo_root, results, monkeypatch, tmp_path):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     notebook = nbformat.read(repo_root / NOTEBOOK, as_version=4)
     client = NotebookClient(
-        notebook, timeout=300, kernel_name="python3",
+        notebook,
+        timeout=300,
+        kernel_name="python3",
         resources={"metadata": {"path": str(tmp_path)}},
     )
     client.execute()  # raises CellExecutionError, with the cell and traceback, on any error
@@ -30,8 +33,9 @@ def execute(repo_root, results, monkeypatch, tmp_path):
 
 
 @pytest.mark.slow
-def test_notebook_executes_against_pipeline_results(repo_root, small_pipeline, monkeypatch,
-                                                    tmp_path):
+def test_notebook_executes_against_pipeline_results(
+    repo_root, small_pipeline, monkeypatch, tmp_path
+):
     text = execute(repo_root, small_pipeline, monkeypatch, tmp_path)
     assert f"results folder: {small_pipeline.resolve()}" in text
     assert "largest difference: 0.0" in text  # pd default recomputed = measures.csv
@@ -42,8 +46,9 @@ def test_notebook_executes_against_pipeline_results(repo_root, small_pipeline, m
 
 
 @pytest.mark.slow
-def test_notebook_explains_a_missing_reproduction_file(repo_root, small_pipeline, monkeypatch,
-                                                      tmp_path):
+def test_notebook_explains_a_missing_reproduction_file(
+    repo_root, small_pipeline, monkeypatch, tmp_path
+):
     results = tmp_path / "results"
     shutil.copytree(small_pipeline, results, ignore=shutil.ignore_patterns("reproduction.*"))
     text = execute(repo_root, results, monkeypatch, tmp_path)

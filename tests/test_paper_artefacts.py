@@ -1,4 +1,5 @@
 """Paper artefacts that need no data: tables, figure data and figures (pdmeasure.paper.example_tables*)."""
+
 from __future__ import annotations
 
 import itertools
@@ -7,11 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pdmeasure.paper import examples
-
 from pdmeasure.paper import example_tables as paper
-
-from pdmeasure.paper import published
+from pdmeasure.paper import examples, published
 from pdmeasure.render import paper_figures as F
 from pdmeasure.render.figures import save_figure
 
@@ -35,18 +33,31 @@ def surface():
 
 @pytest.fixture(scope="module")
 def computed(surface):
-    return pd.concat([
-        paper.pd_table3(), paper.pd_table4(), paper.pd_section42(surface),
-        paper.pacc_table2(), paper.pacc_table4(), paper.pacc_table5(), paper.pacc_table6(),
-    ], ignore_index=True)
+    return pd.concat(
+        [
+            paper.pd_table3(),
+            paper.pd_table4(),
+            paper.pd_section42(surface),
+            paper.pacc_table2(),
+            paper.pacc_table4(),
+            paper.pacc_table5(),
+            paper.pacc_table6(),
+        ],
+        ignore_index=True,
+    )
 
 
 def test_every_published_no_data_cell_has_a_computed_counterpart(computed):
     pub = published.load()
-    no_data = pub[~((pub["paper"] == "preference-driven") & pub["table"].isin(["6", "7", "8", "9"]))]
+    no_data = pub[
+        ~((pub["paper"] == "preference-driven") & pub["table"].isin(["6", "7", "8", "9"]))
+    ]
     keys = set(map(tuple, computed[["paper", "table", "row", "column"]].astype(str).to_numpy()))
-    missing = [k for k in map(tuple, no_data[["paper", "table", "row", "column"]].to_numpy())
-               if k not in keys]
+    missing = [
+        k
+        for k in map(tuple, no_data[["paper", "table", "row", "column"]].to_numpy())
+        if k not in keys
+    ]
     assert missing == []
     assert not computed.duplicated(["paper", "table", "row", "column"]).any()
 
@@ -55,10 +66,14 @@ def test_computed_tables_follow_the_paper_except_recorded_errata(computed):
     pub = published.load()
     errata = {tuple(r) for r in published.errata()[["paper", "table", "row", "column"]].to_numpy()}
     merged = pub.merge(computed, on=["paper", "table", "row", "column"], suffixes=("", "_c"))
-    truncated = (merged["paper"] == "pacc") & (merged["table"] == "5") & (
-        merged["column"] == paper.PACC_TABLE5_AVGDIFF)
-    printed = np.where(truncated, np.floor(merged["value_c"] * 1000 + 1e-9) / 1000,
-                       merged["value_c"])
+    truncated = (
+        (merged["paper"] == "pacc")
+        & (merged["table"] == "5")
+        & (merged["column"] == paper.PACC_TABLE5_AVGDIFF)
+    )
+    printed = np.where(
+        truncated, np.floor(merged["value_c"] * 1000 + 1e-9) / 1000, merged["value_c"]
+    )
     ok = published.reproduces(printed, merged["value"], merged["decimals"])
     bad = merged.loc[~ok, ["paper", "table", "row", "column"]].apply(tuple, axis=1)
     assert set(bad) <= errata, sorted(set(bad) - errata)
@@ -71,10 +86,12 @@ def test_table3_pd_columns_are_eq30(computed):
             value = t3[(t3["row"] == name) & (t3["column"] == column)]["value"].item()
             assert value == pytest.approx(_pd_by_hand(cm, kappa), abs=1e-12)
         # precision = pd at kappa [1, 1], recall = pd at [0, 0] (Table 3 footnotes 1 and 2)
-        assert t3[(t3["row"] == name) & (t3["column"] == "precision")]["value"].item() == \
-            pytest.approx(_pd_by_hand(cm, (1, 1)))
-        assert t3[(t3["row"] == name) & (t3["column"] == "recall")]["value"].item() == \
-            pytest.approx(_pd_by_hand(cm, (0, 0)))
+        assert t3[(t3["row"] == name) & (t3["column"] == "precision")][
+            "value"
+        ].item() == pytest.approx(_pd_by_hand(cm, (1, 1)))
+        assert t3[(t3["row"] == name) & (t3["column"] == "recall")][
+            "value"
+        ].item() == pytest.approx(_pd_by_hand(cm, (0, 0)))
 
 
 def test_table4_default_kappa_is_class_share_and_terms_sum_to_pd():
@@ -96,8 +113,9 @@ def test_kappa_surface_grid_order_and_values(surface):
     for k1, k2, value in cm4.sample(10, random_state=0)[["kappa1", "kappa2", "value"]].to_numpy():
         assert value == pytest.approx(_pd_by_hand(examples.PD_FIGURE1["cm4"], (k1, k2)))
     # cm9 predicts class 1 only: kappa2 has no effect (Section 4.2, Figure 4b)
-    cm9 = surface[surface["matrix"] == "cm9"].pivot(index="kappa1", columns="kappa2",
-                                                    values="value")
+    cm9 = surface[surface["matrix"] == "cm9"].pivot(
+        index="kappa1", columns="kappa2", values="value"
+    )
     np.testing.assert_allclose(cm9.to_numpy(), cm9.iloc[:, [0]].to_numpy().repeat(11, axis=1))
 
 
@@ -127,6 +145,7 @@ def test_pacc_table5_counting_convention_on_a_small_set():
     cms = examples.all_matrices(2, 2)
     t5 = paper.pacc_table5(cms).set_index(["row", "column"])["value"]
     from pdmeasure import measures as M
+
     acc = M.accuracy(cms)
     for name, key in paper.PACC_TABLE5_MEASURES.items():
         values = [M.REGISTRY[key](cm, zero_division="nan") for cm in cms]

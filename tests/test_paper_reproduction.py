@@ -11,6 +11,7 @@ cells moved::
 
     python tests/test_paper_reproduction.py results/reproduction.csv
 """
+
 from __future__ import annotations
 
 import shutil
@@ -35,8 +36,10 @@ def at_published_precision(frame: pd.DataFrame) -> pd.DataFrame:
     digits = published.load().set_index(["paper", "table", "row", "column"])["decimals"]
     places = digits.reindex(pd.MultiIndex.from_frame(frame[["paper", "table", "row", "column"]]))
     if places.isna().any():
-        raise ValueError(f"reproduction rows without a published number: "
-                         f"{places[places.isna()].index.tolist()[:5]}")
+        raise ValueError(
+            f"reproduction rows without a published number: "
+            f"{places[places.isna()].index.tolist()[:5]}"
+        )
 
     def rounded(text: str, decimals: int) -> str:
         return "" if text == "" else f"{float(text):.{int(decimals)}f}"
@@ -53,19 +56,23 @@ def read(path: Path) -> pd.DataFrame:
 def moved_cells(ours: pd.DataFrame, expected: pd.DataFrame) -> list[str]:
     """One line per published number whose status or rounded value moved, or that appeared
     or disappeared."""
-    merged = ours.merge(expected, on=KEYS, how="outer", suffixes=("", "_expected"),
-                        indicator="side")
+    merged = ours.merge(
+        expected, on=KEYS, how="outer", suffixes=("", "_expected"), indicator="side"
+    )
     lines = []
     for row in merged.itertuples(index=False):
         key = "/".join(str(getattr(row, k)) for k in KEYS)
         if row.side == "left_only":
             lines.append(f"{key}: new row ({row.status} {row.reproduced})")
         elif row.side == "right_only":
-            lines.append(f"{key}: missing (expected {row.status_expected} "
-                         f"{row.reproduced_expected})")
+            lines.append(
+                f"{key}: missing (expected {row.status_expected} {row.reproduced_expected})"
+            )
         elif (row.status, row.reproduced) != (row.status_expected, row.reproduced_expected):
-            lines.append(f"{key}: {row.status_expected} {row.reproduced_expected!r} -> "
-                         f"{row.status} {row.reproduced!r}")
+            lines.append(
+                f"{key}: {row.status_expected} {row.reproduced_expected!r} -> "
+                f"{row.status} {row.reproduced!r}"
+            )
     return lines
 
 
@@ -80,8 +87,9 @@ def paper_run(tmp_path_factory, repo_root, uci_mirror, snakemake_runner):
         pytest.skip(f"the weka engine is unavailable: {exc}")
     workdir = tmp_path_factory.mktemp("paper_run")
     shutil.copy(repo_root / "config.yaml", workdir / "config.yaml")
-    done = snakemake_runner(workdir, "--cores", "2", env={"UCI_MIRROR": str(uci_mirror)},
-                            timeout=3600)
+    done = snakemake_runner(
+        workdir, "--cores", "2", env={"UCI_MIRROR": str(uci_mirror)}, timeout=3600
+    )
     assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-5000:])
     return workdir / "results"
 
@@ -102,9 +110,17 @@ def test_expected_file_is_in_canonical_form():
 
 def test_moved_cells_are_listed():
     """The comparison itself: a moved value, a moved status and a lost row are each named."""
-    base = pd.DataFrame({"paper": ["p"] * 3, "table": ["t"] * 3, "row": ["a", "b", "c"],
-                         "column": ["x"] * 3, "engine": ["weka"] * 3,
-                         "status": ["match"] * 3, "reproduced": ["0.5000"] * 3})
+    base = pd.DataFrame(
+        {
+            "paper": ["p"] * 3,
+            "table": ["t"] * 3,
+            "row": ["a", "b", "c"],
+            "column": ["x"] * 3,
+            "engine": ["weka"] * 3,
+            "status": ["match"] * 3,
+            "reproduced": ["0.5000"] * 3,
+        }
+    )
     changed = base.copy()
     changed.loc[0, "reproduced"] = "0.5001"
     changed.loc[1, "status"] = "differs"

@@ -2,6 +2,7 @@
 
 The run itself is the session fixture ``small_pipeline`` (conftest.py).
 """
+
 from __future__ import annotations
 
 import pandas as pd
@@ -43,8 +44,15 @@ def test_canonical_table(small_pipeline, uci_mirror, n_rows):
 def test_aggregate_has_every_job_and_the_contract_columns(matrices, config):
     assert tuple(matrices.columns) == LONG_COLUMNS
     expected = {("sklearn", "car", c) for c in config["classifiers"]["sklearn"]}
-    assert set(map(tuple, matrices[["engine", "dataset", "classifier"]].drop_duplicates()
-                   .to_numpy().tolist())) == expected
+    assert (
+        set(
+            map(
+                tuple,
+                matrices[["engine", "dataset", "classifier"]].drop_duplicates().to_numpy().tolist(),
+            )
+        )
+        == expected
+    )
     assert set(matrices["fold"]) == {str(f) for f in range(1, SMALL_FOLDS + 1)} | {POOLED}
 
 
@@ -74,8 +82,9 @@ def test_predictions_and_per_job_files(small_pipeline, config, matrices, n_rows)
         per_job = read_long(folder / "confusion.csv")
         in_aggregate = matrices[matrices["classifier"] == classifier].reset_index(drop=True)
         pd.testing.assert_frame_equal(per_job, in_aggregate)
-        assert (small_pipeline / "benchmarks" / "cv" / "sklearn" / "car" / f"{classifier}.tsv"
-                ).is_file()
+        assert (
+            small_pipeline / "benchmarks" / "cv" / "sklearn" / "car" / f"{classifier}.tsv"
+        ).is_file()
 
 
 def test_second_run_does_nothing(small_pipeline, snakemake_runner):
@@ -93,8 +102,9 @@ def test_one_core_gives_identical_matrices(small_pipeline, uci_mirror, tmp_path,
     write_config(tmp_path, small_config(uci_mirror))
     done = snakemake_runner(tmp_path, "--cores", "1", "results/confusion_matrices.csv")
     assert done.returncode == 0, done.stderr[-3000:]
-    assert ((tmp_path / "results" / "confusion_matrices.csv").read_bytes()
-            == (small_pipeline / "confusion_matrices.csv").read_bytes())
+    assert (tmp_path / "results" / "confusion_matrices.csv").read_bytes() == (
+        small_pipeline / "confusion_matrices.csv"
+    ).read_bytes()
 
 
 def test_a_new_dataset_is_one_config_block(tmp_path, uci_mirror, snakemake_runner):
@@ -113,11 +123,17 @@ def test_a_new_dataset_is_one_config_block(tmp_path, uci_mirror, snakemake_runne
     ]
     (tmp_path / "toy.csv").write_text("\n".join(lines) + "\n")
     config = small_config(uci_mirror)
-    config["datasets"] = {"toy": {
-        "path": "toy.csv", "target": "grade", "classes": ["mid", "lo", "hi"], "missing": "?",
-        "numeric_features": ["size"], "kappa_grid": [0, 1],
-        "kappa_vectors": {"p1": [1, 0, 0.5]},
-    }}
+    config["datasets"] = {
+        "toy": {
+            "path": "toy.csv",
+            "target": "grade",
+            "classes": ["mid", "lo", "hi"],
+            "missing": "?",
+            "numeric_features": ["size"],
+            "kappa_grid": [0, 1],
+            "kappa_vectors": {"p1": [1, 0, 0.5]},
+        }
+    }
     write_config(tmp_path, config)
     done = snakemake_runner(tmp_path, "--cores", "2", "results/confusion_matrices.csv")
     assert done.returncode == 0, done.stderr[-3000:]

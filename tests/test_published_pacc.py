@@ -4,6 +4,7 @@ Undefined R_k and FMEAS are NaN (printed ``NAN``). A cell listed in the errata m
 erratum's correct value and not the printed one; every other cell must give the printed value
 at its printed precision (2 decimals; a tie at the half accepts either rounding).
 """
+
 from __future__ import annotations
 
 import math
@@ -11,19 +12,23 @@ import re
 
 import numpy as np
 import pytest
-
-from pdmeasure.paper import examples
-
+from published_cells import ERRATA, check
 
 from pdmeasure import measures as M
-
+from pdmeasure.paper import examples
 from pdmeasure.paper import published as P
-from published_cells import ERRATA, check
 
 PAPER = "pacc"
 #: Printed column -> REGISTRY key (1-CEN is printed, CEN in Table 5).
-COLUMNS = {"ACC": "accuracy", "KAPPA": "kappa", "R_k": "mcc", "1-CEN": "cen", "CEN": "cen",
-           "FMEAS": "f1_macro_mean", "PACC": "pacc"}
+COLUMNS = {
+    "ACC": "accuracy",
+    "KAPPA": "kappa",
+    "R_k": "mcc",
+    "1-CEN": "cen",
+    "CEN": "cen",
+    "FMEAS": "f1_macro_mean",
+    "PACC": "pacc",
+}
 MATRICES = {"2": examples.PACC_TABLE1, "4": examples.PACC_TABLE3, "6": examples.PACC_TABLE6}
 DISTINCT = "NUM DISTINCT VALUES"
 AVGDIFF = "AVG(ABS DIFF WITH ACC)"
@@ -43,7 +48,6 @@ def measure(column: str, cms):
     return 1.0 - values if column == "1-CEN" else values
 
 
-
 # ----------------------------------------------------------------- matrices (layout)
 def test_table1_layout_five_matrices_per_printed_row():
     # Printed row C_0 of Table 1, first half: A B C D E side by side, two columns each.
@@ -59,13 +63,23 @@ def test_table1_layout_five_matrices_per_printed_row():
 
 def test_table3_layout_four_matrices_per_printed_row():
     first = np.concatenate([examples.PACC_TABLE3[n] for n in "ABCD"], axis=1)
-    np.testing.assert_array_equal(first, [[60, 0, 0, 40, 0, 20, 30, 30, 0, 30, 15, 15],
-                                          [0, 60, 0, 0, 60, 0, 0, 60, 0, 0, 60, 0],
-                                          [0, 0, 60, 0, 0, 60, 0, 0, 60, 0, 0, 60]])
+    np.testing.assert_array_equal(
+        first,
+        [
+            [60, 0, 0, 40, 0, 20, 30, 30, 0, 30, 15, 15],
+            [0, 60, 0, 0, 60, 0, 0, 60, 0, 0, 60, 0],
+            [0, 0, 60, 0, 0, 60, 0, 0, 60, 0, 0, 60],
+        ],
+    )
     second = np.concatenate([examples.PACC_TABLE3[n] for n in "EFGH"], axis=1)
-    np.testing.assert_array_equal(second, [[40, 10, 10, 0, 30, 30, 20, 20, 20, 0, 0, 60],
-                                           [10, 40, 10, 0, 60, 0, 20, 20, 20, 0, 60, 0],
-                                           [10, 10, 40, 0, 0, 60, 20, 20, 20, 60, 0, 0]])
+    np.testing.assert_array_equal(
+        second,
+        [
+            [40, 10, 10, 0, 30, 30, 20, 20, 20, 0, 0, 60],
+            [10, 40, 10, 0, 60, 0, 20, 20, 20, 0, 60, 0],
+            [10, 10, 40, 0, 0, 60, 20, 20, 20, 60, 0, 0],
+        ],
+    )
     for cm in examples.PACC_TABLE3.values():
         np.testing.assert_array_equal(cm.sum(axis=1), [60, 60, 60])
 
@@ -111,7 +125,7 @@ def test_table4_d_errata_repeat_matrix_c():
 # ----------------------------------------------------------------------------- Table 5
 def _truncate(x: float, decimals: int) -> float:
     """Truncation toward zero at ``decimals`` places, the printed convention of Table 5."""
-    scale = 10 ** decimals
+    scale = 10**decimals
     return math.floor(x * scale + 1e-9) / scale
 
 
@@ -128,7 +142,11 @@ def table5():
         avg = np.abs(np.where(defined, values, 0.0) - acc).mean()  # NaN counts as 0
         if name in ("KAPPA", "R_k"):
             avg /= 2  # "divided by 2 since its original range is from -1 to +1"
-        out[name] = (distinct, np.nan if name == "ACC" else _truncate(avg, 3), int((~defined).sum()))
+        out[name] = (
+            distinct,
+            np.nan if name == "ACC" else _truncate(avg, 3),
+            int((~defined).sum()),
+        )
     return out
 
 

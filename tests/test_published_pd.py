@@ -5,6 +5,7 @@ Tables 3 and 4, the cm4 values of Section 4.2, the authors' public example and T
 erratum's correct value and must *not* give the printed one; every other cell must give the
 printed value at its printed precision. Paper 000 takes 0/0 = 0.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,14 +14,11 @@ import re
 import numpy as np
 import pytest
 import yaml
-
-from pdmeasure.paper import examples
-
+from published_cells import ERRATA, check
 
 from pdmeasure import measures as M
-
+from pdmeasure.paper import examples
 from pdmeasure.paper import published as P
-from published_cells import ERRATA, check
 from pdmeasure.paper.kappa_search import search_kappa_grid
 
 PAPER = "preference-driven"
@@ -28,10 +26,13 @@ ZD = 0.0
 CLASSIFIERS = list(P.PD_CLASSIFIERS)
 REFERENCE = "reference/krkopt-weka-confusion-matrices.json"
 CLASSICAL = {"precision": "precision_macro", "recall": "recall_macro", "F1": "f1_macro"}
-TABLE9_ROWS = {"accuracy": "accuracy", "precision": "precision_macro",
-               "recall": "recall_macro", "F1": "f1_macro", "MCC": "mcc"}
-
-
+TABLE9_ROWS = {
+    "accuracy": "accuracy",
+    "precision": "precision_macro",
+    "recall": "recall_macro",
+    "F1": "f1_macro",
+    "MCC": "mcc",
+}
 
 
 def _cells(table):
@@ -52,7 +53,6 @@ def _kappa_of(column: str) -> np.ndarray:
     match = re.fullmatch(r"pd \[([0-9.]+), ([0-9.]+)\]", column)
     assert match, f"not a pd column: {column}"
     return np.array([float(match.group(1)), float(match.group(2))])
-
 
 
 # ----------------------------------------------------------------------------- Table 3
@@ -132,8 +132,9 @@ def test_authors_example(reference):
     ex = reference["authors_example"]
     np.testing.assert_array_equal(ex["matrix"], examples.PD_AUTHORS_EXAMPLE)
     assert tuple(ex["kappa"]) == examples.PD_AUTHORS_EXAMPLE_KAPPA
-    value = M.preference_driven(examples.PD_AUTHORS_EXAMPLE, examples.PD_AUTHORS_EXAMPLE_KAPPA,
-                                zero_division=ZD)
+    value = M.preference_driven(
+        examples.PD_AUTHORS_EXAMPLE, examples.PD_AUTHORS_EXAMPLE_KAPPA, zero_division=ZD
+    )
     assert float(value) == pytest.approx(ex["preference_driven"], rel=1e-14, abs=0)
     assert float(value) == pytest.approx(0.6641628736750688, rel=1e-14, abs=0)
 
@@ -188,11 +189,29 @@ def test_table9_fn3_row_is_reproduced_by_exactly_one_grid_vector(krkopt):
     four = printed.copy()
     four[CLASSIFIERS.index("RandomForest")] = np.nan
     result = search_kappa_grid(cms, four, config["kappa_grid"], decimals=4, zero_division=ZD)
-    assert result.n_searched == 2 ** 18 and not result.truncated
+    assert result.n_searched == 2**18 and not result.truncated
     assert result.vectors.shape == (1, 18)
     found = result.vectors[0]
-    expected = [0.66, 0.33, 0.33, 0.66, 0.66, 0.33, 0.33, 0.33, 0.33,
-                0.66, 0.66, 0.33, 0.66, 0.33, 0.33, 0.66, 0.33, 0.33]
+    expected = [
+        0.66,
+        0.33,
+        0.33,
+        0.66,
+        0.66,
+        0.33,
+        0.33,
+        0.33,
+        0.33,
+        0.66,
+        0.66,
+        0.33,
+        0.66,
+        0.33,
+        0.33,
+        0.66,
+        0.33,
+        0.33,
+    ]
     np.testing.assert_allclose(found, expected)
     assert not np.allclose(found, config["kappa_vectors"]["fn3"])
     # The same vector reproduces the fifth classifier too, and with it the printed ranks.
@@ -213,10 +232,17 @@ def test_table9_fn3_errata_name_the_found_vector():
 @pytest.mark.parametrize("table", ["6", "7", "8", "9"])
 def test_printed_ranks_follow_printed_values(table):
     wide = P.table_matrix(PAPER, table)
-    assert list(wide.index) == (["accuracy", "precision", "recall", "F1", "MCC", "pd default"]
-                                + [f"pd {n}" for n in (["fn2", "fn3", "fn4", "fn5", "fn6"]
-                                                       if table == "9" else
-                                                       ["p1", "p2", "p3", "p4", "p5"])])
+    assert list(wide.index) == (
+        ["accuracy", "precision", "recall", "F1", "MCC", "pd default"]
+        + [
+            f"pd {n}"
+            for n in (
+                ["fn2", "fn3", "fn4", "fn5", "fn6"]
+                if table == "9"
+                else ["p1", "p2", "p3", "p4", "p5"]
+            )
+        ]
+    )
     for row in wide.index:
         values = wide.loc[row, CLASSIFIERS].to_numpy(dtype=float)
         printed = wide.loc[row, [c + " rank" for c in CLASSIFIERS]].to_numpy(dtype=int)
@@ -226,13 +252,15 @@ def test_printed_ranks_follow_printed_values(table):
             if key in ERRATA and row != "pd fn3":
                 assert got != want and ERRATA[key].correct == want
             else:
-                assert got == want, f"table {table} {row} {clf}: printed ({got}), values say ({want})"
+                assert got == want, (
+                    f"table {table} {row} {clf}: printed ({got}), values say ({want})"
+                )
 
 
 def _paper_table_block(text: str, number: str) -> str:
     start = text.index(f"\nTable {number}. Results for")
     end = text.find("\nTable ", start + 1)
-    return text[start:end if end > 0 else None]
+    return text[start : end if end > 0 else None]
 
 
 @pytest.mark.parametrize("table", ["6", "7", "8", "9"])
@@ -244,14 +272,16 @@ def test_transcription_matches_paper_text(table, shared_dir, repo_root):
     block = _paper_table_block(path.read_text(encoding="utf-8"), table)
     printed = re.findall(r"(\d\.\d{4}) \((\d)\)", block)
     wide = P.table_matrix(PAPER, table)
-    ours = [(f"{wide.loc[r, c]:.4f}", str(int(wide.loc[r, c + ' rank'])))
-            for r in wide.index for c in CLASSIFIERS]
+    ours = [
+        (f"{wide.loc[r, c]:.4f}", str(int(wide.loc[r, c + " rank"])))
+        for r in wide.index
+        for c in CLASSIFIERS
+    ]
     assert printed == ours
     # The kappa vectors (inline in Tables 6-8, footnotes 2-6 in Table 9) are the config's.
     dataset = {v: k for k, v in P.PD_DATASET_TABLES.items()}[table]
     config = yaml.safe_load((repo_root / "config.yaml").read_text())["datasets"][dataset]
-    pattern = (r"\d\s+κ →\s+= \[([0-9., ]+)\]" if table == "9"
-               else r"p -  d  \[ ([0-9., ]+?) \]")
+    pattern = r"\d\s+κ →\s+= \[([0-9., ]+)\]" if table == "9" else r"p -  d  \[ ([0-9., ]+?) \]"
     vectors = [[float(x) for x in v.split(",")] for v in re.findall(pattern, block)]
     assert vectors == [list(map(float, v)) for v in config["kappa_vectors"].values()]
 

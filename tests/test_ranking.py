@@ -1,4 +1,5 @@
 """Ranking tables (paper 000, Tables 6-9): layout, ranks, ties at the printed precision."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,7 +7,12 @@ import pandas as pd
 import pytest
 
 from pdmeasure.measures.weights import format_kappa
-from pdmeasure.pipeline.ranking_tables import competition_ranks, ranking_table, table_title, to_markdown
+from pdmeasure.pipeline.ranking_tables import (
+    competition_ranks,
+    ranking_table,
+    table_title,
+    to_markdown,
+)
 
 CLASSIFIERS = ["Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest"]
 VECTORS = {"p1": [0, 0.8, 0.6, 1]}
@@ -26,8 +32,11 @@ def test_values_differing_only_beyond_four_decimals_tie_but_printed_differences_
 def measures_frame(values_by_row):
     rows = []
     keys = {
-        "accuracy": ("accuracy", ""), "precision": ("precision_macro", ""),
-        "recall": ("recall_macro", ""), "F1": ("f1_macro", ""), "MCC": ("mcc", ""),
+        "accuracy": ("accuracy", ""),
+        "precision": ("precision_macro", ""),
+        "recall": ("recall_macro", ""),
+        "F1": ("f1_macro", ""),
+        "MCC": ("mcc", ""),
         "pd default": ("preference_driven", "default"),
         "pd p1": ("preference_driven", format_kappa(VECTORS["p1"])),
     }
@@ -37,8 +46,9 @@ def measures_frame(values_by_row):
             rows.append(("weka", "car", classifier, measure, kappa, value))
     # another engine's rows must not leak into the table
     rows.append(("sklearn", "car", "Bagging", "accuracy", "", 0.0))
-    return pd.DataFrame(rows, columns=["engine", "dataset", "classifier", "measure", "kappa",
-                                       "value"])
+    return pd.DataFrame(
+        rows, columns=["engine", "dataset", "classifier", "measure", "kappa", "value"]
+    )
 
 
 TABLE6 = {  # paper 000 Table 6 (car)
@@ -51,15 +61,24 @@ TABLE6 = {  # paper 000 Table 6 (car)
     "pd p1": [0.7757, 0.7582, 0.8600, 0.8295, 0.8600],
 }
 TABLE6_RANKS = {
-    "accuracy": [3, 5, 4, 2, 1], "precision": [5, 4, 2, 3, 1], "recall": [4, 5, 3, 2, 1],
-    "F1": [4, 5, 2, 3, 1], "MCC": [3, 5, 4, 2, 1], "pd default": [4, 5, 3, 2, 1],
+    "accuracy": [3, 5, 4, 2, 1],
+    "precision": [5, 4, 2, 3, 1],
+    "recall": [4, 5, 3, 2, 1],
+    "F1": [4, 5, 2, 3, 1],
+    "MCC": [3, 5, 4, 2, 1],
+    "pd default": [4, 5, 3, 2, 1],
     "pd p1": [4, 5, 1, 3, 1],
 }
 
 
 def test_table6_layout_and_ranks():
-    table = ranking_table(measures_frame(TABLE6), engine="weka", dataset="car",
-                          classifiers=CLASSIFIERS, kappa_vectors=VECTORS)
+    table = ranking_table(
+        measures_frame(TABLE6),
+        engine="weka",
+        dataset="car",
+        classifiers=CLASSIFIERS,
+        kappa_vectors=VECTORS,
+    )
     assert list(table.columns) == ["engine", "dataset", "row", "classifier", "value", "rank"]
     assert list(dict.fromkeys(table["row"])) == list(TABLE6)
     assert list(table["classifier"].iloc[:5]) == CLASSIFIERS
@@ -70,15 +89,20 @@ def test_table6_layout_and_ranks():
     assert "0.8600 (1)" in md and "pd p1 [0, 0.8, 0.6, 1]" in md
     line = next(x for x in md.splitlines() if x.startswith("| accuracy"))
     assert [c.strip() for c in line.strip("|").split("|")][1:] == [
-        "0.9167 (3)", "0.8571 (5)", "0.9149 (4)", "0.9236 (2)", "0.9462 (1)"
+        "0.9167 (3)",
+        "0.8571 (5)",
+        "0.9149 (4)",
+        "0.9236 (2)",
+        "0.9462 (1)",
     ]
 
 
 def test_missing_value_is_an_error_naming_it():
     frame = measures_frame({k: v for k, v in TABLE6.items() if k != "MCC"})
     with pytest.raises(ValueError, match="no 'mcc'.*weka/car/Bagging"):
-        ranking_table(frame, engine="weka", dataset="car", classifiers=CLASSIFIERS,
-                      kappa_vectors=VECTORS)
+        ranking_table(
+            frame, engine="weka", dataset="car", classifiers=CLASSIFIERS, kappa_vectors=VECTORS
+        )
 
 
 def test_a_fifth_dataset_gets_a_generic_title():
@@ -94,8 +118,15 @@ def test_pipeline_ranking_table(small_pipeline):
     classifiers = list(config["classifiers"]["sklearn"])
     vectors = config["datasets"]["car"]["kappa_vectors"]
     table = pd.read_csv(small_pipeline / "tables/table_car_sklearn.csv")
-    rows = ["accuracy", "precision", "recall", "F1", "MCC", "pd default",
-            *(f"pd {name}" for name in vectors)]
+    rows = [
+        "accuracy",
+        "precision",
+        "recall",
+        "F1",
+        "MCC",
+        "pd default",
+        *(f"pd {name}" for name in vectors),
+    ]
     assert list(dict.fromkeys(table["row"])) == rows
     for _, group in table.groupby("row", sort=False):
         assert list(group["classifier"]) == classifiers
@@ -128,7 +159,10 @@ def test_authors_krkopt_matrices_give_published_table9(shared_dir, repo_root):
     pooled = {("weka", "krkopt", name): np.array(cm) for name, cm in matrices.items()}
     table = ranking_table(
         measures_table(pooled, {"krkopt": vectors}, zero_division=0.0),
-        engine="weka", dataset="krkopt", classifiers=list(matrices), kappa_vectors=vectors,
+        engine="weka",
+        dataset="krkopt",
+        classifiers=list(matrices),
+        kappa_vectors=vectors,
     )
     pub = published.load()
     pub = pub[(pub["paper"] == "preference-driven") & (pub["table"] == "9")]

@@ -4,6 +4,7 @@ The report is built as a zip (``report/report.html`` plus ``report/data/raw/<id>
 the HTML holds the results as JSON (``var categories = {...}``: category -> subcategory ->
 paths; ``var results = {...}``: path -> caption, labels, data path), which is what is checked.
 """
+
 from __future__ import annotations
 
 import json
@@ -84,8 +85,12 @@ def test_report_has_exactly_the_categories(report):
 def test_every_table_and_figure_is_reported(report):
     _, categories, results, outputs = report
     rules = _module_rules()
-    reported = {path for subcategories in categories.values()
-                for paths in subcategories.values() for path in paths}
+    reported = {
+        path
+        for subcategories in categories.values()
+        for paths in subcategories.values()
+        for path in paths
+    }
     assert reported == set(results)
     expected, left_out = set(), set()
     for path, rule in outputs.items():
@@ -97,10 +102,15 @@ def test_every_table_and_figure_is_reported(report):
     assert sorted(expected - reported) == []
     assert sorted(left_out & reported) == []
     # Every kind of output the small run makes is there (figures and tables of each module).
-    for path in ("results/data/car.csv", "results/figures/figure7_sklearn.png",
-                 "results/paper/pd_figure2.png", "results/reproduction.md",
-                 "results/exact/figures/figure7_fine_sklearn.png",
-                 "results/stats/report.md", "results/tables/table_car_sklearn.md"):
+    for path in (
+        "results/data/car.csv",
+        "results/figures/figure7_sklearn.png",
+        "results/paper/pd_figure2.png",
+        "results/reproduction.md",
+        "results/exact/figures/figure7_fine_sklearn.png",
+        "results/stats/report.md",
+        "results/tables/table_car_sklearn.md",
+    ):
         assert path in reported
 
 

@@ -1,4 +1,5 @@
 """reproduction.csv: published numbers against reproduced ones (pdmeasure.paper.reproduction)."""
+
 from __future__ import annotations
 
 import copy
@@ -10,17 +11,20 @@ import pandas as pd
 import pytest
 import yaml
 
+from pdmeasure.measures import preference_driven
 from pdmeasure.paper import example_tables as paper
-
 from pdmeasure.paper import published
 from pdmeasure.paper import reproduction as R
 from pdmeasure.pipeline.engines import ENGINES
 from pdmeasure.pipeline.measure_table import measures_table
-from pdmeasure.measures import preference_driven
 from pdmeasure.pipeline.ranking_tables import ranking_table
 
-SKLEARN_FOR = {"Bagging": "Bagging", "NaiveBayes": "BayesNet", "DecisionTree": "J48",
-               "RandomForest": "RandomForest"}
+SKLEARN_FOR = {
+    "Bagging": "Bagging",
+    "NaiveBayes": "BayesNet",
+    "DecisionTree": "J48",
+    "RandomForest": "RandomForest",
+}
 
 
 @pytest.fixture(scope="module")
@@ -54,10 +58,19 @@ def krkopt_results(config, authors, engines):
             pooled[("sklearn", "krkopt", sk)] = cm
     vectors = cfg["datasets"]["krkopt"]["kappa_vectors"]
     measures = measures_table(pooled, {"krkopt": vectors}, zero_division=0.0)
-    rankings = pd.concat([
-        ranking_table(measures, engine=e, dataset="krkopt",
-                      classifiers=list(cfg["classifiers"][e]), kappa_vectors=vectors)
-        for e in cfg["engines"]], ignore_index=True)
+    rankings = pd.concat(
+        [
+            ranking_table(
+                measures,
+                engine=e,
+                dataset="krkopt",
+                classifiers=list(cfg["classifiers"][e]),
+                kappa_vectors=vectors,
+            )
+            for e in cfg["engines"]
+        ],
+        ignore_index=True,
+    )
     return cfg, pooled, measures, rankings
 
 
@@ -65,8 +78,14 @@ def krkopt_results(config, authors, engines):
 def krkopt_run(config, authors):
     """Tables 6-9 of a synthetic krkopt run with both engines."""
     cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn", "weka"])
-    table = R.compare_data_tables(published.load(), config=cfg, measures=measures,
-                                  rankings=rankings, pooled=pooled, errata=published.errata())
+    table = R.compare_data_tables(
+        published.load(),
+        config=cfg,
+        measures=measures,
+        rankings=rankings,
+        pooled=pooled,
+        errata=published.errata(),
+    )
     return table, pooled
 
 
@@ -74,17 +93,32 @@ def krkopt_run(config, authors):
 def computed():
     """The reproduced tables that need no data."""
     surface = paper.kappa_surface()
-    return pd.concat([paper.pd_table3(), paper.pd_table4(), paper.pd_section42(surface),
-                      paper.pacc_table2(), paper.pacc_table4(), paper.pacc_table5(),
-                      paper.pacc_table6()])
+    return pd.concat(
+        [
+            paper.pd_table3(),
+            paper.pd_table4(),
+            paper.pd_section42(surface),
+            paper.pacc_table2(),
+            paper.pacc_table4(),
+            paper.pacc_table5(),
+            paper.pacc_table6(),
+        ]
+    )
 
 
 @pytest.fixture(scope="module")
 def sklearn_krkopt_table(config, authors, computed):
     """reproduction.csv of a run with only the sklearn engine and only the krkopt dataset."""
     cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
-    return R.reproduction_table(published.load(), published.errata(), computed=computed,
-                                config=cfg, measures=measures, rankings=rankings, pooled=pooled)
+    return R.reproduction_table(
+        published.load(),
+        published.errata(),
+        computed=computed,
+        config=cfg,
+        measures=measures,
+        rankings=rankings,
+        pooled=pooled,
+    )
 
 
 def data_table_count() -> int:
@@ -125,14 +159,31 @@ def _pub(rows):
 
 
 def test_compare_no_data_statuses():
-    pub = _pub([["p", "1", "a", "x", 0.50, 2], ["p", "1", "a", "y", 0.90, 2],
-                ["p", "1", "a", "z", 0.10, 2], ["p", "1", "b", "x", 0.20, 2],
-                ["p", "1", "b", "y", np.nan, 2]])
-    computed = pd.DataFrame({"paper": "p", "table": "1", "row": ["a", "a", "a", "b"],
-                             "column": ["x", "y", "z", "y"], "value": [0.504, 0.8, 0.3, np.nan]})
-    errata = pd.DataFrame([["p", "1", "a", "y", 0.9, 0.8, "ev", "p-a-y"],
-                           ["p", "1", "a", "z", 0.1, 0.2, "ev", "p-a-z"]],
-                          columns=list(published.ERRATA_COLUMNS))
+    pub = _pub(
+        [
+            ["p", "1", "a", "x", 0.50, 2],
+            ["p", "1", "a", "y", 0.90, 2],
+            ["p", "1", "a", "z", 0.10, 2],
+            ["p", "1", "b", "x", 0.20, 2],
+            ["p", "1", "b", "y", np.nan, 2],
+        ]
+    )
+    computed = pd.DataFrame(
+        {
+            "paper": "p",
+            "table": "1",
+            "row": ["a", "a", "a", "b"],
+            "column": ["x", "y", "z", "y"],
+            "value": [0.504, 0.8, 0.3, np.nan],
+        }
+    )
+    errata = pd.DataFrame(
+        [
+            ["p", "1", "a", "y", 0.9, 0.8, "ev", "p-a-y"],
+            ["p", "1", "a", "z", 0.1, 0.2, "ev", "p-a-z"],
+        ],
+        columns=list(published.ERRATA_COLUMNS),
+    )
     out = R.compare_no_data(pub, computed, errata).set_index(["row", "column"])
     assert list(out.columns) == [c for c in R.REPRODUCTION_COLUMNS if c not in ("row", "column")]
     assert out.loc[("a", "x"), "status"] == "match"
@@ -157,15 +208,17 @@ def test_weka_table9_from_the_authors_matrices(krkopt_run):
     assert (not_matching == "erratum").all()
     # every non-matching cell is in the footnote-3 row or the recorded fn2 rank
     assert set(not_matching.index) - {("pd fn2", "J48 rank")} <= {
-        ("pd fn3", c) for c in weka["column"]}
+        ("pd fn3", c) for c in weka["column"]
+    }
     fn3 = weka[(weka["row"] == "pd fn3") & ~weka["column"].str.endswith(" rank")]
     assert (fn3["status"] == "erratum").all()
 
 
 def test_footnote3_vector_found_by_search_reproduces_the_printed_row(krkopt_run, authors):
     table, _ = krkopt_run
-    reason = table[(table["engine"] == "weka") & (table["row"] == "pd fn3")
-                   & (table["column"] == "Bagging")]["reason"].item()
+    reason = table[
+        (table["engine"] == "weka") & (table["row"] == "pd fn3") & (table["column"] == "Bagging")
+    ]["reason"].item()
     assert "kappa_search finds 1 vector" in reason and "docs/errata.md#" in reason
     vector = np.array([float(x) for x in re.search(r": \[([^\]]+)\]", reason)[1].split(",")])
     printed = published.load("preference-driven", "9")
@@ -177,8 +230,9 @@ def test_footnote3_vector_found_by_search_reproduces_the_printed_row(krkopt_run,
 
 def test_footnote3_printed_vector_is_not_the_found_one(krkopt_run, config):
     table, _ = krkopt_run
-    reason = table[(table["engine"] == "weka") & (table["row"] == "pd fn3")
-                   & (table["column"] == "J48")]["reason"].item()
+    reason = table[
+        (table["engine"] == "weka") & (table["row"] == "pd fn3") & (table["column"] == "J48")
+    ]["reason"].item()
     found = [float(x) for x in re.search(r": \[([^\]]+)\]", reason)[1].split(",")]
     assert found != config["datasets"]["krkopt"]["kappa_vectors"]["fn3"]
 
@@ -192,8 +246,11 @@ def test_sklearn_rows_name_their_cause(krkopt_run):
     assert dt["reason"].str.contains("no scikit-learn counterpart").all()
     nb = sk[(sk["column"] == "BayesNet") & (sk["status"] == "differs")]
     assert len(nb) > 0 and nb["reason"].str.contains("CategoricalNB").all()
-    ranks = sk[sk["column"].str.endswith(" rank") & (sk["status"] == "differs")
-               & ~sk["column"].str.startswith("DecisionTable")]
+    ranks = sk[
+        sk["column"].str.endswith(" rank")
+        & (sk["status"] == "differs")
+        & ~sk["column"].str.startswith("DecisionTable")
+    ]
     assert ranks["reason"].str.contains("rank among 4 sklearn classifiers").all()
     assert (sk["reason"][sk["status"] == "differs"] != "").all()
 
@@ -210,14 +267,25 @@ def test_cv_settings_other_than_the_papers_are_named(config, authors):
     cfg = copy.deepcopy(config)
     cfg["datasets"] = {"krkopt": cfg["datasets"]["krkopt"]}
     cfg["engines"], cfg["cv"] = ["weka"], {"folds": 3, "seed": 1, "repeats": 1}
-    pooled = {("weka", "krkopt", n): cm + np.eye(len(cm), dtype=int) * 5
-              for n, cm in authors.items()}
+    pooled = {
+        ("weka", "krkopt", n): cm + np.eye(len(cm), dtype=int) * 5 for n, cm in authors.items()
+    }
     vectors = cfg["datasets"]["krkopt"]["kappa_vectors"]
     measures = measures_table(pooled, {"krkopt": vectors}, zero_division=0.0)
-    rankings = ranking_table(measures, engine="weka", dataset="krkopt",
-                             classifiers=list(cfg["classifiers"]["weka"]), kappa_vectors=vectors)
-    out = R.compare_data_tables(published.load("preference-driven", "9"), config=cfg,
-                                measures=measures, rankings=rankings, pooled=pooled)
+    rankings = ranking_table(
+        measures,
+        engine="weka",
+        dataset="krkopt",
+        classifiers=list(cfg["classifiers"]["weka"]),
+        kappa_vectors=vectors,
+    )
+    out = R.compare_data_tables(
+        published.load("preference-driven", "9"),
+        config=cfg,
+        measures=measures,
+        rankings=rankings,
+        pooled=pooled,
+    )
     differs = out[out["status"] == "differs"]
     assert len(differs) > 0
     assert differs["reason"].str.startswith("this run uses 3-fold CV").all()
@@ -226,8 +294,9 @@ def test_cv_settings_other_than_the_papers_are_named(config, authors):
 def test_reproduction_table_and_summary(config, computed):
     cfg = copy.deepcopy(config)
     cfg["engines"] = []
-    table = R.reproduction_table(published.load(), published.errata(), computed=computed,
-                                 config=cfg)
+    table = R.reproduction_table(
+        published.load(), published.errata(), computed=computed, config=cfg
+    )
     assert tuple(table.columns) == R.REPRODUCTION_COLUMNS
     no_data = table[table["engine"] == R.NO_DATA_ENGINE]
     assert set(no_data["status"]) <= {"match", "erratum"}
@@ -247,8 +316,14 @@ def test_reproduction_table_and_summary(config, computed):
 @pytest.mark.slow
 def test_pipeline_outputs(small_pipeline):
     results = small_pipeline
-    for name in ("pd_table3", "pd_table4", "pacc_table2", "pacc_table4", "pacc_table5",
-                 "pacc_table6"):
+    for name in (
+        "pd_table3",
+        "pd_table4",
+        "pacc_table2",
+        "pacc_table4",
+        "pacc_table5",
+        "pacc_table6",
+    ):
         assert (results / "paper" / f"{name}.csv").is_file()
         assert (results / "paper" / f"{name}.md").read_text().startswith("# ")
     for n in range(2, 7):
@@ -280,8 +355,7 @@ def test_engine_not_in_the_config_is_not_run(sklearn_krkopt_table):
     weka = table[table["engine"] == "weka"]
     assert len(weka) == data_table_count()
     assert (weka["status"] == "not_run").all() and weka["reproduced"].isna().all()
-    assert weka["reason"].eq("not run: engine 'weka' is not in this run's config "
-                             "(`engines`)").all()
+    assert weka["reason"].eq("not run: engine 'weka' is not in this run's config (`engines`)").all()
 
 
 def test_datasets_not_in_the_config_are_not_run(sklearn_krkopt_table):
@@ -289,8 +363,14 @@ def test_datasets_not_in_the_config_are_not_run(sklearn_krkopt_table):
     others = sk[sk["table"].isin(["6", "7", "8"])]  # car, nursery, dermatology
     assert len(others) == data_table_count() - len(published.load(R.PD_PAPER, "9"))
     assert (others["status"] == "not_run").all()
-    assert others["reason"].str.match(r"not run: dataset '(car|nursery|dermatology)' is not in "
-                                      r"this run's config").all()
+    assert (
+        others["reason"]
+        .str.match(
+            r"not run: dataset '(car|nursery|dermatology)' is not in "
+            r"this run's config"
+        )
+        .all()
+    )
 
 
 def test_differs_only_for_computed_numbers(sklearn_krkopt_table):
@@ -305,19 +385,27 @@ def test_differs_only_for_computed_numbers(sklearn_krkopt_table):
     assert not_run["reason"].str.startswith("not run").all()
     # in Table 9, sklearn computes every classifier but DecisionTable (no counterpart)
     sk9 = table[(table["engine"] == "sklearn") & (table["table"] == "9")]
-    assert set(sk9.loc[sk9["status"] == "not_run", "column"]) == {"DecisionTable",
-                                                                  "DecisionTable rank"}
+    assert set(sk9.loc[sk9["status"] == "not_run", "column"]) == {
+        "DecisionTable",
+        "DecisionTable rank",
+    }
 
 
 def test_value_missing_from_the_results_is_not_run(config, authors):
     cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
     measures = measures[measures["classifier"] != "RandomForest"]
-    out = R.compare_data_tables(published.load(R.PD_PAPER, "9"), config=cfg, measures=measures,
-                                rankings=rankings, pooled=pooled)
+    out = R.compare_data_tables(
+        published.load(R.PD_PAPER, "9"),
+        config=cfg,
+        measures=measures,
+        rankings=rankings,
+        pooled=pooled,
+    )
     forest = out[out["column"] == "RandomForest"]
     assert (forest["status"] == "not_run").all()
-    assert forest["reason"].str.startswith("not run: no value for sklearn/krkopt/RandomForest"
-                                           ).all()
+    assert (
+        forest["reason"].str.startswith("not run: no value for sklearn/krkopt/RandomForest").all()
+    )
     # the other classifiers' rank reasons do not count the missing values as differing
     ranks = out[out["column"].str.endswith(" rank") & (out["status"] == "differs")]
     assert len(ranks) > 0 and not ranks["reason"].str.contains("RandomForest,|RandomForest$").any()
@@ -326,8 +414,13 @@ def test_value_missing_from_the_results_is_not_run(config, authors):
 def test_kappa_vector_not_configured_is_not_run(config, authors):
     cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
     del cfg["datasets"]["krkopt"]["kappa_vectors"]["fn3"]
-    out = R.compare_data_tables(published.load(R.PD_PAPER, "9"), config=cfg, measures=measures,
-                                rankings=rankings, pooled=pooled)
+    out = R.compare_data_tables(
+        published.load(R.PD_PAPER, "9"),
+        config=cfg,
+        measures=measures,
+        rankings=rankings,
+        pooled=pooled,
+    )
     fn3 = out[out["row"] == "pd fn3"]
     assert len(fn3) > 0 and (fn3["status"] == "not_run").all()
     run = fn3[~fn3["column"].str.startswith("DecisionTable")]  # no counterpart comes first
@@ -346,12 +439,15 @@ def test_status_counts_and_summary_show_not_run(sklearn_krkopt_table):
     assert counts.loc["sklearn", "differs"] == (sk["status"] == "differs").sum()
     assert counts.loc["sklearn", "not_run"] == (sk["status"] == "not_run").sum() > 0
     text = R.summary_markdown(table)
-    assert re.search(r"\| engine +\| +match +\| +erratum +\| +differs +\| +not_run +\| +total +\|",
-                     text)
+    assert re.search(
+        r"\| engine +\| +match +\| +erratum +\| +differs +\| +not_run +\| +total +\|", text
+    )
     assert re.search(rf"\| weka +\| +0 +\| +0 +\| +0 +\| +{n} +\| +{n} +\|", text)
     overall = table["status"].value_counts()
-    assert (f"Overall: {overall['match']} match, {overall.get('erratum', 0)} erratum, "
-            f"{overall['differs']} differs, {overall['not_run']} not_run.") in text
+    assert (
+        f"Overall: {overall['match']} match, {overall.get('erratum', 0)} erratum, "
+        f"{overall['differs']} differs, {overall['not_run']} not_run."
+    ) in text
     assert "`not_run`: not computed by this run" in text
     # the largest differences list computed numbers only
     largest = text.split("## Largest differences", 1)[1]

@@ -10,6 +10,7 @@ fails the test, so a new key cannot slip in unproven.
 Then a real incremental run after several changes must give the same results, byte for byte,
 as a fresh run with the new config.
 """
+
 from __future__ import annotations
 
 import copy
@@ -32,8 +33,14 @@ SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config.schema.yaml"
 #: A consumer job depends on a producer job when their shared wildcards agree.
 CONSUMERS = {
     "fetch_data": ["cross_validate", "stats_cv5x2"],
-    "cross_validate": ["aggregate_confusion", "measures", "grid_histogram", "exact_analysis",
-                       "stats_within", "explorer"],
+    "cross_validate": [
+        "aggregate_confusion",
+        "measures",
+        "grid_histogram",
+        "exact_analysis",
+        "stats_within",
+        "explorer",
+    ],
     "aggregate_confusion": ["reproduction"],
     "measures": ["aggregate_measures", "ranking_table"],
     "aggregate_measures": ["reproduction", "stats_across"],
@@ -72,12 +79,14 @@ class Change:
 
 def setter(path: str, value):
     """A change that sets the dotted config key ``path`` to ``value``."""
+
     def apply(config, workdir):
         *parents, last = path.split(".")
         node = config
         for part in parents:
             node = node.setdefault(part, {})
         node[last] = copy.deepcopy(value)
+
     return apply
 
 
@@ -85,6 +94,7 @@ def both(*applies):
     def apply(config, workdir):
         for one in applies:
             one(config, workdir)
+
     return apply
 
 
@@ -99,74 +109,121 @@ def mirror_copy(config, workdir):
     config["mirror"] = str(workdir / "mirror_link")
 
 
-CAR_SEEDS_KAPPA = ["measures dataset=car", "ranking_table dataset=car",
-                   "stats_within dataset=car", "stats_across", "reproduction"]
+CAR_SEEDS_KAPPA = [
+    "measures dataset=car",
+    "ranking_table dataset=car",
+    "stats_within dataset=car",
+    "stats_across",
+    "reproduction",
+]
 
 #: Schema key ('*' for a name) -> the change made on the base run and what it must rerun.
 CHANGES: dict[str, Change] = {
     "mirror": Change(mirror_copy, ["fetch_data dataset=car"]),
     "results": Change(setter("results", "results_other"), everything=True, new_jobs=True),
-    "zero_division": Change(setter("zero_division", "nan"), [
-        "measures", "grid_histogram", "exact_analysis", "stats_within", "paper_tables",
-        "reproduction", "explorer"]),
-    "engines": Change(setter("engines", ["sklearn"]), [
-        "aggregate_confusion", "aggregate_measures", "reproduction", "stats_across",
-        "stats_cd_diagrams", "stats_report", "exact_collect"], new_jobs=True),
+    "zero_division": Change(
+        setter("zero_division", "nan"),
+        [
+            "measures",
+            "grid_histogram",
+            "exact_analysis",
+            "stats_within",
+            "paper_tables",
+            "reproduction",
+            "explorer",
+        ],
+    ),
+    "engines": Change(
+        setter("engines", ["sklearn"]),
+        [
+            "aggregate_confusion",
+            "aggregate_measures",
+            "reproduction",
+            "stats_across",
+            "stats_cd_diagrams",
+            "stats_report",
+            "exact_collect",
+        ],
+        new_jobs=True,
+    ),
     "cv.folds": Change(setter("cv.folds", 4), ["cross_validate", "reproduction"]),
     "cv.seed": Change(setter("cv.seed", 2), ["cross_validate", "reproduction"]),
     "cv.repeats": Change(setter("cv.repeats", 2), ["cross_validate", "reproduction"]),
     "classifiers.*.*": Change(
         setter("classifiers.sklearn.DecisionTree.min_samples_leaf", 3),
-        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"]),
+        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
+    ),
     "classifiers.weka.*.class": Change(
         setter("classifiers.weka.J48.class", "weka.classifiers.trees.REPTree"),
-        ["cross_validate engine=weka classifier=J48", "reproduction"]),
+        ["cross_validate engine=weka classifier=J48", "reproduction"],
+    ),
     "classifiers.weka.*.options": Change(
         setter("classifiers.weka.J48.options", ["-C", "0.2"]),
-        ["cross_validate engine=weka classifier=J48", "reproduction"]),
+        ["cross_validate engine=weka classifier=J48", "reproduction"],
+    ),
     "histogram.bin_width": Change(setter("histogram.bin_width", 0.05), ["grid_histogram"]),
     # Only bounds memory: the histograms do not change, but the jobs that use it rerun.
     "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["grid_histogram"]),
     # A guard checked before any job: raising it changes no output.
     "histogram.max_grid_vectors": Change(setter("histogram.max_grid_vectors", 10**9), []),
-    "datasets.*.uci_id": Change(setter("datasets.car.uci_id", 76),
-                                refused="datasets.car.classes"),
+    "datasets.*.uci_id": Change(setter("datasets.car.uci_id", 76), refused="datasets.car.classes"),
     "datasets.*.path": Change(copy_toy, ["fetch_data dataset=toy"]),
-    "datasets.*.target": Change(setter("datasets.toy.target", "grade2"),
-                                ["fetch_data dataset=toy"]),
-    "datasets.*.classes": Change(setter("datasets.toy.classes", ["lo", "mid", "hi"]),
-                                 refused="datasets.toy.classes"),
+    "datasets.*.target": Change(
+        setter("datasets.toy.target", "grade2"), ["fetch_data dataset=toy"]
+    ),
+    "datasets.*.classes": Change(
+        setter("datasets.toy.classes", ["lo", "mid", "hi"]), refused="datasets.toy.classes"
+    ),
     "datasets.*.missing": Change(setter("datasets.car.missing", "?"), ["fetch_data dataset=car"]),
-    "datasets.*.numeric_features": Change(setter("datasets.toy.numeric_features", []),
-                                          ["fetch_data dataset=toy"]),
-    "datasets.*.kappa_grid": Change(setter("datasets.car.kappa_grid", [0, 1]), [
-        "grid_histogram dataset=car", "exact_analysis dataset=car", "explorer dataset=car",
-        "reproduction"]),
+    "datasets.*.numeric_features": Change(
+        setter("datasets.toy.numeric_features", []), ["fetch_data dataset=toy"]
+    ),
+    "datasets.*.kappa_grid": Change(
+        setter("datasets.car.kappa_grid", [0, 1]),
+        [
+            "grid_histogram dataset=car",
+            "exact_analysis dataset=car",
+            "explorer dataset=car",
+            "reproduction",
+        ],
+    ),
     "datasets.*.kappa_vectors": Change(
-        setter("datasets.car.kappa_vectors.p1", [0, 0.8, 0.6, 0.9]), CAR_SEEDS_KAPPA),
-    "datasets.*.weka.all_nominal": Change(setter("datasets.toy.weka.all_nominal", False),
-                                          ["cross_validate engine=weka dataset=toy"]),
+        setter("datasets.car.kappa_vectors.p1", [0, 0.8, 0.6, 0.9]), CAR_SEEDS_KAPPA
+    ),
+    "datasets.*.weka.all_nominal": Change(
+        setter("datasets.toy.weka.all_nominal", False), ["cross_validate engine=weka dataset=toy"]
+    ),
     "datasets.*.weka.value_order": Change(
         setter("datasets.toy.weka.value_order", "first_appearance"),
-        ["cross_validate engine=weka dataset=toy"]),
+        ["cross_validate engine=weka dataset=toy"],
+    ),
     "datasets.*.weka.missing_as_category": Change(
         setter("datasets.toy.weka.missing_as_category", True),
-        ["cross_validate engine=weka dataset=toy"]),
+        ["cross_validate engine=weka dataset=toy"],
+    ),
     "datasets.*.weka.keep_file_order": Change(
         setter("datasets.toy.weka.keep_file_order", False),
-        ["cross_validate engine=weka dataset=toy"]),
-    "stats.alpha": Change(setter("stats.alpha", 0.1),
-                          ["stats_within", "stats_across", "stats_report"]),
-    "stats.cv5x2": Change(setter("stats.cv5x2", True), ["stats_cv5x2", "stats_within"],
-                          new_jobs=True),
-    "stats.mcnemar_exact_below": Change(setter("stats.mcnemar_exact_below", 10),
-                                        ["stats_within"]),
+        ["cross_validate engine=weka dataset=toy"],
+    ),
+    "stats.alpha": Change(
+        setter("stats.alpha", 0.1), ["stats_within", "stats_across", "stats_report"]
+    ),
+    "stats.cv5x2": Change(
+        setter("stats.cv5x2", True), ["stats_cv5x2", "stats_within"], new_jobs=True
+    ),
+    "stats.mcnemar_exact_below": Change(setter("stats.mcnemar_exact_below", 10), ["stats_within"]),
     **{
         f"exact.{key}": Change(setter(f"exact.{key}", value), ["exact_analysis"])
         for key, value in {
-            "fine_grid_values": 6, "monte_carlo_samples": 1000, "seed": 5, "confidence": 0.9,
-            "enumeration_limit": 10, "lattice_size": 4096, "uniform_max_terms": 100,
-            "bin_width": 0.01, "cdf_points": 51,
+            "fine_grid_values": 6,
+            "monte_carlo_samples": 1000,
+            "seed": 5,
+            "confidence": 0.9,
+            "enumeration_limit": 10,
+            "lattice_size": 4096,
+            "uniform_max_terms": 100,
+            "bin_width": 0.01,
+            "cdf_points": 51,
         }.items()
     },
 }
@@ -223,17 +280,28 @@ def base_config(mirror: Path) -> dict:
     config = small_config(mirror)
     car = config["datasets"]["car"]
     car["kappa_vectors"] = {"p1": car["kappa_vectors"]["p1"]}
-    config["datasets"] = {"car": car, "toy": {
-        "path": "toy.csv", "target": "grade", "classes": ["mid", "lo", "hi"], "missing": "?",
-        "numeric_features": ["size"], "kappa_grid": [0, 1],
-        "kappa_vectors": {"p1": [1, 0, 0.5]},
-    }}
+    config["datasets"] = {
+        "car": car,
+        "toy": {
+            "path": "toy.csv",
+            "target": "grade",
+            "classes": ["mid", "lo", "hi"],
+            "missing": "?",
+            "numeric_features": ["size"],
+            "kappa_grid": [0, 1],
+            "kappa_vectors": {"p1": [1, 0, 0.5]},
+        },
+    }
     config["engines"] = ["sklearn", "weka"]
     config["classifiers"] = {
-        "sklearn": {"NaiveBayes": {"alpha": 1.0},
-                    "DecisionTree": {"criterion": "entropy", "min_samples_leaf": 2}},
-        "weka": {"J48": {"class": "weka.classifiers.trees.J48", "options": []},
-                 "NaiveBayes": {"class": "weka.classifiers.bayes.NaiveBayes", "options": []}},
+        "sklearn": {
+            "NaiveBayes": {"alpha": 1.0},
+            "DecisionTree": {"criterion": "entropy", "min_samples_leaf": 2},
+        },
+        "weka": {
+            "J48": {"class": "weka.classifiers.trees.J48", "options": []},
+            "NaiveBayes": {"class": "weka.classifiers.bayes.NaiveBayes", "options": []},
+        },
     }
     config["stats"] = {**config.get("stats", {}), "cv5x2": False}
     return config
@@ -263,8 +331,9 @@ def planned_jobs(workdir: Path, *extra: str) -> set[Job]:
 def matches(job: Job, pattern: str) -> bool:
     rule, *conditions = pattern.split()
     wildcards = dict(job[1])
-    return job[0] == rule and all(wildcards.get(k) == v
-                                  for k, v in (c.split("=", 1) for c in conditions))
+    return job[0] == rule and all(
+        wildcards.get(k) == v for k, v in (c.split("=", 1) for c in conditions)
+    )
 
 
 def downstream(seeds: set[Job], universe: set[Job]) -> set[Job]:
@@ -283,8 +352,9 @@ def downstream(seeds: set[Job], universe: set[Job]) -> set[Job]:
 
 
 def describe(jobs) -> list[str]:
-    return sorted(f"{rule} {' '.join(f'{k}={v}' for k, v in sorted(wc))}".strip()
-                  for rule, wc in jobs)
+    return sorted(
+        f"{rule} {' '.join(f'{k}={v}' for k, v in sorted(wc))}".strip() for rule, wc in jobs
+    )
 
 
 @pytest.fixture(scope="module")
@@ -331,8 +401,9 @@ def test_a_changed_key_reruns_exactly_its_jobs(base_run, key):
         if change.refused is not None:
             done = run_snakemake(workdir, "--dry-run", "--cores", "2")
             assert done.returncode != 0, f"{key}: the changed config was accepted"
-            assert f"config key `{change.refused}`" in done.stdout + done.stderr, \
-                (done.stdout + done.stderr)[-2000:]
+            assert f"config key `{change.refused}`" in done.stdout + done.stderr, (
+                done.stdout + done.stderr
+            )[-2000:]
             return
         if change.new_jobs:
             universe = planned_jobs(workdir, "--forceall")
@@ -354,8 +425,11 @@ def test_editing_a_local_csv_reruns_its_dataset(base_run):
     original = path.read_bytes()
     try:
         lines = original.decode().splitlines()
-        lines[10] = lines[10].replace("red", "green") if "red" in lines[10] else \
-            lines[10].replace("blue", "green")
+        lines[10] = (
+            lines[10].replace("red", "green")
+            if "red" in lines[10]
+            else lines[10].replace("blue", "green")
+        )
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         planned = planned_jobs(workdir)
     finally:
@@ -382,8 +456,13 @@ def test_incremental_run_equals_a_fresh_run(base_run, tmp_path):
     workdir = tmp_path / "incremental"
     shutil.copytree(source, workdir, symlinks=True)
     new = copy.deepcopy(config)
-    for key in ("zero_division", "datasets.*.kappa_vectors", "datasets.*.kappa_grid",
-                "exact.fine_grid_values", "histogram.bin_width"):
+    for key in (
+        "zero_division",
+        "datasets.*.kappa_vectors",
+        "datasets.*.kappa_grid",
+        "exact.fine_grid_values",
+        "histogram.bin_width",
+    ):
         CHANGES[key].apply(new, workdir)
     toy_csv(workdir / "toy.csv", seed=4)
     write_config(workdir, new)
@@ -398,6 +477,5 @@ def test_incremental_run_equals_a_fresh_run(base_run, tmp_path):
     assert done.returncode == 0, done.stderr[-5000:]
     ours, theirs = result_files(workdir / "results"), result_files(fresh / "results")
     assert sorted(ours) == sorted(theirs)
-    differ = [name for name in ours
-              if not filecmp.cmp(ours[name], theirs[name], shallow=False)]
+    differ = [name for name in ours if not filecmp.cmp(ours[name], theirs[name], shallow=False)]
     assert differ == []

@@ -1,4 +1,5 @@
 """scikit-learn style scores of label vectors (pdmeasure.scoring) against the matrix form."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_sco
 from sklearn.tree import DecisionTreeClassifier
 
 import pdmeasure
-from pdmeasure import measures
-from pdmeasure import scoring
+from pdmeasure import measures, scoring
 from pdmeasure.scoring import (
     average_accuracy_score,
     cen_score,
@@ -61,8 +61,9 @@ def test_authors_example_from_label_vectors():
 def test_preference_driven_score_equals_matrix_form(random_labels, weighted):
     y_true, y_pred, weights = random_labels
     weights = weights if weighted else None
-    cm = confusion_matrix(y_true, y_pred, labels=["cat", "dog", "eel", "fox"],
-                          sample_weight=weights)
+    cm = confusion_matrix(
+        y_true, y_pred, labels=["cat", "dog", "eel", "fox"], sample_weight=weights
+    )
     kappa = [0.2, 0.9, 0.5, 0.0]
     assert preference_driven_score(y_true, y_pred, kappa=kappa, sample_weight=weights) == float(
         measures.preference_driven(cm, kappa)
@@ -112,17 +113,23 @@ def test_bad_kappa_is_a_value_error_naming_it(random_labels, kappa, match):
 def test_explicit_labels_keep_an_absent_class():
     y_true, y_pred = ["a", "a", "b", "b"], ["a", "b", "b", "b"]
     # c has neither samples nor predictions: 0/0 precision and recall
-    assert preference_driven_score(y_true, y_pred, labels=["a", "b", "c"], kappa=[0, 0, 0],
-                                   zero_division=0.0) == pytest.approx((0.5 + 1.0 + 0.0) / 3)
-    assert np.isnan(preference_driven_score(y_true, y_pred, labels=["a", "b", "c"],
-                                            kappa=[0, 0, 0]))
+    assert preference_driven_score(
+        y_true, y_pred, labels=["a", "b", "c"], kappa=[0, 0, 0], zero_division=0.0
+    ) == pytest.approx((0.5 + 1.0 + 0.0) / 3)
+    assert np.isnan(
+        preference_driven_score(y_true, y_pred, labels=["a", "b", "c"], kappa=[0, 0, 0])
+    )
     assert preference_driven_score(y_true, y_pred, kappa=[0, 0]) == pytest.approx(0.75)
 
 
 @pytest.mark.parametrize(
     ("score", "name"),
-    [(pacc_score, "pacc"), (cen_score, "cen"), (iba_score, "iba"),
-     (average_accuracy_score, "average_accuracy")],
+    [
+        (pacc_score, "pacc"),
+        (cen_score, "cen"),
+        (iba_score, "iba"),
+        (average_accuracy_score, "average_accuracy"),
+    ],
 )
 @pytest.mark.parametrize("weighted", [False, True])
 def test_label_scores_equal_the_registry_measure(random_labels, score, name, weighted):
@@ -148,8 +155,14 @@ def test_label_scores_pass_labels_and_zero_division(score):
 @pytest.mark.parametrize("score", [pacc_score, cen_score, iba_score, average_accuracy_score])
 def test_label_score_docstrings_are_complete(score):
     doc = score.__doc__
-    for section in (".. math::", "Parameters\n    ----------", "sample_weight",
-                    "Returns\n    -------", "Raises\n    ------", "References\n    ----------"):
+    for section in (
+        ".. math::",
+        "Parameters\n    ----------",
+        "sample_weight",
+        "Returns\n    -------",
+        "Raises\n    ------",
+        "References\n    ----------",
+    ):
         assert section.lower() in doc.lower(), (score.__name__, section)
 
 
@@ -159,7 +172,8 @@ def test_rk_is_sklearns_matthews_corrcoef(random_labels):
     y_true, y_pred, weights = random_labels
     cm = confusion_matrix(y_true, y_pred, sample_weight=weights)
     assert float(measures.mcc(cm)) == pytest.approx(
-        matthews_corrcoef(y_true, y_pred, sample_weight=weights), abs=1e-14)
+        matthews_corrcoef(y_true, y_pred, sample_weight=weights), abs=1e-14
+    )
     constant = ["a", "b", "a"], ["a", "a", "a"]
     cm = confusion_matrix(*constant)
     assert float(measures.mcc(cm, zero_division=0.0)) == matthews_corrcoef(*constant) == 0.0
@@ -167,12 +181,19 @@ def test_rk_is_sklearns_matthews_corrcoef(random_labels):
 
 
 def test_import_pdmeasure_stays_cheap_and_exports_scorers():
-    code = ("import sys, pdmeasure; heavy = [m for m in ('numpy', 'sklearn', 'pandas') "
-            "if m in sys.modules]; assert not heavy, heavy; "
-            "assert pdmeasure.preference_driven_score.__module__ == 'pdmeasure.scoring'")
+    code = (
+        "import sys, pdmeasure; heavy = [m for m in ('numpy', 'sklearn', 'pandas') "
+        "if m in sys.modules]; assert not heavy, heavy; "
+        "assert pdmeasure.preference_driven_score.__module__ == 'pdmeasure.scoring'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
-    for name in ("preference_driven_score", "pacc_score", "cen_score", "iba_score",
-                 "average_accuracy_score"):
+    for name in (
+        "preference_driven_score",
+        "pacc_score",
+        "cen_score",
+        "iba_score",
+        "average_accuracy_score",
+    ):
         assert getattr(pdmeasure, name) is getattr(scoring, name)
         assert name in dir(pdmeasure)
     with pytest.raises(AttributeError):
@@ -195,14 +216,14 @@ def test_grid_search_selects_a_model_with_the_pd_scorer():
     X, y = load_iris(return_X_y=True)
     cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
     scorer = make_scorer(preference_driven_score, kappa=IRIS_KAPPA, zero_division=0.0)
-    search = GridSearchCV(DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 3, 5]},
-                          scoring=scorer, cv=cv).fit(X, y)
+    search = GridSearchCV(
+        DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 3, 5]}, scoring=scorer, cv=cv
+    ).fit(X, y)
     means = search.cv_results_["mean_test_score"]
     assert np.all(np.isfinite(means)) and len(set(means)) > 1  # the depths score differently
     assert search.best_params_["max_depth"] != 1  # a stump never predicts the third class
     best = DecisionTreeClassifier(random_state=0, **search.best_params_)
-    manual = manual_cv(best, X, y, cv, preference_driven_score, kappa=IRIS_KAPPA,
-                       zero_division=0.0)
+    manual = manual_cv(best, X, y, cv, preference_driven_score, kappa=IRIS_KAPPA, zero_division=0.0)
     assert search.best_score_ == pytest.approx(manual.mean(), rel=1e-12)
     assert search.best_score_ == pytest.approx(means.max(), rel=1e-12)
     # the kappa matters: macro recall (kappa = 0) gives other fold scores than this kappa
@@ -217,10 +238,13 @@ def test_cross_val_score_with_label_scores():
     got = cross_val_score(tree, X, y, cv=cv, scoring=make_scorer(pacc_score))
     np.testing.assert_allclose(got, manual_cv(tree, X, y, cv, pacc_score), rtol=1e-12)
     # CEN is lower-is-better: make_scorer negates it
-    got = cross_val_score(tree, X, y, cv=cv,
-                          scoring=make_scorer(cen_score, greater_is_better=False))
+    got = cross_val_score(
+        tree, X, y, cv=cv, scoring=make_scorer(cen_score, greater_is_better=False)
+    )
     np.testing.assert_allclose(got, -manual_cv(tree, X, y, cv, cen_score), rtol=1e-12)
-    got = cross_val_score(tree, X, y, cv=cv,
-                          scoring=make_scorer(preference_driven_score, kappa=[1, 1, 1]))
+    got = cross_val_score(
+        tree, X, y, cv=cv, scoring=make_scorer(preference_driven_score, kappa=[1, 1, 1])
+    )
     np.testing.assert_allclose(
-        got, manual_cv(tree, X, y, cv, preference_driven_score, kappa=[1, 1, 1]), rtol=1e-12)
+        got, manual_cv(tree, X, y, cv, preference_driven_score, kappa=[1, 1, 1]), rtol=1e-12
+    )

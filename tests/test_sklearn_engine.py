@@ -1,4 +1,5 @@
 """The scikit-learn engine: coverage of the folds, determinism, encodings, small classes."""
+
 from __future__ import annotations
 
 import warnings
@@ -14,9 +15,12 @@ from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS
 from pdmeasure.pipeline.engines.sklearn_engine import CLASSIFIERS, make_estimator
 
 #: Small ensembles keep the tests fast; the code path is the same as with the config's sizes.
-FAST = {"Bagging": {"n_estimators": 3}, "NaiveBayes": {"alpha": 1.0},
-        "DecisionTree": {"criterion": "entropy", "min_samples_leaf": 2},
-        "RandomForest": {"n_estimators": 5}}
+FAST = {
+    "Bagging": {"n_estimators": 3},
+    "NaiveBayes": {"alpha": 1.0},
+    "DecisionTree": {"criterion": "entropy", "min_samples_leaf": 2},
+    "RandomForest": {"n_estimators": 5},
+}
 
 
 @pytest.fixture(scope="module")
@@ -27,10 +31,13 @@ def tables(uci_mirror):
     for name in ("car", "dermatology", "nursery"):
         entry = manifest["datasets"][name]
         frame, _ = pddata.read_mirror(name, entry["uci_id"], uci_mirror)
-        spec = DatasetSpec(name=name, target=entry["target"],
-                           classes=tuple(entry["class_order_first_appearance"]),
-                           numeric_features=("age",) if name == "dermatology" else (),
-                           missing=entry["missing"])
+        spec = DatasetSpec(
+            name=name,
+            target=entry["target"],
+            classes=tuple(entry["class_order_first_appearance"]),
+            numeric_features=("age",) if name == "dermatology" else (),
+            missing=entry["missing"],
+        )
         out[name] = (frame, spec)
     return out
 
@@ -90,8 +97,9 @@ def test_small_class_warns_and_is_kept(engine, tables):
     frame, spec = tables["nursery"]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        pred = engine.cross_validate(frame, spec, "DecisionTree", FAST["DecisionTree"],
-                                     CVSpec(folds=10))
+        pred = engine.cross_validate(
+            frame, spec, "DecisionTree", FAST["DecisionTree"], CVSpec(folds=10)
+        )
     messages = [str(w.message) for w in caught]
     assert any("'recommend' has only 2 samples" in m for m in messages)
     assert not any("least populated class" in m for m in messages)  # replaced by ours
@@ -108,8 +116,9 @@ def test_label_outside_classes(engine, tables):
 
 def test_non_numeric_value_in_numeric_feature(engine, tables):
     frame, spec = tables["car"]
-    wrong = DatasetSpec(name="car", target="class", classes=spec.classes,
-                        numeric_features=("doors",))
+    wrong = DatasetSpec(
+        name="car", target="class", classes=spec.classes, numeric_features=("doors",)
+    )
     with pytest.raises(ValueError, match=r"numeric feature 'doors' has the value '5more'"):
         engine.cross_validate(frame, wrong, "DecisionTree", {}, CVSpec(folds=3))
 
@@ -138,10 +147,12 @@ def test_unseen_category_in_training_fold(engine):
     """A value present only in the test fold still has a code (encoder fitted on the domain)."""
     rng = np.random.default_rng(0)
     n = 60
-    frame = pd.DataFrame({
-        "colour": rng.choice(["red", "green"], n).astype(object),
-        "label": np.array(["a", "b"] * (n // 2), dtype=object),
-    })
+    frame = pd.DataFrame(
+        {
+            "colour": rng.choice(["red", "green"], n).astype(object),
+            "label": np.array(["a", "b"] * (n // 2), dtype=object),
+        }
+    )
     frame.loc[0, "colour"] = "blue"  # one sample -> in a single test fold only
     spec = DatasetSpec(name="toy", target="label", classes=("a", "b"))
     for classifier in FAST:

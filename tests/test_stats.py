@@ -14,6 +14,7 @@ multipletests, McNemar), hand-computed small examples, and two published worked 
 * Conover (1999, p. 375), the hand-lotion example of R's ``stats::quade.test`` help page:
   Quade F = 3.8293, num df = 4, denom df = 24, p-value = 0.01519.
 """
+
 from __future__ import annotations
 
 import math
@@ -27,36 +28,97 @@ from scipy import stats as ss
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.multitest import multipletests
 
-from pdmeasure import measures
-
-from pdmeasure import stats
+from pdmeasure import measures, stats
+from pdmeasure.pipeline import stats_across, stats_folds, stats_tables, stats_within
 from pdmeasure.pipeline.confusion import confusion_matrix
 from pdmeasure.pipeline.engines import DatasetSpec
-from pdmeasure.pipeline import stats_across
-from pdmeasure.pipeline import stats_folds
 from pdmeasure.render import stats_report
-from pdmeasure.pipeline import stats_tables
-from pdmeasure.pipeline import stats_within
 
 DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 # Rows: adult (sample), breast cancer, breast cancer wisconsin, cmc, ionosphere, iris,
 # liver disorders, lung cancer, lymphography, mushroom, primary tumor, rheum, voting, wine.
-DEMSAR = np.array([
-    [0.763, 0.599, 0.954, 0.628, 0.882, 0.936, 0.661, 0.583, 0.775, 1.000, 0.940, 0.619,
-     0.972, 0.957],
-    [0.768, 0.591, 0.971, 0.661, 0.888, 0.931, 0.668, 0.583, 0.838, 1.000, 0.962, 0.666,
-     0.981, 0.978],
-    [0.771, 0.590, 0.968, 0.654, 0.886, 0.916, 0.609, 0.563, 0.866, 1.000, 0.965, 0.614,
-     0.9751, 0.946],
-    [0.798, 0.569, 0.967, 0.657, 0.898, 0.931, 0.685, 0.625, 0.875, 1.000, 0.962, 0.669,
-     0.975, 0.970],
-]).T
+DEMSAR = np.array(
+    [
+        [
+            0.763,
+            0.599,
+            0.954,
+            0.628,
+            0.882,
+            0.936,
+            0.661,
+            0.583,
+            0.775,
+            1.000,
+            0.940,
+            0.619,
+            0.972,
+            0.957,
+        ],
+        [
+            0.768,
+            0.591,
+            0.971,
+            0.661,
+            0.888,
+            0.931,
+            0.668,
+            0.583,
+            0.838,
+            1.000,
+            0.962,
+            0.666,
+            0.981,
+            0.978,
+        ],
+        [
+            0.771,
+            0.590,
+            0.968,
+            0.654,
+            0.886,
+            0.916,
+            0.609,
+            0.563,
+            0.866,
+            1.000,
+            0.965,
+            0.614,
+            0.9751,
+            0.946,
+        ],
+        [
+            0.798,
+            0.569,
+            0.967,
+            0.657,
+            0.898,
+            0.931,
+            0.685,
+            0.625,
+            0.875,
+            1.000,
+            0.962,
+            0.669,
+            0.975,
+            0.970,
+        ],
+    ]
+).T
 
 # Conover (1999, p. 375): five brands of hand lotion (columns) sold in seven stores (rows).
-CONOVER = np.array([
-    [5, 4, 7, 10, 12], [1, 3, 1, 0, 2], [16, 12, 22, 22, 35], [5, 4, 3, 5, 4],
-    [10, 9, 7, 13, 10], [19, 18, 28, 37, 58], [10, 7, 6, 8, 7],
-], dtype=float)
+CONOVER = np.array(
+    [
+        [5, 4, 7, 10, 12],
+        [1, 3, 1, 0, 2],
+        [16, 12, 22, 22, 35],
+        [5, 4, 3, 5, 4],
+        [10, 9, 7, 13, 10],
+        [19, 18, 28, 37, 58],
+        [10, 7, 6, 8, 7],
+    ],
+    dtype=float,
+)
 
 
 def _random_scores(seed: int, n: int, k: int, *, ties: bool) -> np.ndarray:
@@ -119,8 +181,9 @@ def test_quade_reproduces_r_documentation_example():
 def test_ties_get_average_ranks_and_direction_is_respected():
     scores = [[0.9, 0.9, 0.8], [0.1, 0.3, 0.2]]
     np.testing.assert_array_equal(stats.rank_scores(scores), [[1.5, 1.5, 3], [3, 1, 2]])
-    np.testing.assert_array_equal(stats.rank_scores(scores, lower_is_better=True),
-                                  [[2.5, 2.5, 1], [1, 3, 2]])
+    np.testing.assert_array_equal(
+        stats.rank_scores(scores, lower_is_better=True), [[2.5, 2.5, 1], [1, 3, 2]]
+    )
 
 
 def test_rank_scores_rejects_nan_and_bad_shapes():
@@ -139,11 +202,13 @@ def test_better_classifier_follows_the_direction():
 
 
 def test_drop_nan_rows_warns_once_per_row_naming_the_columns():
-    table = pd.DataFrame({"A": [1.0, np.nan, 3.0], "B": [np.nan, np.nan, 1.0]},
-                         index=["d1", "d2", "d3"])
+    table = pd.DataFrame(
+        {"A": [1.0, np.nan, 3.0], "B": [np.nan, np.nan, 1.0]}, index=["d1", "d2", "d3"]
+    )
     with pytest.warns(stats_tables.NaNExcludedWarning) as record:
-        kept, dropped = stats_tables.drop_nan_rows(table, lambda row, names: f"{row}: {names}",
-                                            stacklevel=1)
+        kept, dropped = stats_tables.drop_nan_rows(
+            table, lambda row, names: f"{row}: {names}", stacklevel=1
+        )
     assert list(kept.index) == ["d3"]
     assert dropped == [("d1", "B"), ("d2", "A, B")]
     assert [str(w.message) for w in record] == ["d1: B", "d2: A, B"]
@@ -271,10 +336,15 @@ def test_holm_control_uses_best_ranked_and_normal_z():
         z = (ranks[row.classifier_b] - ranks["C4.5+m+cf"]) / se
         assert row.statistic == pytest.approx(z)
         assert row.p_value == pytest.approx(2 * ss.norm.sf(abs(z)))
-    np.testing.assert_allclose(table["p_adjusted"], multipletests(table["p_value"], method="holm")[1])
+    np.testing.assert_allclose(
+        table["p_adjusted"], multipletests(table["p_value"], method="holm")[1]
+    )
     # C4.5 (rank 3.143) differs from the control after Holm; the others do not.
     assert table.set_index("classifier_b")["significant"].to_dict() == {
-        "C4.5": True, "C4.5+m": False, "C4.5+cf": False}
+        "C4.5": True,
+        "C4.5+m": False,
+        "C4.5+cf": False,
+    }
 
 
 def _rank_sums(d: np.ndarray) -> tuple[float, float]:
@@ -296,7 +366,9 @@ def test_wilcoxon_pairwise_matches_scipy_and_rank_sums(seed):
         if np.any(a != b):
             reference = ss.wilcoxon(a, b, zero_method="zsplit")
             assert row.p_value == pytest.approx(reference.pvalue)
-    np.testing.assert_allclose(table["p_adjusted"], multipletests(table["p_value"], method="holm")[1])
+    np.testing.assert_allclose(
+        table["p_adjusted"], multipletests(table["p_value"], method="holm")[1]
+    )
 
 
 def test_wilcoxon_pairwise_matches_scikit_posthocs():
@@ -304,8 +376,9 @@ def test_wilcoxon_pairwise_matches_scikit_posthocs():
     names = ["A", "B", "C"]
     table = pd.DataFrame(stats.wilcoxon_pairwise(scores, names, alpha=0.05))
     melted = pd.DataFrame({"value": scores.T.ravel(), "group": np.repeat(names, 12)})
-    reference = sp.posthoc_wilcoxon(melted, val_col="value", group_col="group",
-                                    zero_method="zsplit", p_adjust="holm")
+    reference = sp.posthoc_wilcoxon(
+        melted, val_col="value", group_col="group", zero_method="zsplit", p_adjust="holm"
+    )
     for row in table.itertuples():
         assert row.p_adjusted == pytest.approx(reference.loc[row.classifier_a, row.classifier_b])
 
@@ -321,7 +394,9 @@ def test_small_n_is_reported_plainly():
     assert "N=4" in chi2.note
     assert chi2.min_p == pytest.approx(ss.chi2.sf(12, 3))
     # Nemenyi with K = 5 and N = 2: CD exceeds the largest possible rank difference.
-    note = pd.DataFrame(stats.nemenyi(_random_scores(0, 2, 5, ties=False), list("ABCDE"), alpha=0.05))["note"]
+    note = pd.DataFrame(
+        stats.nemenyi(_random_scores(0, 2, 5, ties=False), list("ABCDE"), alpha=0.05)
+    )["note"]
     assert "no pair can differ" in note.iloc[0]
 
 
@@ -384,21 +459,26 @@ def test_mcnemar_without_discordant_samples():
 
 # "p1" names a different vector on each dataset (kappa vectors are positional, so these are
 # different preferences); "shared" is the same vector on d1-d3; "only" is on d4 alone.
-KAPPA_VECTORS = {"d1": {"p1": [0, 1], "shared": [0.25, 1]},
-                 "d2": {"p1": [1, 0], "shared": [0.25, 1.0]},
-                 "d3": {"p1": [0.5, 0.5], "shared": [0.25, 1]},
-                 "d4": {"only": [0.2, 0.2]}}
+KAPPA_VECTORS = {
+    "d1": {"p1": [0, 1], "shared": [0.25, 1]},
+    "d2": {"p1": [1, 0], "shared": [0.25, 1.0]},
+    "d3": {"p1": [0.5, 0.5], "shared": [0.25, 1]},
+    "d4": {"only": [0.2, 0.2]},
+}
 P1_NOTE = "p1 differs across datasets (d1: [0, 1], d2: [1, 0], d3: [0.5, 0.5]); not pooled"
 
 
-def _measures_frame(nan_at: tuple[str, str] | None = None,
-                    kappa_vectors=KAPPA_VECTORS) -> pd.DataFrame:
+def _measures_frame(
+    nan_at: tuple[str, str] | None = None, kappa_vectors=KAPPA_VECTORS
+) -> pd.DataFrame:
     """A measures table like measures_table writes: one pd row per distinct vector."""
     rng = np.random.default_rng(5)
     rows = []
     for dataset, vectors in kappa_vectors.items():
-        written = dict.fromkeys(";".join(np.format_float_positional(float(v), trim="-")
-                                         for v in vector) for vector in vectors.values())
+        written = dict.fromkeys(
+            ";".join(np.format_float_positional(float(v), trim="-") for v in vector)
+            for vector in vectors.values()
+        )
         for j, classifier in enumerate(["A", "B", "C"]):
             base = 0.6 + 0.1 * j + rng.random() * 0.05
             rows.append(("e", dataset, classifier, "accuracy", "", base))
@@ -406,11 +486,15 @@ def _measures_frame(nan_at: tuple[str, str] | None = None,
             rows.append(("e", dataset, classifier, "preference_driven", "default", base - 0.1))
             for kappa in written:
                 rows.append(("e", dataset, classifier, "preference_driven", kappa, base))
-    frame = pd.DataFrame(rows, columns=["engine", "dataset", "classifier", "measure", "kappa",
-                                        "value"])
+    frame = pd.DataFrame(
+        rows, columns=["engine", "dataset", "classifier", "measure", "kappa", "value"]
+    )
     if nan_at:
-        mask = (frame["dataset"] == nan_at[0]) & (frame["classifier"] == nan_at[1]) & (
-            frame["measure"] == "accuracy")
+        mask = (
+            (frame["dataset"] == nan_at[0])
+            & (frame["classifier"] == nan_at[1])
+            & (frame["measure"] == "accuracy")
+        )
         frame.loc[mask, "value"] = np.nan
     return frame
 
@@ -421,10 +505,16 @@ def _keys(frame: pd.DataFrame) -> set[tuple[str, str]]:
 
 def test_compare_across_datasets_pools_equal_vectors_and_refuses_different_ones(caplog):
     with caplog.at_level("WARNING", logger="pdmeasure.stats"):
-        tables = stats_across.compare_across_datasets(_measures_frame(), alpha=0.05,
-                                               kappa_vectors=KAPPA_VECTORS)
-    pooled = {("accuracy", ""), ("error_rate", ""), ("preference_driven", "default"),
-              ("preference_driven", "shared"), ("preference_driven", "only")}
+        tables = stats_across.compare_across_datasets(
+            _measures_frame(), alpha=0.05, kappa_vectors=KAPPA_VECTORS
+        )
+    pooled = {
+        ("accuracy", ""),
+        ("error_rate", ""),
+        ("preference_driven", "default"),
+        ("preference_driven", "shared"),
+        ("preference_driven", "only"),
+    }
     assert _keys(tables.ranks) == _keys(tables.cd) == pooled
     ranks = tables.ranks.set_index(["measure", "kappa", "classifier"])["average_rank"]
     # C is best on every dataset: rank 1 for accuracy and for error rate (lower is better).
@@ -457,8 +547,9 @@ def test_compare_across_datasets_pools_equal_vectors_and_refuses_different_ones(
 
 def test_nan_measure_is_excluded_with_a_warning_naming_it():
     with pytest.warns(stats_tables.NaNExcludedWarning, match=r"accuracy.*'d2'.*NaN value for B"):
-        tables = stats_across.compare_across_datasets(_measures_frame(("d2", "B")), alpha=0.05,
-                                               kappa_vectors=KAPPA_VECTORS)
+        tables = stats_across.compare_across_datasets(
+            _measures_frame(("d2", "B")), alpha=0.05, kappa_vectors=KAPPA_VECTORS
+        )
     accuracy = tables.omnibus[tables.omnibus["measure"] == "accuracy"]
     assert (accuracy["n_datasets"] == 3).all()
     assert accuracy["note"].str.contains("excluded: d2").all()
@@ -467,24 +558,36 @@ def test_nan_measure_is_excluded_with_a_warning_naming_it():
 
 def test_named_vectors_of_equal_values_are_pooled_and_others_refused():
     """Pooling follows the vector's values: equal values under a name pool, others do not."""
-    vectors = {"car": {"p1": [0, 0.8, 0.6, 1], "p2": [0, 1, 0, 1]},
-               "nursery": {"p1": [0, 0, 0, 1, 0], "p2": [0, 1, 0, 1]},
-               "toy": {"p2": [0.0, 1.0, 0.0, 1.0]}}
+    vectors = {
+        "car": {"p1": [0, 0.8, 0.6, 1], "p2": [0, 1, 0, 1]},
+        "nursery": {"p1": [0, 0, 0, 1, 0], "p2": [0, 1, 0, 1]},
+        "toy": {"p2": [0.0, 1.0, 0.0, 1.0]},
+    }
     assert stats_tables.differing_kappa_vectors(vectors) == {
-        "p1": {"car": (0.0, 0.8, 0.6, 1.0), "nursery": (0.0, 0.0, 0.0, 1.0, 0.0)}}
-    assert stats_tables.not_pooled_note("p1", stats_tables.differing_kappa_vectors(vectors)["p1"]) \
-        == "p1 differs across datasets (car: [0, 0.8, 0.6, 1], nursery: [0, 0, 0, 1, 0]); " \
-           "not pooled"
+        "p1": {"car": (0.0, 0.8, 0.6, 1.0), "nursery": (0.0, 0.0, 0.0, 1.0, 0.0)}
+    }
+    assert (
+        stats_tables.not_pooled_note("p1", stats_tables.differing_kappa_vectors(vectors)["p1"])
+        == "p1 differs across datasets (car: [0, 0.8, 0.6, 1], nursery: [0, 0, 0, 1, 0]); "
+        "not pooled"
+    )
     keys = stats_tables.comparison_keys(vectors)
     assert ("preference_driven", "p2") in keys and ("preference_driven", "p1") not in keys
-    tables = stats_across.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05,
-                                           kappa_vectors=vectors)
+    tables = stats_across.compare_across_datasets(
+        _measures_frame(kappa_vectors=vectors), alpha=0.05, kappa_vectors=vectors
+    )
     p2 = tables.ranks[tables.ranks["kappa"] == "p2"]
     assert (p2["n_datasets"] == 3).all() and p2["datasets"].iloc[0] == "car;nursery;toy"
     assert tables.omnibus.loc[tables.omnibus["kappa"] == "p2", "p_value"].notna().all()
     p1 = tables.omnibus[tables.omnibus["kappa"] == "p1"]
-    assert p1["note"].str.contains(r"p1 differs across datasets \(car: \[0, 0.8, 0.6, 1\], "
-                                   r"nursery: \[0, 0, 0, 1, 0\]\); not pooled").all()
+    assert (
+        p1["note"]
+        .str.contains(
+            r"p1 differs across datasets \(car: \[0, 0.8, 0.6, 1\], "
+            r"nursery: \[0, 0, 0, 1, 0\]\); not pooled"
+        )
+        .all()
+    )
     assert "p1" not in set(tables.ranks["kappa"])
 
 
@@ -492,8 +595,9 @@ def test_default_kappa_is_pooled_whatever_the_named_vectors():
     vectors = {"car": {"p1": [0, 0.8, 0.6, 1]}, "nursery": {"p1": [0, 0, 0, 1, 0]}}
     keys = stats_tables.comparison_keys(vectors)
     assert keys[-1] == ("preference_driven", "default")
-    tables = stats_across.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05,
-                                           kappa_vectors=vectors)
+    tables = stats_across.compare_across_datasets(
+        _measures_frame(kappa_vectors=vectors), alpha=0.05, kappa_vectors=vectors
+    )
     default = tables.cd[tables.cd["kappa"] == "default"]
     assert (default["n_datasets"] == 2).all() and default["cd"].notna().all()
 
@@ -512,14 +616,17 @@ def test_a_vector_with_two_names_on_a_dataset_counts_for_both():
 
 def test_unnamed_vectors_are_pooled_only_when_their_values_are_equal():
     vectors = {"d1": {"x": [0, 1]}, "d2": {"y": [0, 1]}, "d3": {"z": [1, 0]}}
-    tables = stats_across.compare_across_datasets(_measures_frame(kappa_vectors=vectors), alpha=0.05)
+    tables = stats_across.compare_across_datasets(
+        _measures_frame(kappa_vectors=vectors), alpha=0.05
+    )
     n = tables.ranks.drop_duplicates("kappa").set_index("kappa")["n_datasets"]
     assert n["0;1"] == 2 and n["1;0"] == 1
 
 
 def test_report_says_which_vectors_were_not_pooled(tmp_path):
-    across = stats_across.compare_across_datasets(_measures_frame(), alpha=0.05,
-                                           kappa_vectors=KAPPA_VECTORS)
+    across = stats_across.compare_across_datasets(
+        _measures_frame(), alpha=0.05, kappa_vectors=KAPPA_VECTORS
+    )
     # as the pipeline does: the report is rendered from the tables read back from CSV
     back = []
     for name, table in zip(across._fields, across):
@@ -528,8 +635,18 @@ def test_report_says_which_vectors_were_not_pooled(tmp_path):
         back.append(stats_tables.read_stats_table(path))
     across = stats_across.AcrossTables(*back)
     assert stats_report.not_compared(across, "e") == [f"preference_driven [p1]: {P1_NOTE}"]
-    no_within = pd.DataFrame(columns=["engine", "dataset", "measure", "kappa", "classifier_a",
-                                      "classifier_b", "better", "significant_by"])
+    no_within = pd.DataFrame(
+        columns=[
+            "engine",
+            "dataset",
+            "measure",
+            "kappa",
+            "classifier_a",
+            "classifier_b",
+            "better",
+            "significant_by",
+        ]
+    )
     report = stats_report.stats_report(across, no_within, alpha=0.05)
     assert "Not compared across datasets:" in report
     assert f"- preference_driven [p1]: {P1_NOTE}" in report
@@ -538,8 +655,9 @@ def test_report_says_which_vectors_were_not_pooled(tmp_path):
     assert not re.search(r"^\| preference_driven \[p1\] ", report, re.MULTILINE)
 
 
-def _predictions(classifiers: dict[str, float], *, n: int = 200, folds: int = 5,
-                 repeats: int = 1, seed: int = 0) -> pd.DataFrame:
+def _predictions(
+    classifiers: dict[str, float], *, n: int = 200, folds: int = 5, repeats: int = 1, seed: int = 0
+) -> pd.DataFrame:
     """Synthetic CV predictions on 3 classes; each classifier is right with its own rate."""
     rng = np.random.default_rng(seed)
     classes = np.array(["x", "y", "z"])
@@ -550,27 +668,43 @@ def _predictions(classifiers: dict[str, float], *, n: int = 200, folds: int = 5,
         for name, rate in classifiers.items():
             right = rng.random(n) < rate
             wrong = classes[(np.arange(n) + 1 + rng.integers(0, 2, n)) % 3]
-            frames.append(pd.DataFrame({
-                "engine": "e", "dataset": "d", "classifier": name, "repeat": repeat,
-                "fold": fold, "row": np.arange(n), "actual": actual,
-                "predicted": np.where(right, actual, wrong)}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "engine": "e",
+                        "dataset": "d",
+                        "classifier": name,
+                        "repeat": repeat,
+                        "fold": fold,
+                        "row": np.arange(n),
+                        "actual": actual,
+                        "predicted": np.where(right, actual, wrong),
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
 def test_fold_measure_values_match_the_measures_library():
     pred = _predictions({"good": 0.9, "bad": 0.5})
-    values = stats_folds.fold_measure_values(pred, classes=["x", "y", "z"],
-                                       kappa_vectors={"p1": [0, 1, 0.5]}, zero_division=0.0)
+    values = stats_folds.fold_measure_values(
+        pred, classes=["x", "y", "z"], kappa_vectors={"p1": [0, 1, 0.5]}, zero_division=0.0
+    )
     assert list(values.columns) == list(stats_tables.FOLD_COLUMNS)
     one = pred[(pred["classifier"] == "good") & (pred["fold"] == 2)]
     cm = confusion_matrix(one["actual"], one["predicted"], ["x", "y", "z"])
     row = values[(values["classifier"] == "good") & (values["fold"] == 2)].set_index(
-        ["measure", "kappa"])
-    assert row.loc[("accuracy", ""), "value"] == pytest.approx((one["actual"] == one["predicted"]).mean())
+        ["measure", "kappa"]
+    )
+    assert row.loc[("accuracy", ""), "value"] == pytest.approx(
+        (one["actual"] == one["predicted"]).mean()
+    )
     assert row.loc[("preference_driven", "default"), "value"] == pytest.approx(
-        measures.preference_driven(cm, None, zero_division=0.0))
+        measures.preference_driven(cm, None, zero_division=0.0)
+    )
     assert row.loc[("preference_driven", "p1"), "value"] == pytest.approx(
-        measures.preference_driven(cm, [0, 1, 0.5], zero_division=0.0))
+        measures.preference_driven(cm, [0, 1, 0.5], zero_division=0.0)
+    )
     assert (row["n_test"] + row["n_train"] == 200).all()
     expected = len(measures.REGISTRY) + 1  # registry (pd there = default) + one vector
     assert values.groupby(["classifier", "fold"]).size().eq(expected).all()
@@ -590,26 +724,34 @@ def _within(seed: int = 0):
     classes = ["x", "y", "z"]
     pred = _predictions({"good": 0.95, "mid": 0.9, "bad": 0.4}, n=300, folds=10, seed=seed)
     values = stats_folds.fold_measure_values(pred, classes=classes, zero_division=0.0)
-    five = _predictions({"good": 0.95, "mid": 0.9, "bad": 0.4}, n=300, folds=2, repeats=5,
-                        seed=seed + 1)
-    five_values = stats_folds.fold_measure_values(five, classes=classes, zero_division=0.0,
-                                            scheme="cv5x2")
-    return pred, stats_within.compare_within_dataset(values, alpha=0.05, cv_predictions=pred,
-                                              cv5x2_values=five_values,
-                                              classifiers=["good", "mid", "bad"])
+    five = _predictions(
+        {"good": 0.95, "mid": 0.9, "bad": 0.4}, n=300, folds=2, repeats=5, seed=seed + 1
+    )
+    five_values = stats_folds.fold_measure_values(
+        five, classes=classes, zero_division=0.0, scheme="cv5x2"
+    )
+    return pred, stats_within.compare_within_dataset(
+        values,
+        alpha=0.05,
+        cv_predictions=pred,
+        cv5x2_values=five_values,
+        classifiers=["good", "mid", "bad"],
+    )
 
 
 def test_compare_within_dataset_finds_the_obvious_difference():
     _, pairwise = _within()
     assert list(pairwise.columns) == list(stats_tables.PAIRWISE_COLUMNS)
-    acc = pairwise[pairwise["measure"] == "accuracy"].set_index(["test", "classifier_a",
-                                                                 "classifier_b"])
+    acc = pairwise[pairwise["measure"] == "accuracy"].set_index(
+        ["test", "classifier_a", "classifier_b"]
+    )
     for test in stats_tables.WITHIN_TESTS:
         assert acc.loc[(test, "good", "bad"), "better"] == "good"
     for test in ("corrected_t", "mcnemar", "cv5x2_f"):
         assert acc.loc[(test, "good", "bad"), "significant"]
-    err = pairwise[pairwise["measure"] == "error_rate"].set_index(["test", "classifier_a",
-                                                                   "classifier_b"])
+    err = pairwise[pairwise["measure"] == "error_rate"].set_index(
+        ["test", "classifier_a", "classifier_b"]
+    )
     assert err.loc[("corrected_t", "good", "bad"), "better"] == "good"
     assert err.loc[("corrected_t", "good", "bad"), "mean_difference"] < 0
     assert set(pairwise.loc[pairwise["test"] == "mcnemar", "measure"]) == {"accuracy", "error_rate"}
@@ -621,8 +763,11 @@ def test_significance_table_markdown_and_report(tmp_path):
     _, pairwise = _within()
     table = stats_within.significance_table(pairwise)
     assert {"p_corrected_t", "p_cv5x2_t", "p_cv5x2_f", "p_mcnemar", "significant_by"} <= set(table)
-    good_bad = table[(table["measure"] == "accuracy") & (table["classifier_a"] == "good")
-                     & (table["classifier_b"] == "bad")].iloc[0]
+    good_bad = table[
+        (table["measure"] == "accuracy")
+        & (table["classifier_a"] == "good")
+        & (table["classifier_b"] == "bad")
+    ].iloc[0]
     assert "corrected_t" in good_bad["significant_by"].split(";")
     md = stats_report.significance_markdown(table, alpha=0.05)
     assert "## accuracy" in md and "## preference_driven [default]" in md
@@ -631,10 +776,12 @@ def test_significance_table_markdown_and_report(tmp_path):
     table.to_csv(stats_path, index=False)
     back = stats_tables.read_stats_table(stats_path)
     assert back["kappa"].iloc[0] == ""
-    across = stats_across.compare_across_datasets(_measures_frame(), alpha=0.05,
-                                           kappa_vectors=KAPPA_VECTORS)
-    report = stats_report.stats_report(across, back, alpha=0.05,
-                                figures={("e", "accuracy", ""): "../figures/cd/e/accuracy.png"})
+    across = stats_across.compare_across_datasets(
+        _measures_frame(), alpha=0.05, kappa_vectors=KAPPA_VECTORS
+    )
+    report = stats_report.stats_report(
+        across, back, alpha=0.05, figures={("e", "accuracy", ""): "../figures/cd/e/accuracy.png"}
+    )
     assert "## Accuracy and pd at the default kappa" in report
     assert "little power" in report
     assert "good > bad" in report
@@ -648,11 +795,11 @@ def test_comparison_keys_and_file_stem():
     assert ("preference_driven", "only") not in keys  # a single dataset
     assert ("preference_driven", "default") in keys and ("accuracy", "") in keys
     # exactly the keys compared across two or more datasets (the CD figures of stats.smk)
-    tables = stats_across.compare_across_datasets(_measures_frame(), alpha=0.05,
-                                           kappa_vectors=KAPPA_VECTORS)
+    tables = stats_across.compare_across_datasets(
+        _measures_frame(), alpha=0.05, kappa_vectors=KAPPA_VECTORS
+    )
     compared = _keys(tables.cd[tables.cd["n_datasets"] >= 2])
-    assert {k for k in keys if k[0] in {"accuracy", "error_rate", "preference_driven"}} \
-        == compared
+    assert {k for k in keys if k[0] in {"accuracy", "error_rate", "preference_driven"}} == compared
     assert stats_tables.file_stem("preference_driven", "p1") == "preference_driven_p1"
     assert stats_tables.file_stem("accuracy", "") == "accuracy"
 
@@ -661,12 +808,21 @@ def test_cross_validate_5x2_through_the_sklearn_engine():
     rng = np.random.default_rng(0)
     n = 80
     label = np.where(np.arange(n) % 2 == 0, "yes", "no")
-    data = pd.DataFrame({"f1": np.where(rng.random(n) < 0.8, label, "other"),
-                         "f2": rng.choice(["a", "b"], n), "class": label})
+    data = pd.DataFrame(
+        {
+            "f1": np.where(rng.random(n) < 0.8, label, "other"),
+            "f2": rng.choice(["a", "b"], n),
+            "class": label,
+        }
+    )
     spec = DatasetSpec(name="toy", target="class", classes=("yes", "no"))
-    frames = [stats_folds.cross_validate_5x2("sklearn", data, spec, name, params, seed=3)
-              for name, params in (("NaiveBayes", {"alpha": 1.0}),
-                                   ("DecisionTree", {"criterion": "entropy"}))]
+    frames = [
+        stats_folds.cross_validate_5x2("sklearn", data, spec, name, params, seed=3)
+        for name, params in (
+            ("NaiveBayes", {"alpha": 1.0}),
+            ("DecisionTree", {"criterion": "entropy"}),
+        )
+    ]
     pred = pd.concat(frames, ignore_index=True)
     assert list(pred.columns) == list(stats_folds.PREDICTION_KEYS)
     assert sorted(pred["repeat"].unique()) == [1, 2, 3, 4, 5]
@@ -674,8 +830,11 @@ def test_cross_validate_5x2_through_the_sklearn_engine():
     stats_folds.check_paired_folds(pred)  # same folds for both classifiers
     values = stats_folds.fold_measure_values(pred, classes=["yes", "no"], scheme="cv5x2")
     d = values[values["measure"] == "accuracy"].pivot_table(
-        index=["repeat", "fold"], columns="classifier", values="value")
-    result = stats.paired_ttest_5x2cv((d["NaiveBayes"] - d["DecisionTree"]).to_numpy().reshape(5, 2))
+        index=["repeat", "fold"], columns="classifier", values="value"
+    )
+    result = stats.paired_ttest_5x2cv(
+        (d["NaiveBayes"] - d["DecisionTree"]).to_numpy().reshape(5, 2)
+    )
     assert np.isfinite(result.p_value) or result.note
 
 
@@ -700,15 +859,22 @@ def test_pipeline_stats_outputs(small_pipeline):
     classifiers = list(config["classifiers"]["sklearn"])
     folder = small_pipeline / "stats" / "sklearn" / "car"
     five = stats_folds.read_predictions(
-        small_pipeline / "stats" / "cv5x2" / "sklearn" / "car" / classifiers[0] / "predictions.csv")
-    assert sorted(set(zip(five["repeat"], five["fold"]))) == [(r, f) for r in range(1, 6)
-                                                              for f in (1, 2)]
+        small_pipeline / "stats" / "cv5x2" / "sklearn" / "car" / classifiers[0] / "predictions.csv"
+    )
+    assert sorted(set(zip(five["repeat"], five["fold"]))) == [
+        (r, f) for r in range(1, 6) for f in (1, 2)
+    ]
     folds = stats_tables.read_stats_table(folder / "fold_measures.csv")
-    pred = stats_folds.read_predictions(small_pipeline / "cv" / "sklearn" / "car" / classifiers[0]
-                                  / "predictions.csv")
+    pred = stats_folds.read_predictions(
+        small_pipeline / "cv" / "sklearn" / "car" / classifiers[0] / "predictions.csv"
+    )
     first = pred[pred["fold"] == 1]
-    accuracy = folds[(folds["scheme"] == "cv") & (folds["classifier"] == classifiers[0])
-                     & (folds["fold"] == 1) & (folds["measure"] == "accuracy")]["value"]
+    accuracy = folds[
+        (folds["scheme"] == "cv")
+        & (folds["classifier"] == classifiers[0])
+        & (folds["fold"] == 1)
+        & (folds["measure"] == "accuracy")
+    ]["value"]
     assert accuracy.iloc[0] == pytest.approx((first["actual"] == first["predicted"]).mean())
     pairwise = stats_tables.read_stats_table(folder / "pairwise.csv")
     assert set(pairwise["test"]) == set(stats_tables.WITHIN_TESTS)

@@ -7,6 +7,7 @@ instead of binning them; the exact analysis leaves the tree out with a logged wa
 analyses the one classifier left, so its pairwise tables are empty and their figures are
 placeholders. An engine with one configured classifier has empty pairwise tables too.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -18,8 +19,8 @@ from conftest import run_snakemake, small_config, write_config
 
 from pdmeasure import measures
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.render.exact_figures import read_exact_table
 from pdmeasure.pipeline.io import read_csv
+from pdmeasure.render.exact_figures import read_exact_table
 
 pytestmark = pytest.mark.slow
 
@@ -48,11 +49,17 @@ def toy_csv(path: Path, n: int = 120, seed: int = 5) -> None:
 def toy_config(classifiers: dict, zero_division) -> dict:
     """The small config with the local dataset ``toy`` only and the sklearn engine only."""
     config = small_config(None)
-    config["datasets"] = {"toy": {
-        "path": "toy.csv", "target": "grade", "classes": list(CLASSES), "missing": None,
-        "numeric_features": ["size"], "kappa_grid": [0, 0.5, 1],
-        "kappa_vectors": {"p1": [1, 0, 0.5]},
-    }}
+    config["datasets"] = {
+        "toy": {
+            "path": "toy.csv",
+            "target": "grade",
+            "classes": list(CLASSES),
+            "missing": None,
+            "numeric_features": ["size"],
+            "kappa_grid": [0, 0.5, 1],
+            "kappa_vectors": {"p1": [1, 0, 0.5]},
+        }
+    }
     config["engines"] = ["sklearn"]
     config["classifiers"] = {"sklearn": classifiers}
     config["zero_division"] = zero_division
@@ -73,8 +80,9 @@ def run_all(workdir: Path, config: dict, *, check: bool = True):
     done = run_snakemake(workdir, "--cores", "2", *(() if check else ("--keep-going",)))
     if not check:
         return workdir / "results", done
-    assert done.returncode == 0, (f"snakemake failed (exit {done.returncode}):\n"
-                                  f"{done.stdout[-4000:]}\n{done.stderr[-8000:]}")
+    assert done.returncode == 0, (
+        f"snakemake failed (exit {done.returncode}):\n{done.stdout[-4000:]}\n{done.stderr[-8000:]}"
+    )
     return workdir / "results"
 
 
@@ -94,8 +102,9 @@ def test_rule_all_with_a_classifier_that_never_predicts_a_class(tmp_path):
     assert (pooled[("sklearn", "toy", "NaiveBayes")].sum(axis=0) > 0).all()
 
     # kappa grid: the tree's undefined vectors are counted, not binned
-    summary = read_csv(results / "grids/sklearn/toy/summary.csv", integers=["n", "n_undefined"],
-                       numbers=["mean"])
+    summary = read_csv(
+        results / "grids/sklearn/toy/summary.csv", integers=["n", "n_undefined"], numbers=["mean"]
+    )
     by_name = summary.set_index("classifier")
     assert by_name.loc["DecisionTree", "n_undefined"] > 0
     grid = np.array(list(itertools.product([0, 0.5, 1], repeat=len(CLASSES))))
@@ -116,8 +125,10 @@ def test_rule_all_with_a_classifier_that_never_predicts_a_class(tmp_path):
     for name in never:
         i = CLASSES.index(name)
         # named by its index, and by its name when the script passes the class names
-        assert (f"class index {i} is never predicted" in log
-                or f"class {name!r} (index {i}) is never predicted" in log), name
+        assert (
+            f"class index {i} is never predicted" in log
+            or f"class {name!r} (index {i}) is never predicted" in log
+        ), name
     assert "set zero_division to 0" in log
     for name in ("summary", "cdf", "histogram", "share"):
         table = read_exact_table(results / f"exact/sklearn/toy/{name}.csv")
@@ -145,8 +156,10 @@ def test_rule_all_with_a_single_classifier(tmp_path, classifier, params, zero_di
     results, done = run_all(workdir, config, check=False)
     left_out = zero_division == "nan"
 
-    exact = {name: read_exact_table(results / f"exact/sklearn/toy/{name}.csv")
-             for name in ("summary", "cdf", "histogram", "win", "share", "robustness")}
+    exact = {
+        name: read_exact_table(results / f"exact/sklearn/toy/{name}.csv")
+        for name in ("summary", "cdf", "histogram", "win", "share", "robustness")
+    }
     for name, table in exact.items():
         assert len(table.columns) > 5, name
         pairwise = name in ("win", "robustness")
@@ -163,5 +176,6 @@ def test_rule_all_with_a_single_classifier(tmp_path, classifier, params, zero_di
         log = (workdir / "logs/exact/sklearn/toy.log").read_text(encoding="utf-8")
         assert "classifier 'DecisionTree' is left out of the exact analysis" in log
 
-    assert done.returncode == 0, (f"snakemake failed (exit {done.returncode}):\n"
-                                  f"{done.stdout[-4000:]}\n{done.stderr[-8000:]}")
+    assert done.returncode == 0, (
+        f"snakemake failed (exit {done.returncode}):\n{done.stdout[-4000:]}\n{done.stderr[-8000:]}"
+    )

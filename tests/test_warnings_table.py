@@ -1,4 +1,5 @@
 """The table of undefined per-class precision and recall (never-predicted, never-actual classes)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,15 +28,23 @@ def _pooled() -> dict[tuple[str, str, str], np.ndarray]:
     }
     parts = []
     for classifier, predicted in predictions.items():
-        pred = pd.DataFrame({"repeat": 1, "fold": [1, 2] * 6, "actual": actual,
-                             "predicted": predicted})
-        parts.append(predictions_to_long(pred, CLASSES["car"], engine="weka", dataset="car",
-                                         classifier=classifier))
+        pred = pd.DataFrame(
+            {"repeat": 1, "fold": [1, 2] * 6, "actual": actual, "predicted": predicted}
+        )
+        parts.append(
+            predictions_to_long(
+                pred, CLASSES["car"], engine="weka", dataset="car", classifier=classifier
+            )
+        )
     # toy: class y never occurs as actual class, and is predicted once
-    pred = pd.DataFrame({"repeat": 1, "fold": 1, "actual": ["x", "x", "x"],
-                         "predicted": ["x", "y", "x"]})
-    parts.append(predictions_to_long(pred, CLASSES["toy"], engine="sklearn", dataset="toy",
-                                     classifier="Tree"))
+    pred = pd.DataFrame(
+        {"repeat": 1, "fold": 1, "actual": ["x", "x", "x"], "predicted": ["x", "y", "x"]}
+    )
+    parts.append(
+        predictions_to_long(
+            pred, CLASSES["toy"], engine="sklearn", dataset="toy", classifier="Tree"
+        )
+    )
     return pooled_matrices(pd.concat(parts, ignore_index=True), CLASSES)
 
 
@@ -43,11 +52,16 @@ def test_one_row_per_never_predicted_class_and_never_actual_class():
     pooled = _pooled()
     table = undefined_precision(pooled, CLASSES)
     assert list(table.columns) == list(UNDEFINED_COLUMNS)
-    keys = list(table[["engine", "dataset", "classifier", "class", "measure"]].itertuples(
-        index=False, name=None))
-    assert keys == [("weka", "car", "NaiveBayes", "vgood", "precision"),
-                    ("weka", "car", "NaiveBayes", "good", "precision"),
-                    ("sklearn", "toy", "Tree", "y", "recall")]
+    keys = list(
+        table[["engine", "dataset", "classifier", "class", "measure"]].itertuples(
+            index=False, name=None
+        )
+    )
+    assert keys == [
+        ("weka", "car", "NaiveBayes", "vgood", "precision"),
+        ("weka", "car", "NaiveBayes", "good", "precision"),
+        ("sklearn", "toy", "Tree", "y", "recall"),
+    ]
     vgood = table.iloc[0]["reason"]
     assert "never predicted" in vgood and "2 actual" in vgood and "precision is 0/0" in vgood
     assert "never an actual class" in table.iloc[2]["reason"]

@@ -1,5 +1,6 @@
 """The paper-exact Weka engine: encoding rules, requirement checks, and (marked ``weka``) the
 cross-validation against the authors' published krkopt matrices and Weka's own API."""
+
 from __future__ import annotations
 
 import json
@@ -11,8 +12,13 @@ import pytest
 import yaml
 
 from pdmeasure.pipeline.confusion import confusion_matrix
-from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, EngineUnavailable, get_engine
-from pdmeasure.pipeline.engines import weka_engine
+from pdmeasure.pipeline.engines import (
+    CVSpec,
+    DatasetSpec,
+    EngineUnavailable,
+    get_engine,
+    weka_engine,
+)
 from pdmeasure.pipeline.engines.weka_encoding import WekaEncoding, declared_values, encode
 from pdmeasure.pipeline.engines.weka_engine import WekaEngine, classifier_setup, fold_sizes
 
@@ -42,22 +48,36 @@ def canonical(mirror, name: str) -> pd.DataFrame:
     """The canonical table (results/data/<name>.csv layout) straight from the UCI file."""
     manifest = json.loads((mirror / "MANIFEST.json").read_text())["datasets"][name]
     return pd.read_csv(
-        mirror / manifest["file"], header=None, names=manifest["columns"], dtype=str,
+        mirror / manifest["file"],
+        header=None,
+        names=manifest["columns"],
+        dtype=str,
         keep_default_na=False,
     )
 
 
 def toy(config, **override) -> tuple[pd.DataFrame, DatasetSpec]:
-    data = pd.DataFrame({
-        "age": ["10", "8", "?", "9", "10"],
-        "colour": ["red", "blue", "red", "green", "blue"],
-        "class": ["b", "a", "b", "a", "c"],
-    })
-    spec = DatasetSpec(name="toy", target="class", classes=("c", "b", "a"),
-                       numeric_features=("age",), missing="?",
-                       options={"all_nominal": True, "value_order": "sorted",
-                                "missing_as_category": False, "keep_file_order": True,
-                                **override})
+    data = pd.DataFrame(
+        {
+            "age": ["10", "8", "?", "9", "10"],
+            "colour": ["red", "blue", "red", "green", "blue"],
+            "class": ["b", "a", "b", "a", "c"],
+        }
+    )
+    spec = DatasetSpec(
+        name="toy",
+        target="class",
+        classes=("c", "b", "a"),
+        numeric_features=("age",),
+        missing="?",
+        options={
+            "all_nominal": True,
+            "value_order": "sorted",
+            "missing_as_category": False,
+            "keep_file_order": True,
+            **override,
+        },
+    )
     return data, spec
 
 
@@ -129,8 +149,11 @@ def test_dermatology_encoding_keeps_question_mark_ages(config, uci_mirror):
     age = attributes[data.columns.get_loc("age")]
     assert age.values[-1] == "?"
     assert not np.isnan(values).any()
-    assert int((values[:, data.columns.get_loc("age")] == len(age.values) - 1).sum()) == int(
-        (data["age"] == "?").sum()) == 8
+    assert (
+        int((values[:, data.columns.get_loc("age")] == len(age.values) - 1).sum())
+        == int((data["age"] == "?").sum())
+        == 8
+    )
     scores = attributes[0].values
     assert scores == ("0", "1", "2", "3")
 
@@ -166,8 +189,11 @@ def test_check_available_names_java_when_missing(monkeypatch):
     with pytest.raises(EngineUnavailable) as info:
         get_engine("weka").check_available()
     message = str(info.value)
-    for needed in ("apt-get install openjdk-17-jre-headless", "conda install -c conda-forge openjdk",
-                   "remove `weka` from `engines` in config.yaml"):
+    for needed in (
+        "apt-get install openjdk-17-jre-headless",
+        "conda install -c conda-forge openjdk",
+        "remove `weka` from `engines` in config.yaml",
+    ):
         assert needed in message
 
 
@@ -176,8 +202,9 @@ def test_check_available_names_package_when_missing(monkeypatch):
 
     real = importlib.util.find_spec
     monkeypatch.setattr(shutil, "which", lambda name, *a, **k: "/usr/bin/java")
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "weka" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "weka" else real(name, *a)
+    )
     with pytest.raises(EngineUnavailable, match=r"pip install python-weka-wrapper3.*remove `weka`"):
         WekaEngine().check_available()
 
@@ -253,10 +280,16 @@ def test_weka_version_is_at_least_3_7_11(weka):
 def test_krkopt_pooled_matrix_equals_authors(weka, krkopt, config, shared_dir, classifier):
     data, spec = krkopt
     reference = json.loads(
-        (shared_dir / "reference" / "krkopt-weka-confusion-matrices.json").read_text())
+        (shared_dir / "reference" / "krkopt-weka-confusion-matrices.json").read_text()
+    )
     assert reference["class_order"] == list(spec.classes)
-    pred = weka.cross_validate(data, spec, classifier, config["classifiers"]["weka"][classifier],
-                               CVSpec(folds=10, seed=1, repeats=1))
+    pred = weka.cross_validate(
+        data,
+        spec,
+        classifier,
+        config["classifiers"]["weka"][classifier],
+        CVSpec(folds=10, seed=1, repeats=1),
+    )
     check_predictions(pred, data, spec, 10)
     pooled = confusion_matrix(pred["actual"], pred["predicted"], spec.classes)
     np.testing.assert_array_equal(pooled, np.array(reference["confusion_matrices"][classifier]))
@@ -286,7 +319,10 @@ def test_rows_and_folds_equal_an_independent_weka_loop(weka, uci_mirror, config)
 
     # The loop of Evaluation.crossValidateModel, written out; each test instance carries its
     # file row through randomize/stratify because we look it up by its attribute values.
-    key_of = {tuple(row): i for i, row in enumerate(data.drop(columns=spec.target).itertuples(index=False))}
+    key_of = {
+        tuple(row): i
+        for i, row in enumerate(data.drop(columns=spec.target).itertuples(index=False))
+    }
     assert len(key_of) == len(data)  # car rows are unique feature vectors
     random = JClass("java.util.Random")(1)
     shuffled = JClass("weka.core.Instances")(instances.jobject)

@@ -9,20 +9,20 @@ counts the status of every printed cell. Expected (see docs/errata.md, "Weka fin
 * RandomForest cannot reproduce to the digit (Weka's RandomTree seeds itself from the text of a
   training instance), so its cells differ; ranks that depend on it differ too.
 """
+
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 import yaml
+from test_weka_engine import canonical, spec_of, weka  # noqa: F401 (weka: shared fixture)
 
 from pdmeasure.paper import published
+from pdmeasure.paper.reproduction import compare_data_tables
 from pdmeasure.pipeline.confusion import confusion_matrix
 from pdmeasure.pipeline.engines import CVSpec
 from pdmeasure.pipeline.measure_table import measures_table
 from pdmeasure.pipeline.ranking_tables import ranking_table
-from pdmeasure.paper.reproduction import compare_data_tables
-
-from test_weka_engine import canonical, spec_of, weka  # noqa: F401 (weka: shared fixture)
 
 pytestmark = pytest.mark.weka
 EXACT = ("Bagging", "BayesNet", "DecisionTable", "J48")
@@ -37,7 +37,7 @@ def config(repo_root):
 
 
 @pytest.fixture(scope="module")
-def reproduction(config, uci_mirror, weka):
+def reproduction(config, uci_mirror, weka):  # noqa: F811 (the fixture imported above)
     classifiers = config["classifiers"]["weka"]
     pooled = {}
     for name in config["datasets"]:
@@ -45,16 +45,31 @@ def reproduction(config, uci_mirror, weka):
         for classifier, params in classifiers.items():
             pred = weka.cross_validate(data, spec, classifier, params, CVSpec(10, 1, 1))
             pooled[("weka", name, classifier)] = confusion_matrix(
-                pred["actual"], pred["predicted"], spec.classes)
+                pred["actual"], pred["predicted"], spec.classes
+            )
     vectors = {name: block["kappa_vectors"] for name, block in config["datasets"].items()}
     measures = measures_table(pooled, vectors, zero_division=0.0)
-    rankings = pd.concat([
-        ranking_table(measures, engine="weka", dataset=name, classifiers=list(classifiers),
-                      kappa_vectors=vectors[name])
-        for name in config["datasets"]
-    ], ignore_index=True)
-    table = compare_data_tables(published.load(), config=config, measures=measures,
-                                rankings=rankings, pooled=pooled, errata=published.errata())
+    rankings = pd.concat(
+        [
+            ranking_table(
+                measures,
+                engine="weka",
+                dataset=name,
+                classifiers=list(classifiers),
+                kappa_vectors=vectors[name],
+            )
+            for name in config["datasets"]
+        ],
+        ignore_index=True,
+    )
+    table = compare_data_tables(
+        published.load(),
+        config=config,
+        measures=measures,
+        rankings=rankings,
+        pooled=pooled,
+        errata=published.errata(),
+    )
     table["classifier"] = table["column"].str.removesuffix(" rank")
     table["kind"] = table["column"].str.endswith(" rank").map({True: "rank", False: "value"})
     return table
@@ -72,8 +87,9 @@ def test_every_printed_cell_of_tables_6_to_9_is_judged(reproduction):
 
 
 def test_paper_exact_classifiers_reproduce_172_of_176_values(reproduction):
-    values = reproduction[(reproduction["kind"] == "value")
-                          & reproduction["classifier"].isin(EXACT)]
+    values = reproduction[
+        (reproduction["kind"] == "value") & reproduction["classifier"].isin(EXACT)
+    ]
     assert counts(values) == {"match": 172, "erratum": 4}
     errata = values[values["status"] == "erratum"]
     assert set(errata["table"].astype(str)) == {"9"} and set(errata["row"]) == {"pd fn3"}
@@ -83,8 +99,9 @@ def test_paper_exact_classifiers_reproduce_172_of_176_values(reproduction):
 
 
 def test_randomforest_comes_close_but_not_to_the_digit(reproduction):
-    forest = reproduction[(reproduction["kind"] == "value")
-                          & (reproduction["classifier"] == "RandomForest")]
+    forest = reproduction[
+        (reproduction["kind"] == "value") & (reproduction["classifier"] == "RandomForest")
+    ]
     assert counts(forest).get("differs", 0) >= 35
     assert forest["abs_diff"].astype(float).max() < 0.05
     assert forest.loc[forest["status"] == "differs", "reason"].str.contains("RandomTree").all()
@@ -94,5 +111,8 @@ def test_rank_errata_of_table_9(reproduction):
     ranks = reproduction[reproduction["kind"] == "rank"]
     errata = ranks[ranks["status"] == "erratum"]
     assert sorted(zip(errata["row"], errata["classifier"])) == [
-        ("pd fn2", "J48"), ("pd fn3", "Bagging"), ("pd fn3", "DecisionTable")]
+        ("pd fn2", "J48"),
+        ("pd fn3", "Bagging"),
+        ("pd fn3", "DecisionTable"),
+    ]
     assert counts(ranks)["match"] >= 195

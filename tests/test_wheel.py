@@ -6,6 +6,7 @@ extra, the pipeline's config validation reads its schema from the package data (
 source tree) and ``pdmeasure compare`` runs. Every command runs with a temporary directory as
 its working directory, so nothing can be imported from the checkout by accident.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,9 +30,12 @@ pytestmark = pytest.mark.slow
 def run(cmd, cwd, **kwargs) -> subprocess.CompletedProcess:
     """Run ``cmd`` outside the repository; fail with its output if it fails."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    done = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True,
-                          text=True, **kwargs)
-    assert done.returncode == 0, f"{cmd}\nstdout:\n{done.stdout[-4000:]}\nstderr:\n{done.stderr[-4000:]}"
+    done = subprocess.run(
+        [str(c) for c in cmd], cwd=cwd, env=env, capture_output=True, text=True, **kwargs
+    )
+    assert done.returncode == 0, (
+        f"{cmd}\nstdout:\n{done.stdout[-4000:]}\nstderr:\n{done.stderr[-4000:]}"
+    )
     return done
 
 
@@ -66,7 +70,8 @@ def test_bare_install_brings_numpy_and_scipy_only(bare):
 
 def test_library_runs_from_the_bare_install(bare, tmp_path):
     script = tmp_path / "use_library.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import sys
         import numpy as np
         import pdmeasure
@@ -82,7 +87,8 @@ def test_library_runs_from_the_bare_install(bare, tmp_path):
         heavy = sorted(m for m in ("pandas", "matplotlib", "sklearn", "snakemake") if m in sys.modules)
         print(heavy)
         print(pdmeasure.__file__)
-    """))
+    """)
+    )
     out = run([bare, script], tmp_path).stdout.split("\n")
     assert out[0] == "0.664163"  # the authors' worked example (shared/reference) gives 0.66416287
     assert out[1] == "27"  # every vector of the 3**3 grid falls in [0, 1]
@@ -103,9 +109,15 @@ def test_score_command_from_the_bare_install(bare, tmp_path):
 
 def test_pipeline_command_without_the_extra_names_it(bare, tmp_path):
     matrices = tmp_path / "two.json"
-    matrices.write_text(json.dumps({"matrices": {"A": CM, "B": [[90, 20, 10], [10, 90, 20], [5, 6, 30]]}}))
-    done = subprocess.run([str(bare.parent / "pdmeasure"), "compare", str(matrices)],
-                          cwd=tmp_path, capture_output=True, text=True)
+    matrices.write_text(
+        json.dumps({"matrices": {"A": CM, "B": [[90, 20, 10], [10, 90, 20], [5, 6, 30]]}})
+    )
+    done = subprocess.run(
+        [str(bare.parent / "pdmeasure"), "compare", str(matrices)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2, done.stderr
     assert "pip install 'pdmeasure[pipeline]'" in done.stderr
     assert "Traceback" not in done.stderr
@@ -119,7 +131,8 @@ def test_pipeline_extra_validates_the_config_from_package_data(tmp_path_factory,
     config = root / "config.yaml"
     config.write_text((REPO_ROOT / "config.yaml").read_text())
     script = root / "validate.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import sys
         from pdmeasure.pipeline import config as pdconfig
 
@@ -131,13 +144,17 @@ def test_pipeline_extra_validates_the_config_from_package_data(tmp_path_factory,
             pdconfig.validate_schema(bad)
         except pdconfig.ConfigError as exc:
             print("refused:", exc)
-    """))
+    """)
+    )
     out = run([python, script, config], root).stdout.splitlines()
     assert out[0] == "['car', 'dermatology', 'krkopt', 'nursery']"
     assert str(REPO_ROOT) not in out[1] and out[1].endswith("config.schema.yaml")
     assert out[2].startswith("refused:") and "histogramm" in out[2]
     matrices = root / "two.json"
-    matrices.write_text(json.dumps({"matrices": {"A": CM, "B": [[90, 20, 10], [10, 90, 20], [5, 6, 30]]}}))
-    done = run([root / "venv" / "bin" / "pdmeasure", "compare", matrices, "--grid", "0,0.5,1"],
-               root)
+    matrices.write_text(
+        json.dumps({"matrices": {"A": CM, "B": [[90, 20, 10], [10, 90, 20], [5, 6, 30]]}})
+    )
+    done = run(
+        [root / "venv" / "bin" / "pdmeasure", "compare", matrices, "--grid", "0,0.5,1"], root
+    )
     assert "A" in done.stdout and "B" in done.stdout

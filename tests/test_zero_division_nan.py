@@ -8,6 +8,7 @@ figures render from such files under every ``zero_division`` setting, NaN cells 
 the same places, and one real Snakemake run with ``zero_division: nan`` (and one with 1)
 completes ``rule all``.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,19 +18,17 @@ import pandas as pd
 import pytest
 from conftest import run_snakemake, small_config, write_config
 
-from pdmeasure.render import cd_diagram
-
 from pdmeasure.paper import example_tables as paper
-
 from pdmeasure.paper import reproduction
-from pdmeasure.render import paper_figures as F
 from pdmeasure.pipeline.confusion import POOLED, read_long
-from pdmeasure.render.exact_figures import read_exact_table
 from pdmeasure.pipeline.histograms import read_histogram
 from pdmeasure.pipeline.io import NAN_TEXT, read_csv, text_to_float, write_csv
 from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS, read_measures
-from pdmeasure.render.figures import save_figure
 from pdmeasure.pipeline.stats_tables import read_stats_table
+from pdmeasure.render import cd_diagram
+from pdmeasure.render import paper_figures as F
+from pdmeasure.render.exact_figures import read_exact_table
+from pdmeasure.render.figures import save_figure
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ZERO_DIVISIONS = [0.0, 1.0, "nan"]
@@ -44,14 +43,16 @@ def _raw(path) -> pd.DataFrame:
 
 
 def test_write_csv_writes_nan_numbers_as_nan_and_missing_text_empty(tmp_path):
-    frame = pd.DataFrame({
-        "name": ["a", None, "c"],
-        "value": [0.5, np.nan, -np.inf],
-        "mixed": pd.Series([1, np.nan, 2.5], dtype=object),
-        "note": pd.Series(["x", np.nan, ""], dtype=object),
-        "flag": [True, False, True],
-        "count": pd.array([1, None, 3], dtype="Int64"),
-    })
+    frame = pd.DataFrame(
+        {
+            "name": ["a", None, "c"],
+            "value": [0.5, np.nan, -np.inf],
+            "mixed": pd.Series([1, np.nan, 2.5], dtype=object),
+            "note": pd.Series(["x", np.nan, ""], dtype=object),
+            "flag": [True, False, True],
+            "count": pd.array([1, None, 3], dtype="Int64"),
+        }
+    )
     path = tmp_path / "t.csv"
     write_csv(frame, path)
     assert path.read_text().splitlines() == [
@@ -95,78 +96,141 @@ def _with_nan(frame: pd.DataFrame, column: str, rows=(1,)) -> pd.DataFrame:
 
 
 def _measures_frame() -> pd.DataFrame:
-    return pd.DataFrame({
-        "engine": "sklearn", "dataset": "car", "classifier": ["A", "A", "B"],
-        "measure": ["precision_macro", "preference_driven", "precision_macro"],
-        "kappa": ["", "0;1;0.5", ""], "value": [0.5, np.nan, np.nan],
-    })[list(MEASURE_COLUMNS)]
+    return pd.DataFrame(
+        {
+            "engine": "sklearn",
+            "dataset": "car",
+            "classifier": ["A", "A", "B"],
+            "measure": ["precision_macro", "preference_driven", "precision_macro"],
+            "kappa": ["", "0;1;0.5", ""],
+            "value": [0.5, np.nan, np.nan],
+        }
+    )[list(MEASURE_COLUMNS)]
 
 
 def _histogram_frame() -> pd.DataFrame:
-    return pd.DataFrame({
-        "engine": "e", "dataset": "d", "classifier": "A",
-        "bin_left": [0.0, np.nan, 0.5], "bin_right": [0.5, 1.0, 1.0], "count": [3, 0, 2],
-    })
+    return pd.DataFrame(
+        {
+            "engine": "e",
+            "dataset": "d",
+            "classifier": "A",
+            "bin_left": [0.0, np.nan, 0.5],
+            "bin_right": [0.5, 1.0, 1.0],
+            "count": [3, 0, 2],
+        }
+    )
 
 
 def _stats_frame() -> pd.DataFrame:
-    return pd.DataFrame({
-        "engine": "e", "measure": "accuracy", "kappa": ["", "default"], "test": "friedman",
-        "statistic": [np.nan, 2.5], "df1": [np.nan, 3.0], "p_value": [np.nan, np.inf],
-        "significant": [False, True], "note": [None, "one dataset"],
-    })
+    return pd.DataFrame(
+        {
+            "engine": "e",
+            "measure": "accuracy",
+            "kappa": ["", "default"],
+            "test": "friedman",
+            "statistic": [np.nan, 2.5],
+            "df1": [np.nan, 3.0],
+            "p_value": [np.nan, np.inf],
+            "significant": [False, True],
+            "note": [None, "one dataset"],
+        }
+    )
 
 
 def _cd_frame() -> pd.DataFrame:
-    return pd.DataFrame({
-        "engine": "e", "measure": "accuracy", "kappa": "", "classifier": ["A", "B"],
-        "average_rank": [1.5, np.nan], "cd": [np.nan, np.nan], "n_datasets": [1, 1],
-        "n_classifiers": [2, 2], "alpha": [0.05, 0.05], "lower_is_better": [False, False],
-    })
+    return pd.DataFrame(
+        {
+            "engine": "e",
+            "measure": "accuracy",
+            "kappa": "",
+            "classifier": ["A", "B"],
+            "average_rank": [1.5, np.nan],
+            "cd": [np.nan, np.nan],
+            "n_datasets": [1, 1],
+            "n_classifiers": [2, 2],
+            "alpha": [0.05, 0.05],
+            "lower_is_better": [False, False],
+        }
+    )
 
 
 def _exact_frame() -> pd.DataFrame:
-    return pd.DataFrame({
-        "engine": "e", "dataset": "d", "norm": "linf", "winner": "A", "challenger": ["B", "C"],
-        "distance": [np.inf, 0.25], "kappa": [None, "0;1"], "pd_winner": [np.nan, 0.75],
-        "pd_challenger": [np.nan, 0.5], "default_kappa": "0.5;0.5", "status": "optimal",
-    })
+    return pd.DataFrame(
+        {
+            "engine": "e",
+            "dataset": "d",
+            "norm": "linf",
+            "winner": "A",
+            "challenger": ["B", "C"],
+            "distance": [np.inf, 0.25],
+            "kappa": [None, "0;1"],
+            "pd_winner": [np.nan, 0.75],
+            "pd_challenger": [np.nan, 0.5],
+            "default_kappa": "0.5;0.5",
+            "status": "optimal",
+        }
+    )
 
 
 def _reproduction_frame() -> pd.DataFrame:
-    return pd.DataFrame({
-        "paper": "pacc", "table": "2", "row": ["A", "C"], "column": "R_k", "engine": "",
-        "published": [0.5, np.nan], "reproduced": [np.nan, np.nan], "abs_diff": [np.nan, 0.1],
-        "status": "differs", "reason": [None, "undefined"],
-    })[list(reproduction.REPRODUCTION_COLUMNS)]
+    return pd.DataFrame(
+        {
+            "paper": "pacc",
+            "table": "2",
+            "row": ["A", "C"],
+            "column": "R_k",
+            "engine": "",
+            "published": [0.5, np.nan],
+            "reproduced": [np.nan, np.nan],
+            "abs_diff": [np.nan, 0.1],
+            "status": "differs",
+            "reason": [None, "undefined"],
+        }
+    )[list(reproduction.REPRODUCTION_COLUMNS)]
 
 
 #: (reader, frame with NaN numbers, number columns) for every CSV reader of the package.
 ROUND_TRIPS = {
-    "paper.read_table": (paper.read_table, lambda: paper.pd_table3(zero_division="nan"),
-                         ["value"]),
+    "paper.read_table": (paper.read_table, lambda: paper.pd_table3(zero_division="nan"), ["value"]),
     "paper_figures.read_surface": (
         F.read_surface,
         lambda: paper.figure_surface(paper.kappa_surface(zero_division="nan"), 4),
-        ["kappa1", "kappa2", "value"]),
+        ["kappa1", "kappa2", "value"],
+    ),
     "paper_figures.read_points": (
         F.read_points,
-        lambda: _with_nan(paper.figure2_points(paper.kappa_surface(), zero_division="nan"),
-                          "value"),
-        ["kappa1", "kappa2", "value"]),
+        lambda: _with_nan(
+            paper.figure2_points(paper.kappa_surface(), zero_division="nan"), "value"
+        ),
+        ["kappa1", "kappa2", "value"],
+    ),
     "paper_figures.read_figure6": (
-        F.read_figure6, lambda: paper.figure6_values(paper.pd_table3(zero_division="nan")),
-        ["value"]),
+        F.read_figure6,
+        lambda: paper.figure6_values(paper.pd_table3(zero_division="nan")),
+        ["value"],
+    ),
     "measure_table.read_measures": (read_measures, _measures_frame, ["value"]),
     "grids.read_histogram": (read_histogram, _histogram_frame, ["bin_left", "bin_right"]),
-    "stats_tables.read_stats_table": (read_stats_table, _stats_frame,
-                               ["statistic", "df1", "p_value"]),
-    "cd_diagram.read_cd_table": (cd_diagram.read_cd_table, _cd_frame,
-                                 ["average_rank", "cd", "alpha"]),
-    "exact_plots.read_exact_table": (read_exact_table, _exact_frame,
-                                     ["distance", "pd_winner", "pd_challenger"]),
-    "reproduction.read_reproduction": (reproduction.read_reproduction, _reproduction_frame,
-                                       ["published", "reproduced", "abs_diff"]),
+    "stats_tables.read_stats_table": (
+        read_stats_table,
+        _stats_frame,
+        ["statistic", "df1", "p_value"],
+    ),
+    "cd_diagram.read_cd_table": (
+        cd_diagram.read_cd_table,
+        _cd_frame,
+        ["average_rank", "cd", "alpha"],
+    ),
+    "exact_plots.read_exact_table": (
+        read_exact_table,
+        _exact_frame,
+        ["distance", "pd_winner", "pd_challenger"],
+    ),
+    "reproduction.read_reproduction": (
+        reproduction.read_reproduction,
+        _reproduction_frame,
+        ["published", "reproduced", "abs_diff"],
+    ),
 }
 
 
@@ -212,8 +276,7 @@ def test_paper_figures_render_from_written_csvs(zero_division, tmp_path):
         write_csv(frame, files[n])
     write_csv(points, tmp_path / "pd_figure2_points.csv")
 
-    read = {n: (F.read_figure6 if n == 6 else F.read_surface)(path)
-            for n, path in files.items()}
+    read = {n: (F.read_figure6 if n == 6 else F.read_surface)(path) for n, path in files.items()}
     for n, frame in data.items():
         assert read[n]["value"].isna().tolist() == frame["value"].isna().tolist(), n
     if zd == "nan":
@@ -250,8 +313,9 @@ def test_paper_figures_render_from_written_csvs(zero_division, tmp_path):
 def _nan_spellings(raw: pd.DataFrame) -> set[str]:
     """Cells that spell a missing number some other way than ``NaN``."""
     cells = set(raw.to_numpy().ravel().tolist()) if len(raw) else set()
-    return {c for c in cells if c.strip().lower() in {"nan", "<na>", "nat", "null"}
-            and c != NAN_TEXT}
+    return {
+        c for c in cells if c.strip().lower() in {"nan", "<na>", "nat", "null"} and c != NAN_TEXT
+    }
 
 
 def _readers(results) -> dict:
@@ -259,15 +323,15 @@ def _readers(results) -> dict:
     readers = {results / "measures.csv": read_measures}
     readers.update({path: paper.read_table for path in (results / "paper").glob("p*_t*.csv")})
     readers.update({path: paper.read_table for path in (results / "paper").glob("pd_s*42.csv")})
-    readers[results / "paper" / "pd_surfaces.csv"] = (
-        lambda path: read_csv(path, numbers=["kappa1", "kappa2", "value"]))
+    readers[results / "paper" / "pd_surfaces.csv"] = lambda path: read_csv(
+        path, numbers=["kappa1", "kappa2", "value"]
+    )
     for n in (2, 3, 4, 5):
         readers[results / "paper" / f"pd_figure{n}.csv"] = F.read_surface
     readers[results / "paper" / "pd_figure2_points.csv"] = F.read_points
     readers[results / "paper" / "pd_figure6.csv"] = F.read_figure6
     readers.update({path: read_stats_table for path in (results / "stats").glob("*.csv")})
-    readers.update({path: read_stats_table
-                    for path in (results / "stats").glob("*/*/*.csv")})
+    readers.update({path: read_stats_table for path in (results / "stats").glob("*/*/*.csv")})
     readers.update({path: read_exact_table for path in (results / "exact").rglob("*.csv")})
     readers.update({path: read_histogram for path in (results / "grids").glob("*/*/histogram.csv")})
     readers[results / "reproduction.csv"] = reproduction.read_reproduction
@@ -284,8 +348,10 @@ def _check_nan_convention(results) -> int:
         assert not _nan_spellings(raw), path
         for column in raw.columns:
             # a column holding NaN numbers never also holds empty cells
-            assert not ((raw[column] == NAN_TEXT).any() and (raw[column] == "").any()), \
-                (path, column)
+            assert not ((raw[column] == NAN_TEXT).any() and (raw[column] == "").any()), (
+                path,
+                column,
+            )
     found = 0
     for path, reader in _readers(results).items():
         raw, back = _raw(path), reader(path)
@@ -303,8 +369,9 @@ def _check_nan_convention(results) -> int:
 def _run(workdir, config, *args):
     write_config(workdir, config)
     done = run_snakemake(workdir, "--cores", "2", *args)
-    assert done.returncode == 0, (f"snakemake failed (exit {done.returncode}):\n"
-                                  f"{done.stdout[-4000:]}\n{done.stderr[-8000:]}")
+    assert done.returncode == 0, (
+        f"snakemake failed (exit {done.returncode}):\n{done.stdout[-4000:]}\n{done.stderr[-8000:]}"
+    )
     return workdir / "results"
 
 
@@ -322,8 +389,9 @@ def test_rule_all_runs_with_zero_division(zero_division, tmp_path, uci_mirror):
     measures_csv = results / "measures.csv"
     raw = _raw(measures_csv)
     assert not (raw["value"] == "").any()
-    assert read_measures(measures_csv)["value"].isna().tolist() == \
-        (raw["value"] == NAN_TEXT).tolist()
+    assert (
+        read_measures(measures_csv)["value"].isna().tolist() == (raw["value"] == NAN_TEXT).tolist()
+    )
     for name in ("pd_figure4.csv", "pd_table3.csv"):
         # cm9 has a 0/0 precision: NaN under "nan", written as the text NaN
         nan_cells = _raw(results / "paper" / name)["value"] == NAN_TEXT
@@ -344,8 +412,13 @@ def test_nan_measures_are_written_and_read_back_by_the_pipeline(tmp_path, uci_mi
     tree = config["classifiers"]["sklearn"]["DecisionTree"]
     config["classifiers"]["sklearn"]["DecisionTree"] = {**tree, "max_depth": 1}
     results = _run(tmp_path / "run", config)
-    for name in ("stats/report.md", "reproduction.md", "tables/table_car_sklearn.csv",
-                 "exact/summary.csv", "grids/sklearn/car/summary.csv"):
+    for name in (
+        "stats/report.md",
+        "reproduction.md",
+        "tables/table_car_sklearn.csv",
+        "exact/summary.csv",
+        "grids/sklearn/car/summary.csv",
+    ):
         assert (results / name).is_file(), name
     warnings = read_csv(results / "warnings.csv")
     never = warnings[warnings["measure"] == "precision"]

@@ -5,15 +5,15 @@ resolved in one place by one policy (see the module docstring of
 :mod:`pdmeasure.measures`). The checks raise :class:`ValueError` with a message that names
 the problem and, for a batch of matrices, the index of the first offending matrix.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Union
 
 import numpy as np
 
 #: Accepted spellings of the zero-division policy: ``"nan"`` or a number, 0.0 or 1.0.
-ZeroDivision = Union[str, float]
+ZeroDivision = str | float
 
 _ALLOWED_NUMBERS = (0.0, 1.0)
 
@@ -46,9 +46,7 @@ def check_zero_division(zero_division: ZeroDivision) -> float:
         value = float(zero_division)
         if math.isnan(value) or value in _ALLOWED_NUMBERS:
             return value
-    raise ValueError(
-        f"zero_division must be 'nan', 0.0 or 1.0, got {zero_division!r}"
-    )
+    raise ValueError(f"zero_division must be 'nan', 0.0 or 1.0, got {zero_division!r}")
 
 
 def safe_divide(
@@ -89,7 +87,8 @@ def safe_divide(
         result = np.divide(num, den, out=out)
     if np.any(undefined):
         if result.ndim == 0:
-            return np.float64(fill)
+            # A 0-d result is returned as a NumPy scalar, as NumPy's own ufuncs do.
+            return np.float64(fill)  # type: ignore[return-value]
         np.copyto(result, fill, where=undefined)
     return result
 
@@ -116,9 +115,7 @@ def check_confusion(cm) -> np.ndarray:
     """
     arr = _as_real_float64(cm, "confusion matrix", "numeric counts")
     if arr.ndim < 2:
-        raise ValueError(
-            f"confusion matrix must have shape (..., C, C), got shape {arr.shape}"
-        )
+        raise ValueError(f"confusion matrix must have shape (..., C, C), got shape {arr.shape}")
     rows, cols = arr.shape[-2:]
     if rows != cols:
         raise ValueError(

@@ -46,6 +46,7 @@ Invalid input (a non-square or negative matrix, a kappa of the wrong length or w
 unknown label, an unreadable file, ...) ends with exit status 2 and one line on standard
 error, ``pdmeasure: error: <what is wrong>``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -166,8 +167,9 @@ def _checked(rows, what: str) -> np.ndarray:
     try:
         arr = np.asarray(rows, dtype=object)
         if arr.ndim != 2:
-            raise ValueError("confusion matrix must be a list of rows of equal length, "
-                             f"got {rows!r:.60}")
+            raise ValueError(
+                f"confusion matrix must be a list of rows of equal length, got {rows!r:.60}"
+            )
         return check_confusion(arr.astype(np.float64))
     except (TypeError, ValueError) as exc:
         raise CliError(f"{what}: {_one_line(exc)}") from None
@@ -375,8 +377,9 @@ def _relabel(mset: MatrixSet, labels: list[str]) -> MatrixSet:
     return MatrixSet(labels, matrices, mset.name)
 
 
-def read_predictions(path: str, true: str, pred: str, by: str | None,
-                     labels: list[str] | None) -> MatrixSet:
+def read_predictions(
+    path: str, true: str, pred: str, by: str | None, labels: list[str] | None
+) -> MatrixSet:
     """One confusion matrix per ``by`` group of a predictions CSV (one row per sample).
 
     Groups keep the order of their first appearance. The class order is ``labels``, else the
@@ -394,8 +397,9 @@ def read_predictions(path: str, true: str, pred: str, by: str | None,
     matrices = {}
     for group, rows in groups.items():
         try:
-            cm = confusion_matrix([table[true][i] for i in rows], [table[pred][i] for i in rows],
-                                  order)
+            cm = confusion_matrix(
+                [table[true][i] for i in rows], [table[pred][i] for i in rows], order
+            )
         except ValueError as exc:
             raise CliError(f"{name}: {_one_line(exc)} (--labels)") from None
         matrices[group] = _checked(cm, name if group == SINGLE else f"{name}: group {group!r}")
@@ -490,8 +494,10 @@ def _json_value(value):
 
 def _json_records(frame, drop=("engine", "dataset")) -> list[dict]:
     """Rows of a table as JSON-safe dicts, without the columns ``drop``."""
-    return [{k: _json_value(v) for k, v in row.items() if k not in drop}
-            for row in frame.to_dict(orient="records")]
+    return [
+        {k: _json_value(v) for k, v in row.items() if k not in drop}
+        for row in frame.to_dict(orient="records")
+    ]
 
 
 def _dump_json(data) -> str:
@@ -574,9 +580,11 @@ def run_score(args: argparse.Namespace) -> str:
     body = [[measure, kappa, *(_full(x) for x in v)] for measure, kappa, v in rows]
     if args.format == "csv":
         return csv_table(header, body)
-    intro = (f"# classes (rows actual, columns predicted): {', '.join(mset.labels)}\n"
-             f"# zero_division: {args.zero_division}; kappa {DEFAULT_KAPPA!r} = actual-class "
-             "shares (paper 000, eq. 31)\n")
+    intro = (
+        f"# classes (rows actual, columns predicted): {', '.join(mset.labels)}\n"
+        f"# zero_division: {args.zero_division}; kappa {DEFAULT_KAPPA!r} = actual-class "
+        "shares (paper 000, eq. 31)\n"
+    )
     return intro + text_table(header, body)
 
 
@@ -613,8 +621,15 @@ def _parse_grid(text: str) -> list[float]:
     return values
 
 
-def compare_tables(mset: MatrixSet, grid: list[float] | None, zero_division, *,
-                   samples: int, seed: int, with_cdf: bool = False) -> tuple[dict, dict]:
+def compare_tables(
+    mset: MatrixSet,
+    grid: list[float] | None,
+    zero_division,
+    *,
+    samples: int,
+    seed: int,
+    with_cdf: bool = False,
+) -> tuple[dict, dict]:
     """The exact analysis of the matrices, restricted to the chosen kappa space.
 
     The space is the product grid ``grid**C`` when a grid is given, else kappa uniform on
@@ -635,18 +650,30 @@ def compare_tables(mset: MatrixSet, grid: list[float] | None, zero_division, *,
     space = "grid" if grid is not None else "uniform"
     settings = ExactSettings(zero_division=zero_division, monte_carlo_samples=samples, seed=seed)
     try:
-        analysis = DatasetAnalysis(mset.counts(), grid, settings, engine="compare",
-                                   dataset=mset.dataset, classes=mset.labels)
-        tables = {"summary": analysis.summary(), "win": analysis.win_probabilities(),
-                  "share": analysis.shares()}
+        analysis = DatasetAnalysis(
+            mset.counts(),
+            grid,
+            settings,
+            engine="compare",
+            dataset=mset.dataset,
+            classes=mset.labels,
+        )
+        tables = {
+            "summary": analysis.summary(),
+            "win": analysis.win_probabilities(),
+            "share": analysis.shares(),
+        }
         if with_cdf:
             tables["cdf"] = analysis.distributions()[0]
     except ValueError as exc:
         raise CliError(_one_line(exc)) from None
-    excluded = {name: [{"class": mset.labels[i], "ratio": ratio} for i, ratio in ratios]
-                for name, ratios in getattr(analysis, "excluded", {}).items()}
-    tables = {key: frame[frame["space"] == space].reset_index(drop=True)
-              for key, frame in tables.items()}
+    excluded = {
+        name: [{"class": mset.labels[i], "ratio": ratio} for i, ratio in ratios]
+        for name, ratios in getattr(analysis, "excluded", {}).items()
+    }
+    tables = {
+        key: frame[frame["space"] == space].reset_index(drop=True) for key, frame in tables.items()
+    }
     return tables, excluded
 
 
@@ -654,11 +681,15 @@ def _excluded_text(excluded: dict) -> str:
     """Comment lines naming the classifiers the analysis left out, and why."""
     lines = []
     for name, ratios in excluded.items():
-        why = "; ".join(f"class {r['class']!r} is never "
-                        f"{'predicted' if r['ratio'] == 'precision' else 'actual'}"
-                        for r in ratios)
-        lines.append(f"# left out: {name} ({why}: pd is undefined on part of the space under "
-                     "zero_division nan; use --zero-division 0 or 1)\n")
+        why = "; ".join(
+            f"class {r['class']!r} is never "
+            f"{'predicted' if r['ratio'] == 'precision' else 'actual'}"
+            for r in ratios
+        )
+        lines.append(
+            f"# left out: {name} ({why}: pd is undefined on part of the space under "
+            "zero_division nan; use --zero-division 0 or 1)\n"
+        )
     return "".join(lines)
 
 
@@ -670,8 +701,9 @@ def _space_text(grid: list[float] | None, n_classes: int) -> str:
     return f"kappa grid {{{values}}}^{n_classes} ({len(grid) ** n_classes} vectors)"
 
 
-def compare_text(mset: MatrixSet, tables: dict, excluded: dict, space: str,
-                 zero_division: str) -> str:
+def compare_text(
+    mset: MatrixSet, tables: dict, excluded: dict, space: str, zero_division: str
+) -> str:
     """The text report of ``compare``: summary, pairwise wins, share ranked first."""
     summary = tables["summary"]
     parts = [
@@ -681,27 +713,51 @@ def compare_text(mset: MatrixSet, tables: dict, excluded: dict, space: str,
         "\npd over the kappa space (default: kappa = actual-class shares, eq. 31)\n",
         text_table(
             ["classifier", "default", "min", "mean", "std", "max", "argmin", "argmax"],
-            [[r["classifier"], *(_short(r[k]) for k in ("pd_default", "min", "mean", "std", "max")),
-              r["argmin"], r["argmax"]] for _, r in summary.iterrows()],
+            [
+                [
+                    r["classifier"],
+                    *(_short(r[k]) for k in ("pd_default", "min", "mean", "std", "max")),
+                    r["argmin"],
+                    r["argmax"],
+                ]
+                for _, r in summary.iterrows()
+            ],
         ),
     ]
     win = tables["win"]
     if not win.empty:
         order = {name: i for i, name in enumerate(mset.matrices)}
         pairs = win[[order[a] < order[b] for a, b in zip(win.classifier_a, win.classifier_b)]]
-        parts += ["\nP(A beats B) over the kappa space\n", text_table(
-            ["A", "B", "P(A>B)", "P(tie)", "P(A<B)", "method"],
-            [[r["classifier_a"], r["classifier_b"],
-              *(_short(r[k]) for k in ("p_greater", "p_tie", "p_less")), r["method"]]
-             for _, r in pairs.iterrows()],
-        )]
+        parts += [
+            "\nP(A beats B) over the kappa space\n",
+            text_table(
+                ["A", "B", "P(A>B)", "P(tie)", "P(A<B)", "method"],
+                [
+                    [
+                        r["classifier_a"],
+                        r["classifier_b"],
+                        *(_short(r[k]) for k in ("p_greater", "p_tie", "p_less")),
+                        r["method"],
+                    ]
+                    for _, r in pairs.iterrows()
+                ],
+            ),
+        ]
     share = tables["share"]
-    parts += ["\nShare of the kappa space where each classifier ranks first\n", text_table(
-        ["classifier", "P(first)", "P(tied first)", "ci_low", "ci_high", "method"],
-        [[r["classifier"], *(_short(r[k]) for k in ("p_first", "p_tied_first", "ci_low",
-                                                     "ci_high")),
-          r["method"]] for _, r in share.iterrows()],
-    )]
+    parts += [
+        "\nShare of the kappa space where each classifier ranks first\n",
+        text_table(
+            ["classifier", "P(first)", "P(tied first)", "ci_low", "ci_high", "method"],
+            [
+                [
+                    r["classifier"],
+                    *(_short(r[k]) for k in ("p_first", "p_tied_first", "ci_low", "ci_high")),
+                    r["method"],
+                ]
+                for _, r in share.iterrows()
+            ],
+        ),
+    ]
     return "".join(parts)
 
 
@@ -710,18 +766,23 @@ def run_compare(args: argparse.Namespace) -> str:
     mset = load_input(args)
     grid = _parse_grid(args.grid) if args.grid else None
     zd = _zero_division(args.zero_division)
-    tables, excluded = compare_tables(mset, grid, zd, samples=args.samples, seed=args.seed,
-                                      with_cdf=bool(args.plot))
+    tables, excluded = compare_tables(
+        mset, grid, zd, samples=args.samples, seed=args.seed, with_cdf=bool(args.plot)
+    )
     space = _space_text(grid, len(mset.labels))
     if args.plot:
         _plot_cdf(tables["cdf"], args.plot, f"{mset.dataset}: pd over {space}")
     if args.format == "json":
-        return _dump_json({
-            "labels": mset.labels, "zero_division": args.zero_division,
-            "space": "grid" if grid is not None else "uniform", "grid_values": grid,
-            **{key: _json_records(tables[key]) for key in ("summary", "win", "share")},
-            "excluded": excluded,
-        })
+        return _dump_json(
+            {
+                "labels": mset.labels,
+                "zero_division": args.zero_division,
+                "space": "grid" if grid is not None else "uniform",
+                "grid_values": grid,
+                **{key: _json_records(tables[key]) for key in ("summary", "win", "share")},
+                "excluded": excluded,
+            }
+        )
     return compare_text(mset, tables, excluded, space, args.zero_division)
 
 
@@ -750,9 +811,14 @@ def run_explore(args: argparse.Namespace) -> str:
             f"the kappa explorer is not available: pdmeasure.render.explorer cannot be imported ({exc})"
         ) from None
     try:
-        write_explorer(mset.counts(), mset.labels, args.output,
-                       dataset=args.dataset or mset.dataset, grid_values=grid,
-                       zero_division=_zero_division(args.zero_division))
+        write_explorer(
+            mset.counts(),
+            mset.labels,
+            args.output,
+            dataset=args.dataset or mset.dataset,
+            grid_values=grid,
+            zero_division=_zero_division(args.zero_division),
+        )
     except OSError as exc:
         raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     except ValueError as exc:
@@ -791,29 +857,37 @@ Class order: the rows of a matrix; for --predictions and a long CSV, --labels
 def _add_input_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     """FILE, or --predictions with --true, --pred and --by; and --labels."""
     parser.add_argument("file", nargs="?", metavar="FILE", help=what)
-    parser.add_argument("--predictions", metavar="FILE",
-                        help="a predictions CSV (one row per sample) instead of FILE")
+    parser.add_argument(
+        "--predictions",
+        metavar="FILE",
+        help="a predictions CSV (one row per sample) instead of FILE",
+    )
     parser.add_argument("--true", metavar="COL", help="column of actual labels (--predictions)")
     parser.add_argument("--pred", metavar="COL", help="column of predicted labels (--predictions)")
-    parser.add_argument("--by", metavar="COL",
-                        help="column of the classifier: one matrix per value (--predictions)")
-    parser.add_argument("--labels", metavar="A,B,C",
-                        help="class order (see 'Class order' below)")
+    parser.add_argument(
+        "--by", metavar="COL", help="column of the classifier: one matrix per value (--predictions)"
+    )
+    parser.add_argument("--labels", metavar="A,B,C", help="class order (see 'Class order' below)")
 
 
 def _add_zero_division(parser: argparse.ArgumentParser, default: str, note: str) -> None:
     parser.add_argument(
-        "--zero-division", choices=("nan", "0", "1"), default=default,
+        "--zero-division",
+        choices=("nan", "0", "1"),
+        default=default,
         help=f"value of a 0/0 (e.g. the precision of a class never predicted); default "
-             f"{default}, {note}",
+        f"{default}, {note}",
     )
 
 
 def _subparser(subparsers, name: str, help_text: str, description: str):
     """A subcommand parser; its description is wrapped, the formats epilog kept as written."""
     return subparsers.add_parser(
-        name, help=help_text, description=textwrap.fill(description, 78),
-        epilog=_FORMATS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+        name,
+        help=help_text,
+        description=textwrap.fill(description, 78),
+        epilog=_FORMATS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
 
@@ -829,46 +903,81 @@ def _positive_int(text: str) -> int:
 
 
 def _score_parser(subparsers) -> None:
-    p = _subparser(subparsers, "score", "every measure of one or several confusion matrices",
-                   "Print every registry measure and the preference-driven measure (pd) at the "
-                   "default kappa (actual-class shares, paper 000 eq. 31) and at each --kappa.")
+    p = _subparser(
+        subparsers,
+        "score",
+        "every measure of one or several confusion matrices",
+        "Print every registry measure and the preference-driven measure (pd) at the "
+        "default kappa (actual-class shares, paper 000 eq. 31) and at each --kappa.",
+    )
     _add_input_arguments(p, "confusion matrix file (JSON or CSV), - for standard input")
-    p.add_argument("--kappa", action="append", default=[], metavar="K",
-                   help="a preference vector, one weight of precision per class in [0, 1]: "
-                        "0.3,0.1,0.9 in class order, or label=weight,... naming every class; "
-                        "repeatable")
-    p.add_argument("--format", choices=("text", "csv", "json"), default="text",
-                   help="output format (default text; values at full precision, NaN as NaN "
-                        "in text and CSV, null in JSON)")
+    p.add_argument(
+        "--kappa",
+        action="append",
+        default=[],
+        metavar="K",
+        help="a preference vector, one weight of precision per class in [0, 1]: "
+        "0.3,0.1,0.9 in class order, or label=weight,... naming every class; "
+        "repeatable",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "csv", "json"),
+        default="text",
+        help="output format (default text; values at full precision, NaN as NaN "
+        "in text and CSV, null in JSON)",
+    )
     _add_zero_division(p, "nan", "the measures library's default (paper 000 uses 0)")
     p.set_defaults(run=run_score)
 
 
 def _compare_parser(subparsers) -> None:
-    p = _subparser(subparsers, "compare", "compare classifiers over the whole kappa space",
-                   "Exact analysis of pd over a kappa space for classifiers evaluated on the "
-                   "same data: pd distribution per classifier, pairwise win probabilities, "
-                   "and the share of the space where each ranks first. The space is kappa "
-                   "uniform on [0,1]^C, or the product grid of --grid.")
+    p = _subparser(
+        subparsers,
+        "compare",
+        "compare classifiers over the whole kappa space",
+        "Exact analysis of pd over a kappa space for classifiers evaluated on the "
+        "same data: pd distribution per classifier, pairwise win probabilities, "
+        "and the share of the space where each ranks first. The space is kappa "
+        "uniform on [0,1]^C, or the product grid of --grid.",
+    )
     _add_input_arguments(p, "matrices of several classifiers (JSON 'matrices' or long CSV)")
-    p.add_argument("--grid", metavar="V,V,...",
-                   help="kappa values of a product grid, e.g. 0,0.5,1 (default: uniform kappa)")
+    p.add_argument(
+        "--grid",
+        metavar="V,V,...",
+        help="kappa values of a product grid, e.g. 0,0.5,1 (default: uniform kappa)",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text", help="default text")
-    p.add_argument("--plot", metavar="PATH",
-                   help="also write the CDF of pd per classifier (PNG, PDF or SVG by suffix)")
-    p.add_argument("--samples", type=_positive_int, default=200_000,
-                   help="Monte Carlo samples of the share ranked first when the space is "
-                        "too large to enumerate (default 200000)")
+    p.add_argument(
+        "--plot",
+        metavar="PATH",
+        help="also write the CDF of pd per classifier (PNG, PDF or SVG by suffix)",
+    )
+    p.add_argument(
+        "--samples",
+        type=_positive_int,
+        default=200_000,
+        help="Monte Carlo samples of the share ranked first when the space is "
+        "too large to enumerate (default 200000)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of those samples (default 0)")
-    _add_zero_division(p, "0", "the exact analysis's default (under nan a classifier with a "
-                               "0/0 precision or recall is left out, with a warning)")
+    _add_zero_division(
+        p,
+        "0",
+        "the exact analysis's default (under nan a classifier with a "
+        "0/0 precision or recall is left out, with a warning)",
+    )
     p.set_defaults(run=run_compare)
 
 
 def _explore_parser(subparsers) -> None:
-    p = _subparser(subparsers, "explore", "write the interactive HTML kappa explorer",
-                   "Write a self-contained HTML page to explore pd of the classifiers as "
-                   "kappa moves (pdmeasure.render.explorer.write_explorer).")
+    p = _subparser(
+        subparsers,
+        "explore",
+        "write the interactive HTML kappa explorer",
+        "Write a self-contained HTML page to explore pd of the classifiers as "
+        "kappa moves (pdmeasure.render.explorer.write_explorer).",
+    )
     _add_input_arguments(p, "matrices of one or several classifiers (JSON or CSV)")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="the HTML file to write")
     p.add_argument("--dataset", help="dataset name shown in the page (default: FILE's stem)")
@@ -885,8 +994,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``pdmeasure`` argument parser with its subcommands."""
     from pdmeasure import __version__
 
-    parser = _Parser(prog=PROG, description="The preference-driven classification measure: "
-                                            "score, compare and explore confusion matrices.")
+    parser = _Parser(
+        prog=PROG,
+        description="The preference-driven classification measure: "
+        "score, compare and explore confusion matrices.",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _score_parser(subparsers)
@@ -914,8 +1026,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # explorer need the pipeline extra. Say which package is missing and how to add it.
         if (exc.name or "").split(".")[0] not in PIPELINE_PACKAGES:
             raise
-        print(f"{PROG}: error: this command needs {exc.name!r}, which is part of the "
-              f"pipeline extra: pip install 'pdmeasure[pipeline]'", file=sys.stderr)
+        print(
+            f"{PROG}: error: this command needs {exc.name!r}, which is part of the "
+            f"pipeline extra: pip install 'pdmeasure[pipeline]'",
+            file=sys.stderr,
+        )
         return 2
     try:
         sys.stdout.write(output)

@@ -24,6 +24,7 @@ the ratio is ``0/0`` (pdmeasure's ``zero_division=0.0``). Cohen's kappa is
 
 scikit-learn is imported on the first call only, so ``import pdmeasure`` stays cheap.
 """
+
 from __future__ import annotations
 
 import textwrap
@@ -99,8 +100,15 @@ def label_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
     return cm, labels
 
 
-def preference_driven_score(y_true, y_pred, *, labels=None, kappa=None, sample_weight=None,
-                            zero_division: ZeroDivision = "nan") -> float:
+def preference_driven_score(
+    y_true,
+    y_pred,
+    *,
+    labels=None,
+    kappa=None,
+    sample_weight=None,
+    zero_division: ZeroDivision = "nan",
+) -> float:
     r"""Preference-driven measure of label vectors (paper 000, eqs. 27 and 30; default eq. 31).
 
     .. math::
@@ -154,8 +162,9 @@ def preference_driven_score(y_true, y_pred, *, labels=None, kappa=None, sample_w
     return float(measures.preference_driven(cm, vector, zero_division=zero_division))
 
 
-def _label_score(measure: Callable, returns: str,
-                 references: str) -> Callable[[Callable], Callable]:
+def _label_score(
+    measure: Callable, returns: str, references: str
+) -> Callable[[Callable], Callable]:
     """Turn a docstring stub into the label-vector form of a registry measure.
 
     The decorated function's body is unused: it only carries the name and the specific part
@@ -164,8 +173,9 @@ def _label_score(measure: Callable, returns: str,
     """
 
     def decorate(stub: Callable) -> Callable:
-        def score(y_true, y_pred, *, labels=None, sample_weight=None,
-                  zero_division: ZeroDivision = "nan") -> float:
+        def score(
+            y_true, y_pred, *, labels=None, sample_weight=None, zero_division: ZeroDivision = "nan"
+        ) -> float:
             cm, _ = label_confusion_matrix(
                 y_true, y_pred, labels=labels, sample_weight=sample_weight
             )
@@ -173,19 +183,22 @@ def _label_score(measure: Callable, returns: str,
 
         score.__name__ = score.__qualname__ = stub.__name__
         score.__module__ = stub.__module__
-        score.__doc__ = "\n".join([
-            stub.__doc__.rstrip(),
-            _COMMON_PARAMETERS.format(returns=returns).rstrip(),
-            "\n    References\n    ----------",
-            textwrap.indent(textwrap.dedent(references).strip(), "    "),
-        ])
+        score.__doc__ = "\n".join(
+            [
+                stub.__doc__.rstrip(),
+                _COMMON_PARAMETERS.format(returns=returns).rstrip(),
+                "\n    References\n    ----------",
+                textwrap.indent(textwrap.dedent(references).strip(), "    "),
+            ]
+        )
         return score
 
     return decorate
 
 
 @_label_score(
-    measures.pacc, "In [0, 1]; higher is better.",
+    measures.pacc,
+    "In [0, 1]; higher is better.",
     """
     M. Sigdel and R. Aygun, "Pacc - a discriminative and accuracy correlated measure for
         assessment of classification results" (paper 001), eqs. 15-19.
@@ -233,7 +246,8 @@ def cen_score():
 
 
 @_label_score(
-    measures.iba, "In [0, 1]; higher is better.",
+    measures.iba,
+    "In [0, 1]; higher is better.",
     """
     V. Garcia, R. A. Mollineda and J. S. Sanchez, "Index of balanced accuracy: a
         performance measure for skewed class distributions", IbPRIA 2009, pp. 441-448.
@@ -255,7 +269,8 @@ def iba_score():
 
 
 @_label_score(
-    measures.average_accuracy, "In [0, 1]; higher is better.",
+    measures.average_accuracy,
+    "In [0, 1]; higher is better.",
     """
     M. Sokolova and G. Lapalme, "A systematic analysis of performance measures for
         classification tasks", Information Processing & Management 45 (2009), Table 3.

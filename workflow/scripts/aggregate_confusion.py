@@ -2,6 +2,7 @@
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
+
 from pdmeasure.pipeline.confusion import LONG_COLUMNS, read_long
 from pdmeasure.pipeline.io import run_script, write_csv
 

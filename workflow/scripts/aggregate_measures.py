@@ -1,5 +1,6 @@
 """Snakemake script of rule aggregate_measures: per engine x dataset measures and warnings ->
 measures.csv and warnings.csv."""
+
 import pandas as pd
 
 from pdmeasure.pipeline.io import read_csv, run_script, write_csv

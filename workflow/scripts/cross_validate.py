@@ -3,10 +3,11 @@
 Writes the per-sample predictions and the per-fold and pooled confusion matrices.
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
+
 from pdmeasure.pipeline.config import dataset_spec_from_dict
 from pdmeasure.pipeline.confusion import predictions_to_long
-from pdmeasure.pipeline.fetch import read_canonical
 from pdmeasure.pipeline.engines import CVSpec, get_engine
+from pdmeasure.pipeline.fetch import read_canonical
 from pdmeasure.pipeline.io import run_script, write_csv
 
 

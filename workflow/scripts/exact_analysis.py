@@ -1,9 +1,10 @@
 """Snakemake script: exact kappa-space analysis of one (engine, dataset) -> six tidy CSVs."""
+
 import logging
 import time
 
-from pdmeasure.pipeline.confusion import pooled_matrices, read_long
 from pdmeasure.exact import ExactSettings
+from pdmeasure.pipeline.confusion import pooled_matrices, read_long
 from pdmeasure.pipeline.exact_tables import DatasetAnalysis
 from pdmeasure.pipeline.io import run_script, write_csv
 
@@ -12,9 +13,14 @@ def main(smk, log) -> None:
     engine, dataset = smk.wildcards.engine, smk.wildcards.dataset
     pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
-    analysis = DatasetAnalysis(matrices, smk.params.kappa_grid,
-                               ExactSettings(**smk.params.settings), engine=engine, dataset=dataset,
-                               classes=smk.params.classes)
+    analysis = DatasetAnalysis(
+        matrices,
+        smk.params.kappa_grid,
+        ExactSettings(**smk.params.settings),
+        engine=engine,
+        dataset=dataset,
+        classes=smk.params.classes,
+    )
     steps = {
         "summary": lambda: {"summary": analysis.summary()},
         "distributions": lambda: dict(zip(("cdf", "histogram"), analysis.distributions())),

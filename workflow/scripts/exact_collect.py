@@ -1,4 +1,5 @@
 """Snakemake script: per-(engine, dataset) exact tables -> one table each, plus robustness summary."""
+
 import logging
 
 import pandas as pd
@@ -6,14 +7,26 @@ import pandas as pd
 from pdmeasure.pipeline.exact_tables import robustness_summary
 from pdmeasure.pipeline.io import run_script, write_csv
 
-_TEXT = {"engine": str, "dataset": str, "classifier": str, "classifier_a": str, "classifier_b": str,
-         "winner": str, "challenger": str, "kappa": str, "default_kappa": str, "n_vectors": str}
+_TEXT = {
+    "engine": str,
+    "dataset": str,
+    "classifier": str,
+    "classifier_a": str,
+    "classifier_b": str,
+    "winner": str,
+    "challenger": str,
+    "kappa": str,
+    "default_kappa": str,
+    "n_vectors": str,
+}
 
 
 def main(smk, log) -> None:
     for name in ("win", "share", "robustness", "summary"):
-        frame = pd.concat([pd.read_csv(p, dtype=_TEXT, keep_default_na=False) for p in smk.input[name]],
-                          ignore_index=True)
+        frame = pd.concat(
+            [pd.read_csv(p, dtype=_TEXT, keep_default_na=False) for p in smk.input[name]],
+            ignore_index=True,
+        )
         write_csv(frame, smk.output[name])
         if name == "robustness":
             frame["distance"] = frame["distance"].astype(float)

@@ -1,18 +1,22 @@
 """Snakemake script: exact histograms of one engine -> Figure 7 over the fine kappa grid."""
+
 import logging
 
 import pandas as pd
 
+from pdmeasure.pipeline.io import run_script
 from pdmeasure.render.exact_figures import fine_figure7, read_exact_table
 from pdmeasure.render.figures import save_figure
-from pdmeasure.pipeline.io import run_script
 
 
 def main(smk, log) -> None:
     histogram = pd.concat([read_exact_table(p) for p in smk.input], ignore_index=True)
-    fig = fine_figure7(histogram, classifiers=smk.params.classifiers,
-                       title=f"Figure 7 over the fine kappa grid ({smk.params.values} values per class), "
-                             f"engine {smk.wildcards.engine}")
+    fig = fine_figure7(
+        histogram,
+        classifiers=smk.params.classifiers,
+        title=f"Figure 7 over the fine kappa grid ({smk.params.values} values per class), "
+        f"engine {smk.wildcards.engine}",
+    )
     save_figure(fig, smk.output.figure)
     logging.info("wrote %s", smk.output.figure)
 

@@ -1,19 +1,27 @@
 """Snakemake script of rule explorer: pooled matrices of one engine and dataset -> explorer HTML."""
+
 import logging
 
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.render.explorer import write_explorer
 from pdmeasure.pipeline.io import run_script
+from pdmeasure.render.explorer import write_explorer
 
 
 def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
     pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
-    write_explorer(matrices, smk.params.classes, smk.output.html, dataset=dataset,
-                   grid_values=smk.params.kappa_grid, zero_division=smk.params.zero_division)
-    logging.info("%s/%s: %d classifiers -> %s", smk.wildcards.engine, dataset, len(matrices),
-                 smk.output.html)
+    write_explorer(
+        matrices,
+        smk.params.classes,
+        smk.output.html,
+        dataset=dataset,
+        grid_values=smk.params.kappa_grid,
+        zero_division=smk.params.zero_division,
+    )
+    logging.info(
+        "%s/%s: %d classifiers -> %s", smk.wildcards.engine, dataset, len(matrices), smk.output.html
+    )
 
 
 if __name__ == "__main__":

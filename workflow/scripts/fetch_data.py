@@ -2,6 +2,7 @@
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
+
 from pdmeasure.pipeline.fetch import fetch_dataset
 from pdmeasure.pipeline.io import run_script, write_csv
 

@@ -1,4 +1,5 @@
 """Snakemake script: grid histograms of one engine -> Figure 7 (rendered from the CSVs only)."""
+
 import pandas as pd
 
 from pdmeasure.pipeline.histograms import read_histogram

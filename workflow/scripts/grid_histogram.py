@@ -1,4 +1,5 @@
 """Snakemake script: pd over one dataset's kappa grid -> histogram.csv, summary.csv."""
+
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
 from pdmeasure.pipeline.histograms import grid_tables
 from pdmeasure.pipeline.io import run_script, write_csv
@@ -18,7 +19,10 @@ def main(smk, log) -> None:
     write_csv(summary, smk.output.summary)
     log.info(
         "%s/%s: %d matrices x %d kappa vectors (%s quantiles)",
-        smk.wildcards.engine, dataset, len(pooled), summary["n"].iloc[0],
+        smk.wildcards.engine,
+        dataset,
+        len(pooled),
+        summary["n"].iloc[0],
         summary["quantile_method"].iloc[0],
     )
 

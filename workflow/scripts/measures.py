@@ -1,5 +1,6 @@
 """Snakemake script of rule measures: pooled matrices of one engine and dataset -> its measures,
 and the classes whose precision (never predicted) or recall (never actual) is 0/0."""
+
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long, undefined_precision
 from pdmeasure.pipeline.io import run_script, write_csv
 from pdmeasure.pipeline.measure_table import measures_table
@@ -15,13 +16,24 @@ def main(smk, log) -> None:
     )
     undefined = undefined_precision(pooled, {dataset: smk.params.classes})
     for row in undefined.itertuples(index=False):
-        log.warning("%s/%s/%s: class %r %s; measures built on it take zero_division=%s",
-                    row.engine, row.dataset, row.classifier, row[3], row.reason,
-                    smk.params.zero_division)
+        log.warning(
+            "%s/%s/%s: class %r %s; measures built on it take zero_division=%s",
+            row.engine,
+            row.dataset,
+            row.classifier,
+            row[3],
+            row.reason,
+            smk.params.zero_division,
+        )
     write_csv(table, smk.output.measures)
     write_csv(undefined, smk.output.warnings)
-    log.info("%d rows for %d matrices -> %s; %d warnings", len(table), len(pooled),
-             smk.output.measures, len(undefined))
+    log.info(
+        "%d rows for %d matrices -> %s; %d warnings",
+        len(table),
+        len(pooled),
+        smk.output.measures,
+        len(undefined),
+    )
 
 
 if __name__ == "__main__":

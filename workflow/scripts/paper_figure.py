@@ -1,9 +1,10 @@
 """Snakemake script: one figure's data CSV(s) -> paper 000 Figure 2, 3, 4, 5 or 6 (PNG)."""
+
 import logging
 
+from pdmeasure.pipeline.io import run_script
 from pdmeasure.render import paper_figures as F
 from pdmeasure.render.figures import save_figure
-from pdmeasure.pipeline.io import run_script
 
 
 def main(smk, log) -> None:

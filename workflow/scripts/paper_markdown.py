@@ -1,8 +1,9 @@
 """Snakemake script: one tidy paper table CSV -> Markdown."""
+
 import logging
 
-from pdmeasure.pipeline.io import run_script, write_text
 from pdmeasure.paper.example_tables import read_table, render_markdown
+from pdmeasure.pipeline.io import run_script, write_text
 
 
 def main(smk, log) -> None:

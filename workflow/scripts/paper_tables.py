@@ -1,6 +1,6 @@
 """Snakemake script: the papers' example matrices -> tidy tables and figure data (no data needed)."""
-import logging
 
+import logging
 
 from pdmeasure.paper import example_tables as paper
 from pdmeasure.pipeline.io import run_script, write_csv
@@ -28,8 +28,11 @@ def main(smk, log) -> None:
         write_csv(paper.figure_surface(surface, figure), out[f"figure{figure}"])
     write_csv(paper.figure2_points(surface, zero_division=zd), out.figure2_points)
     write_csv(paper.figure6_values(table3), out.figure6)
-    logging.info("kappa surfaces: %d matrices x %d vectors", surface["matrix"].nunique(),
-                 len(surface) // surface["matrix"].nunique())
+    logging.info(
+        "kappa surfaces: %d matrices x %d vectors",
+        surface["matrix"].nunique(),
+        len(surface) // surface["matrix"].nunique(),
+    )
 
 
 if __name__ == "__main__":

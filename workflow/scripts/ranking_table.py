@@ -1,4 +1,5 @@
 """Snakemake script: measures.csv -> one ranking table (paper Tables 6-9), CSV and Markdown."""
+
 from pdmeasure.pipeline.io import run_script, write_csv, write_text
 from pdmeasure.pipeline.measure_table import read_measures
 from pdmeasure.pipeline.ranking_tables import ranking_table, to_markdown

@@ -1,21 +1,23 @@
 """Snakemake script: published numbers vs reproduced ones -> reproduction.csv."""
+
 import logging
 
 import pandas as pd
 
 from pdmeasure.paper import published
+from pdmeasure.paper.example_tables import read_table
+from pdmeasure.paper.reproduction import reproduction_table, status_counts
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
 from pdmeasure.pipeline.io import run_script, write_csv
 from pdmeasure.pipeline.measure_table import read_measures
-from pdmeasure.paper.example_tables import read_table
-from pdmeasure.paper.reproduction import reproduction_table, status_counts
 
 
 def main(smk, log) -> None:
     config = smk.params.config
     computed = pd.concat([read_table(p) for p in smk.input.paper], ignore_index=True)
-    rankings = [pd.read_csv(p, dtype={"row": str}, keep_default_na=False)
-                for p in smk.input.rankings]
+    rankings = [
+        pd.read_csv(p, dtype={"row": str}, keep_default_na=False) for p in smk.input.rankings
+    ]
     rankings = pd.concat(rankings, ignore_index=True) if rankings else None
     classes = {name: block["classes"] for name, block in config["datasets"].items()}
     frame = read_long(smk.input.confusion)

@@ -1,8 +1,9 @@
 """Snakemake script: reproduction.csv -> the short Markdown summary reproduction.md."""
+
 import logging
 
-from pdmeasure.pipeline.io import run_script, write_text
 from pdmeasure.paper.reproduction import read_reproduction, summary_markdown
+from pdmeasure.pipeline.io import run_script, write_text
 
 
 def main(smk, log) -> None:

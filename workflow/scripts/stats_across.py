@@ -1,4 +1,5 @@
 """Snakemake script: every test across datasets, per engine and measure (thin wrapper)."""
+
 import logging
 
 from pdmeasure.pipeline.io import run_script, write_csv
@@ -15,9 +16,12 @@ def main(smk, log) -> None:
     )
     for name in ("ranks", "omnibus", "posthoc", "cd"):
         write_csv(getattr(tables, name), smk.output[name])
-    logging.info("%d omnibus tests (%d significant), %d post-hoc comparisons",
-                 len(tables.omnibus), int(tables.omnibus["significant"].sum()),
-                 len(tables.posthoc))
+    logging.info(
+        "%d omnibus tests (%d significant), %d post-hoc comparisons",
+        len(tables.omnibus),
+        int(tables.omnibus["significant"].sum()),
+        len(tables.posthoc),
+    )
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """Snakemake script: critical-difference diagrams rendered from stats/cd.csv (thin wrapper)."""
+
 import logging
 
-from pdmeasure.render.cd_diagram import read_cd_table, render_cd_diagrams
 from pdmeasure.pipeline.io import run_script
+from pdmeasure.render.cd_diagram import read_cd_table, render_cd_diagrams
 
 
 def main(smk, log) -> None:

@@ -1,4 +1,5 @@
 """Snakemake script: 5 x 2-fold CV of one classifier on one dataset, for the 5x2cv tests."""
+
 import logging
 
 from pdmeasure.pipeline.config import dataset_spec_from_dict
@@ -11,11 +12,18 @@ def main(smk, log) -> None:
     engine, classifier = smk.wildcards.engine, smk.wildcards.classifier
     spec = dataset_spec_from_dict(smk.params.dataset)
     data = read_canonical(smk.input.data)
-    pred = cross_validate_5x2(engine, data, spec, classifier, smk.params.classifier,
-                              seed=smk.params.seed)
+    pred = cross_validate_5x2(
+        engine, data, spec, classifier, smk.params.classifier, seed=smk.params.seed
+    )
     write_csv(pred, smk.output.predictions)
-    logging.info("%s/%s/%s: %d predictions (5 x 2-fold CV) -> %s", engine, spec.name,
-                 classifier, len(pred), smk.output.predictions)
+    logging.info(
+        "%s/%s/%s: %d predictions (5 x 2-fold CV) -> %s",
+        engine,
+        spec.name,
+        classifier,
+        len(pred),
+        smk.output.predictions,
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Snakemake script: the statistics report (Markdown) from the stats tables (thin wrapper)."""
+
 import logging
 import os
 
@@ -11,15 +12,21 @@ from pdmeasure.render.stats_report import stats_report
 
 
 def main(smk, log) -> None:
-    across = AcrossTables(*(read_stats_table(smk.input[name])
-                            for name in ("ranks", "omnibus", "posthoc", "cd")))
-    significance = pd.concat([read_stats_table(p) for p in smk.input.significance],
-                             ignore_index=True)
+    across = AcrossTables(
+        *(read_stats_table(smk.input[name]) for name in ("ranks", "omnibus", "posthoc", "cd"))
+    )
+    significance = pd.concat(
+        [read_stats_table(p) for p in smk.input.significance], ignore_index=True
+    )
     folder = os.path.dirname(smk.output.report)
-    figures = {tuple(key): os.path.relpath(path, folder)
-               for key, path in zip(smk.params.figure_keys, smk.input.figures)}
-    write_text(stats_report(across, significance, alpha=smk.params.alpha, figures=figures),
-               smk.output.report)
+    figures = {
+        tuple(key): os.path.relpath(path, folder)
+        for key, path in zip(smk.params.figure_keys, smk.input.figures)
+    }
+    write_text(
+        stats_report(across, significance, alpha=smk.params.alpha, figures=figures),
+        smk.output.report,
+    )
     logging.info("report -> %s", smk.output.report)
 
 

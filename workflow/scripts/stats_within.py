@@ -1,4 +1,5 @@
 """Snakemake script: paired tests of every classifier pair within one dataset (thin wrapper)."""
+
 import logging
 
 import pandas as pd
@@ -39,8 +40,11 @@ def main(smk, log) -> None:
     write_csv(pairwise, smk.output.pairwise)
     write_csv(table, smk.output.significance)
     write_text(significance_markdown(table, alpha=smk.params.alpha), smk.output.markdown)
-    logging.info("%d pairwise tests, %d significant after Holm", len(pairwise),
-                 int(pairwise["significant"].sum()))
+    logging.info(
+        "%d pairwise tests, %d significant after Holm",
+        len(pairwise),
+        int(pairwise["significant"].sum()),
+    )
 
 
 if __name__ == "__main__":

@@ -20,17 +20,53 @@ from these by :class:`pdmeasure.pipeline.exact_tables.DatasetAnalysis`.
 Modules: ``forms`` (pd as a linear form, kappa grids), ``grid``, ``lattice``, ``uniform``,
 ``first_place`` (shares, LP), ``analysis`` (distribution, extremes, moments of one form).
 """
-from pdmeasure.exact.analysis import ExactSettings, distribution, extremes, moments, undefined_ratios
-from pdmeasure.exact.forms import LinearForm, ProductGrid, class_rates_exact, class_shares, pd_form, to_fraction
+
+from pdmeasure.exact.analysis import (
+    ExactSettings,
+    distribution,
+    extremes,
+    moments,
+    undefined_ratios,
+)
+from pdmeasure.exact.first_place import (
+    nearest_first_place,
+    shares_enumerated,
+    shares_monte_carlo,
+    wilson_interval,
+)
+from pdmeasure.exact.forms import (
+    LinearForm,
+    ProductGrid,
+    class_rates_exact,
+    class_shares,
+    pd_form,
+    to_fraction,
+)
 from pdmeasure.exact.grid import GridDistribution, largest_half
 from pdmeasure.exact.lattice import LatticeDistribution, grid_lattice, uniform_lattice
-from pdmeasure.exact.first_place import nearest_first_place, shares_enumerated, shares_monte_carlo, wilson_interval
 from pdmeasure.exact.uniform import TooManyTerms, uniform_cdf
 
 __all__ = [
-    "ExactSettings", "GridDistribution", "LatticeDistribution", "LinearForm",
-    "ProductGrid", "TooManyTerms", "class_rates_exact", "class_shares", "distribution", "extremes",
-    "grid_lattice", "largest_half", "moments", "nearest_first_place", "pd_form",
-    "undefined_ratios", "shares_enumerated", "shares_monte_carlo", "to_fraction",
-    "uniform_cdf", "uniform_lattice", "wilson_interval",
+    "ExactSettings",
+    "GridDistribution",
+    "LatticeDistribution",
+    "LinearForm",
+    "ProductGrid",
+    "TooManyTerms",
+    "class_rates_exact",
+    "class_shares",
+    "distribution",
+    "extremes",
+    "grid_lattice",
+    "largest_half",
+    "moments",
+    "nearest_first_place",
+    "pd_form",
+    "undefined_ratios",
+    "shares_enumerated",
+    "shares_monte_carlo",
+    "to_fraction",
+    "uniform_cdf",
+    "uniform_lattice",
+    "wilson_interval",
 ]

@@ -7,6 +7,7 @@ splits into halves of at most ``max_half`` partial sums, otherwise lattice bound
 under ``zero_division="nan"``. The tidy tables of a whole engine and dataset are built from
 these by :class:`pdmeasure.pipeline.exact_tables.DatasetAnalysis`.
 """
+
 from __future__ import annotations
 
 import math
@@ -19,7 +20,6 @@ from pdmeasure._validation import check_zero_division
 from pdmeasure.exact.forms import LinearForm, ProductGrid
 from pdmeasure.exact.grid import DEFAULT_MAX_HALF, GridDistribution, largest_half
 from pdmeasure.exact.lattice import grid_lattice, uniform_lattice
-
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,7 @@ def distribution(form: LinearForm, grid: ProductGrid | None, settings: ExactSett
 
 def probabilities(bounds: dict, total) -> dict[str, tuple[float, float]]:
     """(lower, upper) probabilities of ``<``, ``==`` and ``>`` a query from count bounds."""
+
     def p(v):
         return float(Fraction(int(v), int(total))) if isinstance(total, int) else float(v) / total
 
@@ -82,8 +83,10 @@ def extremes(form: LinearForm, grid: ProductGrid | None):
         argmin.append(high if s < 0 else low)
         argmax.append(high if s > 0 else low)
     return {
-        "min": form.value(argmin), "argmin": argmin,
-        "max": form.value(argmax), "argmax": argmax,
+        "min": form.value(argmin),
+        "argmin": argmin,
+        "max": form.value(argmax),
+        "argmax": argmax,
         "n_free": sum(s == 0 for s in form.slopes),
     }
 
@@ -131,5 +134,3 @@ def undefined_ratios(cm, zero_division) -> list[tuple[int, str]]:
         if actual[i] == 0:
             out.append((i, "recall"))
     return out
-
-

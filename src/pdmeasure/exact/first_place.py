@@ -14,6 +14,7 @@ program (:func:`scipy.optimize.linprog`, HiGHS) per challenger. The distance is 
 at the optimum the challenger ties the old winner; any further step makes it strictly better
 whenever the region has an interior.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -42,7 +43,12 @@ def _first_places(forms, kappa: np.ndarray, exact_kappa) -> tuple[np.ndarray, np
     const, slopes = _coefficients(forms)
     values = const + kappa @ slopes.T
     top = values.max(axis=1)
-    tol = 8.0 * (kappa.shape[1] + 2) * _EPS * (np.abs(slopes).sum(axis=1).max() + np.abs(const).max() + 1.0)
+    tol = (
+        8.0
+        * (kappa.shape[1] + 2)
+        * _EPS
+        * (np.abs(slopes).sum(axis=1).max() + np.abs(const).max() + 1.0)
+    )
     near = values >= (top - 2 * tol)[:, None]
     n_near = near.sum(axis=1)
     unique = np.zeros(len(forms), dtype=np.int64)
@@ -85,7 +91,9 @@ def shares_enumerated(forms: Sequence[LinearForm], grid: ProductGrid, *, chunk_s
     tied = np.zeros(len(forms), dtype=np.int64)
     for start in range(0, grid.n_vectors, chunk_size):
         idx = np.arange(start, min(start + chunk_size, grid.n_vectors), dtype=np.int64)
-        u, t = _first_places_on_grid(forms, grid, np.stack(np.unravel_index(idx, grid.sizes), axis=1))
+        u, t = _first_places_on_grid(
+            forms, grid, np.stack(np.unravel_index(idx, grid.sizes), axis=1)
+        )
         unique += u
         tied += t
     return unique, tied
@@ -126,7 +134,9 @@ def shares_monte_carlo(
 
 def wilson_interval(successes: int, trials: int, confidence: float) -> tuple[float, float]:
     """Wilson score interval of a binomial proportion (scipy.stats.binomtest)."""
-    ci = binomtest(int(successes), int(trials)).proportion_ci(confidence_level=confidence, method="wilson")
+    ci = binomtest(int(successes), int(trials)).proportion_ci(
+        confidence_level=confidence, method="wilson"
+    )
     return float(ci.low), float(ci.high)
 
 
@@ -163,11 +173,13 @@ def nearest_first_place(
     n_aux = 1 if norm == "linf" else c_dim
     eye = np.eye(c_dim)
     aux = -np.ones((c_dim, 1)) if norm == "linf" else -eye
-    a_ub = np.vstack([
-        np.hstack([rank_rows, np.zeros((len(others), n_aux))]),
-        np.hstack([eye, aux]),
-        np.hstack([-eye, aux]),
-    ])
+    a_ub = np.vstack(
+        [
+            np.hstack([rank_rows, np.zeros((len(others), n_aux))]),
+            np.hstack([eye, aux]),
+            np.hstack([-eye, aux]),
+        ]
+    )
     b_ub = np.concatenate([rank_rhs, k0, -k0])
     cost = np.concatenate([np.zeros(c_dim), np.ones(n_aux)])
     bounds = [(0.0, 1.0)] * c_dim + [(0.0, None)] * n_aux

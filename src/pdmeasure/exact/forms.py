@@ -11,11 +11,12 @@ both :class:`LinearForm` objects ``const + sum_i slope_i kappa_i``. Everything i
 :mod:`pdmeasure.exact` works on such forms. Coefficients are :class:`fractions.Fraction`
 computed from the integer counts, so they are exact.
 """
+
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -64,12 +65,13 @@ class LinearForm:
 
     def __init__(self, const, slopes):
         exact = (to_fraction(const), tuple(to_fraction(s) for s in slopes))
-        self._exact = exact
-        self._make_exact = None
+        # Exact coefficients, or None until a deferred form (:meth:`deferred`) needs them.
+        self._exact: tuple[Fraction, tuple[Fraction, ...]] | None = exact
+        self._make_exact: Callable[[], tuple[Fraction, tuple[Fraction, ...]]] | None = None
         self._floats = (float(exact[0]), np.array([float(v) for v in exact[1]]))
 
     @classmethod
-    def deferred(cls, const_float: float, slopes_float: np.ndarray, make_exact) -> "LinearForm":
+    def deferred(cls, const_float: float, slopes_float: np.ndarray, make_exact) -> LinearForm:
         """A form from float coefficients and a function returning the exact ``(const, slopes)``.
 
         The floats must be the exact values rounded by at most a few float operations on
@@ -84,6 +86,7 @@ class LinearForm:
 
     def _exact_values(self) -> tuple[Fraction, tuple[Fraction, ...]]:
         if self._exact is None:
+            assert self._make_exact is not None  # set by deferred() whenever _exact is None
             self._exact = self._make_exact()
             self._make_exact = None
         return self._exact
@@ -111,14 +114,17 @@ class LinearForm:
     def __repr__(self) -> str:
         return f"LinearForm(const={self.const!r}, slopes={self.slopes!r})"
 
-    def __sub__(self, other: "LinearForm") -> "LinearForm":
+    def __sub__(self, other: LinearForm) -> LinearForm:
         if other.n_classes != self.n_classes:
             raise ValueError(
                 f"forms over {self.n_classes} and {other.n_classes} classes cannot be combined"
             )
 
         def exact():
-            return (self.const - other.const, tuple(a - b for a, b in zip(self.slopes, other.slopes)))
+            return (
+                self.const - other.const,
+                tuple(a - b for a, b in zip(self.slopes, other.slopes)),
+            )
 
         return LinearForm.deferred(
             self.const_float - other.const_float, self.slopes_float - other.slopes_float, exact
@@ -229,6 +235,7 @@ def pd_forms(cms, zero_division=0.0) -> list[LinearForm]:
         def make():
             p, r = class_rates_exact(cm, zero_division)
             return sum(r, Fraction(0)) / c, tuple((a - b) / c for a, b in zip(p, r))
+
         return make
 
     return [LinearForm.deferred(consts[k], slopes[k], exact(stack[k])) for k in range(len(stack))]
@@ -256,7 +263,7 @@ class ProductGrid:
     values: tuple[tuple[Fraction, ...], ...]
 
     @classmethod
-    def regular(cls, values: Sequence, n_classes: int) -> "ProductGrid":
+    def regular(cls, values: Sequence, n_classes: int) -> ProductGrid:
         """The same values for every class (the papers' grids, e.g. ``[0, 0.1, ..., 1]**C``)."""
         if n_classes < 1:
             raise ValueError(f"a grid needs at least one class, got {n_classes}")
@@ -268,7 +275,7 @@ class ProductGrid:
         return cls((exact,) * n_classes)
 
     @classmethod
-    def evenly_spaced(cls, n_values: int, n_classes: int) -> "ProductGrid":
+    def evenly_spaced(cls, n_values: int, n_classes: int) -> ProductGrid:
         """``{0, 1/(n-1), ..., 1}**C`` (the fine grid of config ``exact.fine_grid_values``)."""
         if n_values < 2:
             raise ValueError(f"an evenly spaced grid needs at least 2 values, got {n_values}")

@@ -14,6 +14,7 @@ most ``n + 2`` roundings of the largest magnitudes, times a safety factor of 8).
 float sum lies within ``tol`` of the query is decided in exact rational arithmetic from its
 kappa indices. Every count returned is therefore exact, ties (``== y``) included.
 """
+
 from __future__ import annotations
 
 import functools
@@ -137,9 +138,7 @@ class GridDistribution:
 
     def __init__(self, form: LinearForm, grid: ProductGrid, *, max_half: int = DEFAULT_MAX_HALF):
         if form.n_classes != grid.n_classes:
-            raise ValueError(
-                f"form has {form.n_classes} classes, the grid {grid.n_classes}"
-            )
+            raise ValueError(f"form has {form.n_classes} classes, the grid {grid.n_classes}")
         self.form, self.grid = form, grid
         self.total = grid.n_vectors
         slopes, floats = form.slopes_float, grid.float_values()
@@ -169,7 +168,10 @@ class GridDistribution:
         self._sorted_b = self._b.sums[self._order]
         self._scale = float(sum(np.abs(t).max() for t in float_terms)) if active else 0.0
         self._n_terms = len(active)
-        self._range = (self._a.sums.min() + self._sorted_b[0], self._a.sums.max() + self._sorted_b[-1])
+        self._range = (
+            self._a.sums.min() + self._sorted_b[0],
+            self._a.sums.max() + self._sorted_b[-1],
+        )
         self._term_cache: dict[int, list[Fraction]] = {}
         self._const_exact: Fraction | None = None
 
@@ -183,8 +185,11 @@ class GridDistribution:
         if self._const_exact is None:
             active = set(self._active)
             self._const_exact = self.form.const + sum(
-                (s * vals[0] for i, (s, vals) in enumerate(zip(self.form.slopes, self.grid.values))
-                 if i not in active),
+                (
+                    s * vals[0]
+                    for i, (s, vals) in enumerate(zip(self.form.slopes, self.grid.values))
+                    if i not in active
+                ),
                 Fraction(0),
             )
         return self._const_exact
@@ -192,8 +197,11 @@ class GridDistribution:
     def _tolerance(self, x: np.ndarray) -> np.ndarray:
         # Rigorous bound on the float error of (a + b) - (x - const): every coefficient and
         # term is within a few roundings of its exact value, all of magnitude <= scale + 1.
-        return 8.0 * (self._n_terms + 4) * _EPS * (
-            self._scale + np.abs(x) + abs(self._const_float) + 1.0
+        return (
+            8.0
+            * (self._n_terms + 4)
+            * _EPS
+            * (self._scale + np.abs(x) + abs(self._const_float) + 1.0)
         )
 
     def counts(self, xs) -> tuple[list[int], list[int]]:
@@ -215,8 +223,8 @@ class GridDistribution:
         a_sums, sb = self._a.sums, self._sorted_b
         # Queries clearly outside the range of values need no search.
         above = y > self._range[1] + tol
-        less = np.where(above, self.total, 0).astype(object)
-        equal = np.zeros(len(y), dtype=object)
+        below = np.where(above, self.total, 0).astype(object)
+        ties = np.zeros(len(y), dtype=object)
         inside = np.flatnonzero((y >= self._range[0] - tol) & ~above)
         step = max(1, _BATCH // max(1, len(a_sums)))
         for first in range(0, len(inside), step):
@@ -226,17 +234,19 @@ class GridDistribution:
             hi = np.searchsorted(sb, target + tol[block, None], side="right")
             definite = lo.sum(axis=1)
             for q, n_less in zip(block, definite):
-                less[q] = int(n_less)
+                below[q] = int(n_less)
             for q_pos, ia in zip(*np.nonzero(hi > lo)):
                 q = block[q_pos]
                 goal = _as_threshold(xs[q]) - self._exact_const()
                 a_exact = self._a.exact(int(ia))
                 for k in range(lo[q_pos, ia], hi[q_pos, ia]):
                     value = a_exact + self._b.exact(int(self._order[k]))
-                    less[q] += value < goal
-                    equal[q] += value == goal
-        less = [int(v) * self.multiplicity if not above[i] else self.total for i, v in enumerate(less)]
-        equal = [int(v) * self.multiplicity for v in equal]
+                    below[q] += value < goal
+                    ties[q] += value == goal
+        less = [
+            int(v) * self.multiplicity if not above[i] else self.total for i, v in enumerate(below)
+        ]
+        equal = [int(v) * self.multiplicity for v in ties]
         return less, equal
 
     def bounds(self, xs) -> dict[str, np.ndarray]:
@@ -273,7 +283,9 @@ class GridDistribution:
         return np.array([float(Fraction(a + b, self.total)) for a, b in zip(less, equal)])
 
 
-def grid_histograms(forms, grid: ProductGrid, edges, *, max_half: int = DEFAULT_MAX_HALF) -> np.ndarray:
+def grid_histograms(
+    forms, grid: ProductGrid, edges, *, max_half: int = DEFAULT_MAX_HALF
+) -> np.ndarray:
     """Exact histograms of several forms over one grid: the batched fast path.
 
     Same result as ``GridDistribution(form, grid).histogram(edges)`` for each form (numpy
@@ -299,7 +311,9 @@ def grid_histograms(forms, grid: ProductGrid, edges, *, max_half: int = DEFAULT_
     value_span, value_max = grid.value_stats
     abs_sum = np.abs(slopes).sum(axis=1)
     # Cost ~ |B| (build and sort) + 2 Q |A| (searches) for Q edges inside the range of values.
-    inside = min(len(edges), 1 + int(abs_sum.max() * value_span / max(float(edges[1] - edges[0]), 1e-300)))
+    inside = min(
+        len(edges), 1 + int(abs_sum.max() * value_span / max(float(edges[1] - edges[0]), 1e-300))
+    )
     first, second = _plan(tuple(sizes_all[i] for i in active), inside, max_half)
     const = np.array([f.const_float for f in forms])
     for i in range(grid.n_classes):
@@ -324,14 +338,20 @@ def grid_histograms(forms, grid: ProductGrid, edges, *, max_half: int = DEFAULT_
     width = 2.0 * float(np.abs(b_sums).max()) + 1.0
     flat = (b_sums + width * np.arange(m)[:, None]).ravel()
     y = edges[None, :] - const[:, None]
-    tol = 8.0 * (len(active) + 4) * _EPS * (
-        (abs_sum * value_max + np.abs(const) + 1.0 + width * m)[:, None] + np.abs(edges)[None, :]
+    tol = (
+        8.0
+        * (len(active) + 4)
+        * _EPS
+        * (
+            (abs_sum * value_max + np.abs(const) + 1.0 + width * m)[:, None]
+            + np.abs(edges)[None, :]
+        )
     )
     low = (a_sums.min(axis=1) + b_sums[:, 0])[:, None] - tol
     high = (a_sums.max(axis=1) + b_sums[:, -1])[:, None] + tol
     less = np.where(y > high, grid.n_vectors, 0)
     rows, cols = np.nonzero((y >= low) & (y <= high))
-    unsure = ()
+    unsure: set[int] = set()
     if len(rows):
         t = tol[rows, cols][:, None]
         target = (y[rows, cols] + width * rows)[:, None] - a_sums[rows]

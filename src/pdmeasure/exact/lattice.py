@@ -19,6 +19,7 @@ has an exactly known distribution (``floor(m)`` cells of probability ``1/m`` and
 class costs O(size) whatever its range. Probabilities are float64: the bounds hold up to
 float rounding (relative 1e-12 or better).
 """
+
 from __future__ import annotations
 
 import math
@@ -137,7 +138,9 @@ def _shifted_terms(form: LinearForm, grid: ProductGrid):
     return base, offsets, inactive
 
 
-def grid_lattice(form: LinearForm, grid: ProductGrid, *, size: int = DEFAULT_SIZE) -> LatticeDistribution:
+def grid_lattice(
+    form: LinearForm, grid: ProductGrid, *, size: int = DEFAULT_SIZE
+) -> LatticeDistribution:
     """Distribution of ``form`` over ``grid`` on a lattice of about ``size`` cells.
 
     Parameters
@@ -202,7 +205,9 @@ def uniform_lattice(form: LinearForm, *, size: int = DEFAULT_SIZE) -> LatticeDis
         if full:
             cum = np.concatenate([[0.0], np.cumsum(weights)])
             k = np.arange(n + full)
-            new[: n + full] = (cum[np.minimum(k + 1, n)] - cum[np.maximum(k + 1 - full, 0)]) / float(m)
+            new[: n + full] = (
+                cum[np.minimum(k + 1, n)] - cum[np.maximum(k + 1 - full, 0)]
+            ) / float(m)
         if part:
             new[full : full + n] += weights * part
         weights = new

@@ -14,6 +14,7 @@ contribute; they are enumerated depth first over ascending ``a`` with pruning, a
 can still reach ``2**(n-1)``; past ``max_terms`` a :class:`TooManyTerms` is raised and callers
 fall back to :func:`pdmeasure.exact.lattice.uniform_lattice`.
 """
+
 from __future__ import annotations
 
 import math

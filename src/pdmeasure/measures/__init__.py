@@ -79,7 +79,6 @@ from __future__ import annotations
 # Zero division and input checks live in pdmeasure._validation, kappa grids in
 # pdmeasure.measures.weights.
 from pdmeasure._validation import check_zero_division, safe_divide
-from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE, KappaGrid, kappa_grid
 from pdmeasure.measures._core import MeasureInfo, PerClassCounts, per_class_counts
 from pdmeasure.measures.averaged import (
     IBA_ALPHA,
@@ -100,8 +99,14 @@ from pdmeasure.measures.averaged import (
 )
 from pdmeasure.measures.chance import kappa, mcc
 from pdmeasure.measures.entropy import cen, pacc
-from pdmeasure.measures.preference import class_precision_recall, fbeta_macro, fbeta_micro, preference_driven
+from pdmeasure.measures.preference import (
+    class_precision_recall,
+    fbeta_macro,
+    fbeta_micro,
+    preference_driven,
+)
 from pdmeasure.measures.registry import INFO, REGISTRY, evaluate
+from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE, KappaGrid, kappa_grid
 
 __all__ = [
     "REGISTRY",

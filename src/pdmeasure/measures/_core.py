@@ -8,12 +8,14 @@ completes its numpydoc docstring with the sections every measure shares. ``evalu
 one :class:`Stack` and runs several kernels on it, so the matrices are validated and reduced
 once, and a per-class precision or recall is computed once for all the measures that use it.
 """
+
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import Any, NamedTuple, Protocol, cast
 
 import numpy as np
 
@@ -195,7 +197,7 @@ class Stack:
 # --------------------------------------------------------------------------------------
 # Reductions over the class axis
 # --------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _selector(n_classes: int, margin: str) -> np.ndarray:
     """0/1 matrix mapping a flattened ``C x C`` matrix to its row or column totals."""
     eye = np.eye(n_classes)
@@ -258,7 +260,7 @@ def dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("...i,...i->...", a, b)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _others(n_classes: int) -> np.ndarray:
     matrix = 1.0 - np.eye(n_classes)
     matrix.setflags(write=False)
@@ -346,7 +348,6 @@ def prepare(cm, zero_division: ZeroDivision) -> Stack:
     return stack
 
 
-
 # --------------------------------------------------------------------------------------
 # The measure decorator
 # --------------------------------------------------------------------------------------
@@ -382,10 +383,12 @@ class MeasureInfo:
     @property
     def function(self) -> Callable:
         """The measure function, ``REGISTRY[name]``."""
+        if self._function is None:
+            raise AttributeError(f"measure {self.name!r} has no function attached")
         return self._function
 
 
-_SHARED_SECTIONS = '''
+_SHARED_SECTIONS = """
     Parameters
     ----------
     cm : array_like, shape (..., C, C)
@@ -403,16 +406,37 @@ _SHARED_SECTIONS = '''
     ValueError
         If ``cm`` is not a valid stack of confusion matrices or ``zero_division`` is not
         one of the accepted values.
-    '''
+    """
 
 
 def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def measure(*, lower: float = 0.0, upper: float = 1.0, higher_is_better: bool = True,
-            source: str, range_text: str | None = None, row_scale_invariant: bool = False,
-            column_scale_invariant: bool = False):
+class Measure(Protocol):
+    """A registry measure: a function of ``(..., C, C)`` counts with its kernel and facts.
+
+    ``kernel`` computes the measure from a :class:`Stack` (shared by :func:`evaluate`), and
+    ``info`` holds its :class:`MeasureInfo`.
+    """
+
+    __name__: str
+    kernel: Callable[..., np.ndarray]
+    info: MeasureInfo
+
+    def __call__(self, cm: Any, *args: Any, **kwargs: Any) -> Any: ...
+
+
+def measure(
+    *,
+    lower: float = 0.0,
+    upper: float = 1.0,
+    higher_is_better: bool = True,
+    source: str,
+    range_text: str | None = None,
+    row_scale_invariant: bool = False,
+    column_scale_invariant: bool = False,
+):
     """Turn a kernel ``kernel(stack) -> ndarray`` into a registry measure.
 
     The public function ``name(cm, *, zero_division="nan")`` validates ``zero_division``
@@ -437,7 +461,7 @@ def measure(*, lower: float = 0.0, upper: float = 1.0, higher_is_better: bool = 
         See :class:`MeasureInfo`.
     """
 
-    def decorate(kernel: Callable[[Stack], np.ndarray]) -> Callable:
+    def decorate(kernel: Callable[[Stack], np.ndarray]) -> Measure:
         name = kernel.__name__
 
         def function(cm, *, zero_division: ZeroDivision = "nan"):
@@ -448,14 +472,23 @@ def measure(*, lower: float = 0.0, upper: float = 1.0, higher_is_better: bool = 
         function.__name__ = name
         function.__qualname__ = name
         function.__module__ = kernel.__module__
-        function.__doc__ = (kernel.__doc__ or "").rstrip() + "\n" + _SHARED_SECTIONS.format(
-            range_text=text, direction=direction
+        function.__doc__ = (
+            (kernel.__doc__ or "").rstrip()
+            + "\n"
+            + _SHARED_SECTIONS.format(range_text=text, direction=direction)
         )
-        function.kernel = kernel
-        function.info = MeasureInfo(
-            name, lower, upper, higher_is_better, source, row_scale_invariant,
-            column_scale_invariant, function,
+        registered = cast(Measure, function)
+        registered.kernel = kernel
+        registered.info = MeasureInfo(
+            name,
+            lower,
+            upper,
+            higher_is_better,
+            source,
+            row_scale_invariant,
+            column_scale_invariant,
+            function,
         )
-        return function
+        return registered
 
     return decorate

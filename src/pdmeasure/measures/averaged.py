@@ -5,6 +5,7 @@ Each function here is a kernel turned into a registry measure by
 :func:`pdmeasure.measures._core.measure`; the per-class rates come from the shared
 :class:`~pdmeasure.measures._core.Stack`, so ``evaluate`` computes each of them once.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -216,4 +217,3 @@ def iba(s: Stack) -> np.ndarray:
     """
     r, sp = s.recall, s.specificity
     return mean((1.0 + IBA_ALPHA * (r - sp)) * r * sp)
-

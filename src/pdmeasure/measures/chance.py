@@ -5,6 +5,7 @@ that integer counts stay exact, with the zero-variance denominators as sums of n
 terms (exactly zero exactly when the papers' NaN occurs). The products grow as ``s**2``;
 ``prepare`` rescales matrices whose total would make them overflow or underflow.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -61,7 +62,4 @@ def kappa(s: Stack) -> np.ndarray:
     # s^2 - sum_i t_i p_i = sum_i t_i * sum_{j != i} p_j is exactly 0 iff every sample sits
     # in one diagonal cell.
     chance = dot(s.support, s.predicted)
-    return safe_divide(
-        s.n * s.correct - chance, dot(s.support, sum_of_others(s.predicted)), s.zd
-    )
-
+    return safe_divide(s.n * s.correct - chance, dot(s.support, sum_of_others(s.predicted)), s.zd)

@@ -1,4 +1,5 @@
 """Entropy-based and probabilistic measures: confusion entropy CEN and Pacc (paper 001)."""
+
 from __future__ import annotations
 
 import math
@@ -81,4 +82,3 @@ def pacc(s: Stack) -> np.ndarray:
     p_diag = safe_divide(2.0 * s.tp, s.both, s.zd)  # eq. 16
     correct = mean(p_diag)  # eq. 18
     return 0.5 + (correct - epsilon) / 2.0  # eq. 19
-

@@ -3,6 +3,7 @@
 The kappa vector of the preference-driven measure is positional, so both functions take the
 class order as data (``classes`` / ``labels``) and never derive it by sorting.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -80,5 +81,6 @@ def _kappa_from_mapping(kappa: Mapping, labels: list) -> np.ndarray:
 
 def _label_text(labels) -> str:
     """Labels as ``'a', 'b'`` (NumPy scalars shown as plain Python values)."""
-    return ", ".join(repr(label.item() if isinstance(label, np.generic) else label)
-                     for label in labels)
+    return ", ".join(
+        repr(label.item() if isinstance(label, np.generic) else label) for label in labels
+    )

@@ -1,11 +1,24 @@
 """The preference-driven measure (paper 000, eqs. 27-31), per-class precision and recall, and
 the F-beta scores of eqs. 21-22."""
+
 from __future__ import annotations
+
+from typing import cast
 
 import numpy as np
 
 from pdmeasure._validation import ZeroDivision, check_kappa, safe_divide
-from pdmeasure.measures._core import MeasureInfo, Stack, check_beta, dot, fbeta, prepare, scalar, total
+from pdmeasure.measures._core import (
+    Measure,
+    MeasureInfo,
+    Stack,
+    check_beta,
+    dot,
+    fbeta,
+    prepare,
+    scalar,
+    total,
+)
 
 
 def class_precision_recall(cm, *, zero_division: ZeroDivision = "nan"):
@@ -188,8 +201,13 @@ def pd_kernel(s: Stack, kappa_arr: np.ndarray | None = None) -> np.ndarray:
 
 # Registry facts of preference_driven (the other measures get theirs from @measure, whose
 # fixed (cm, *, zero_division) signature pd, with its kappa argument, does not have).
-preference_driven.kernel = pd_kernel
-preference_driven.info = MeasureInfo(
-    "preference_driven", 0.0, 1.0, True, "paper 000, eqs. 27, 30 and 31",
+_registered = cast(Measure, preference_driven)
+_registered.kernel = pd_kernel
+_registered.info = MeasureInfo(
+    "preference_driven",
+    0.0,
+    1.0,
+    True,
+    "paper 000, eqs. 27, 30 and 31",
     _function=preference_driven,
 )

@@ -1,18 +1,19 @@
 """The registry of measures (``REGISTRY``, ``INFO``) and :func:`evaluate`."""
+
 from __future__ import annotations
 
-from typing import Callable
+from typing import cast
 
 import numpy as np
 
 from pdmeasure._validation import ZeroDivision
 from pdmeasure.measures import averaged, chance, entropy
-from pdmeasure.measures._core import MeasureInfo, prepare, scalar
+from pdmeasure.measures._core import Measure, MeasureInfo, prepare, scalar
 from pdmeasure.measures.preference import preference_driven
 
 #: Measure name -> function ``f(cm, *, zero_division="nan")`` returning shape ``(...)``.
-REGISTRY: dict[str, Callable] = {
-    f.__name__: f
+REGISTRY: dict[str, Measure] = {
+    f.__name__: cast(Measure, f)
     for f in (
         averaged.accuracy,
         averaged.error_rate,

@@ -6,6 +6,7 @@ Paper 000 evaluates the preference-driven measure on every vector of
 yields that grid in chunks, in :func:`itertools.product` order (the last class varies
 fastest), so memory never exceeds one chunk, whatever the size of the grid.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence

@@ -21,6 +21,7 @@ Tidy table format (every ``*_table*.csv``): ``paper, table, row, column, value, 
 ``paper``/``table``/``row``/``column`` keys use the spellings of :func:`pdmeasure.paper.published.load`,
 so a reproduced cell joins its published number directly.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -28,8 +29,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from pdmeasure.paper import examples
 from pdmeasure import measures as M
+from pdmeasure.paper import examples
 from pdmeasure.pipeline.io import read_csv
 
 PD_PAPER = "preference-driven"
@@ -95,24 +96,33 @@ def _stack(matrices: Mapping[str, np.ndarray]) -> tuple[list[str], np.ndarray]:
     return names, np.stack([np.asarray(matrices[n], dtype=float) for n in names])
 
 
-def _tidy(paper: str, table: str, rows: Sequence[str], columns: Sequence[str],
-          values: np.ndarray, decimals: int) -> pd.DataFrame:
+def _tidy(
+    paper: str,
+    table: str,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    values: np.ndarray,
+    decimals: int,
+) -> pd.DataFrame:
     """Long-format rows of a ``(len(rows), len(columns))`` value block, row-major."""
     values = np.asarray(values, dtype=float)
     if values.shape != (len(rows), len(columns)):
         raise ValueError(f"value block {values.shape} does not match {len(rows)}x{len(columns)}")
-    return pd.DataFrame({
-        "paper": paper,
-        "table": table,
-        "row": np.repeat(np.asarray(rows, dtype=object), len(columns)),
-        "column": np.tile(np.asarray(columns, dtype=object), len(rows)),
-        "value": values.ravel(),
-        "decimals": decimals,
-    })[list(TABLE_COLUMNS)]
+    return pd.DataFrame(
+        {
+            "paper": paper,
+            "table": table,
+            "row": np.repeat(np.asarray(rows, dtype=object), len(columns)),
+            "column": np.tile(np.asarray(columns, dtype=object), len(rows)),
+            "value": values.ravel(),
+            "decimals": decimals,
+        }
+    )[list(TABLE_COLUMNS)]
 
 
-def pd_table3(matrices: Mapping[str, np.ndarray] | None = None, *,
-              zero_division: float | str = 0.0) -> pd.DataFrame:
+def pd_table3(
+    matrices: Mapping[str, np.ndarray] | None = None, *, zero_division: float | str = 0.0
+) -> pd.DataFrame:
     """Paper 000 Table 3: pd at [0.3,0.6], [0.9,0.4], [0.5,0.5], precision, recall, F1.
 
     pd is eq. 30, ``(1/C) sum_i kappa_i precision_i + (1 - kappa_i) recall_i``; precision and
@@ -177,9 +187,12 @@ def pd_table4(cm: np.ndarray | None = None, *, zero_division: float | str = 0.0)
     )
 
 
-def kappa_surface(matrices: Mapping[str, np.ndarray] | None = None,
-                  values: Sequence[float] = examples.PD_SECTION42_VALUES, *,
-                  zero_division: float | str = 0.0) -> pd.DataFrame:
+def kappa_surface(
+    matrices: Mapping[str, np.ndarray] | None = None,
+    values: Sequence[float] = examples.PD_SECTION42_VALUES,
+    *,
+    zero_division: float | str = 0.0,
+) -> pd.DataFrame:
     """pd of each 2-class matrix over the product grid ``values x values`` (Section 4.2).
 
     Parameters
@@ -200,12 +213,14 @@ def kappa_surface(matrices: Mapping[str, np.ndarray] | None = None,
         raise ValueError(f"kappa surfaces need 2-class matrices, got shape {cms.shape[1:]}")
     grid = np.concatenate(list(M.kappa_grid(values, 2)))
     surface = M.preference_driven(cms[:, None], grid, zero_division=zero_division)
-    return pd.DataFrame({
-        "matrix": np.repeat(np.asarray(names, dtype=object), len(grid)),
-        "kappa1": np.tile(grid[:, 0], len(names)),
-        "kappa2": np.tile(grid[:, 1], len(names)),
-        "value": surface.ravel(),
-    })
+    return pd.DataFrame(
+        {
+            "matrix": np.repeat(np.asarray(names, dtype=object), len(grid)),
+            "kappa1": np.tile(grid[:, 0], len(names)),
+            "kappa2": np.tile(grid[:, 1], len(names)),
+            "value": surface.ravel(),
+        }
+    )
 
 
 def figure_surface(surface: pd.DataFrame, figure: int) -> pd.DataFrame:
@@ -228,8 +243,9 @@ def _surface_of(surface: pd.DataFrame, matrix: str) -> pd.DataFrame:
     return rows
 
 
-def figure2_points(surface: pd.DataFrame, matrix: str = "cm4", *,
-                   zero_division: float | str = 0.0) -> pd.DataFrame:
+def figure2_points(
+    surface: pd.DataFrame, matrix: str = "cm4", *, zero_division: float | str = 0.0
+) -> pd.DataFrame:
     """The points marked in Figure 2: Section 4.2's five kappas, and the grid's extremes.
 
     The paper quotes, for cm4, pd[0.1,0.3] = 0.8083 (green), pd[0.1,0.8] = 0.9333 (black),
@@ -252,20 +268,24 @@ def figure2_points(surface: pd.DataFrame, matrix: str = "cm4", *,
     rows = _surface_of(surface, matrix)
     cm = examples.PD_FIGURE1[matrix]
     kappas = np.array(list(FIGURE2_POINTS.values()))
-    marked = pd.DataFrame({
-        "label": list(FIGURE2_POINTS),
-        "kappa1": kappas[:, 0],
-        "kappa2": kappas[:, 1],
-        "value": M.preference_driven(cm, kappas, zero_division=zero_division),
-    })
-    extremes = rows.loc[[rows["value"].idxmin(), rows["value"].idxmax()],
-                        ["kappa1", "kappa2", "value"]]
+    marked = pd.DataFrame(
+        {
+            "label": list(FIGURE2_POINTS),
+            "kappa1": kappas[:, 0],
+            "kappa2": kappas[:, 1],
+            "value": M.preference_driven(cm, kappas, zero_division=zero_division),
+        }
+    )
+    extremes = rows.loc[
+        [rows["value"].idxmin(), rows["value"].idxmax()], ["kappa1", "kappa2", "value"]
+    ]
     extremes.insert(0, "label", ["minimum", "maximum"])
     return pd.concat([marked, extremes], ignore_index=True)
 
 
-def pd_section42(surface: pd.DataFrame, matrix: str = "cm4", *,
-                 zero_division: float | str = 0.0) -> pd.DataFrame:
+def pd_section42(
+    surface: pd.DataFrame, matrix: str = "cm4", *, zero_division: float | str = 0.0
+) -> pd.DataFrame:
     """The cm4 numbers quoted in the text of Section 4.2, as a tidy table.
 
     Columns ``pd [k1, k2]`` for the quoted kappas (the extremes [1.0, 0.0] and [0.0, 1.0] and
@@ -278,9 +298,12 @@ def pd_section42(surface: pd.DataFrame, matrix: str = "cm4", *,
     values = list(M.preference_driven(cm, np.array(kappas), zero_division=zero_division))
     columns = [f"pd [{k1:.1f}, {k2:.1f}]" for k1, k2 in kappas]
     columns += ["pd min", "pd max", "precision", "recall"]
-    values += [rows["value"].min(), rows["value"].max(),
-               M.precision_macro(cm, zero_division=zero_division),
-               M.recall_macro(cm, zero_division=zero_division)]
+    values += [
+        rows["value"].min(),
+        rows["value"].max(),
+        M.precision_macro(cm, zero_division=zero_division),
+        M.recall_macro(cm, zero_division=zero_division),
+    ]
     return _tidy(PD_PAPER, "section 4.2", [matrix], columns, np.array([values]), 4)
 
 
@@ -338,8 +361,9 @@ PACC_TABLE5_HALVED = frozenset({"KAPPA", "R_k"})
 PACC_TABLE5_NAN = "NUM NAN VALUES"
 
 
-def pacc_table5(cms: np.ndarray | None = None, *,
-                distinct_decimals: int = PACC_TABLE5_DISTINCT_DECIMALS) -> pd.DataFrame:
+def pacc_table5(
+    cms: np.ndarray | None = None, *, distinct_decimals: int = PACC_TABLE5_DISTINCT_DECIMALS
+) -> pd.DataFrame:
     """Pacc Table 5: distinct values and mean absolute difference from accuracy.
 
     Over every 3-class matrix with 5 items per actual class (9261 matrices,
@@ -370,12 +394,18 @@ def pacc_table5(cms: np.ndarray | None = None, *,
             # Section 5.3's patch for undefined values: "take the measure to be equal to 0".
             avg = np.abs(np.where(defined, values, 0.0) - acc).mean()
             avg = avg / 2 if name in PACC_TABLE5_HALVED else avg
-        parts.append(pd.DataFrame({
-            "paper": PACC_PAPER, "table": "5", "row": name,
-            "column": [PACC_TABLE5_DISTINCT, PACC_TABLE5_AVGDIFF, PACC_TABLE5_NAN],
-            "value": [float(distinct), float(avg), float((~defined).sum())],
-            "decimals": [0, 3, 0],
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "paper": PACC_PAPER,
+                    "table": "5",
+                    "row": name,
+                    "column": [PACC_TABLE5_DISTINCT, PACC_TABLE5_AVGDIFF, PACC_TABLE5_NAN],
+                    "value": [float(distinct), float(avg), float((~defined).sum())],
+                    "decimals": [0, 3, 0],
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)[list(TABLE_COLUMNS)]
 
 
@@ -383,17 +413,17 @@ def pacc_table5(cms: np.ndarray | None = None, *,
 #: Titles of the rendered tables, by (paper, table).
 TITLES: dict[tuple[str, str], str] = {
     (PD_PAPER, "3"): "Paper 000, Table 3: pd at three kappa vectors against macro precision, "
-                     "recall and F1 for cm1..cm9 (Figure 1)",
+    "recall and F1 for cm1..cm9 (Figure 1)",
     (PD_PAPER, "4"): "Paper 000, Table 4 and Section 4.3: default kappa (eq. 31) and pd (eq. 30) "
-                     "of the 3-class example",
+    "of the 3-class example",
     (PD_PAPER, "section 4.2"): "Paper 000, Section 4.2: pd of cm4 at the quoted kappa vectors "
-                               "and over the 121-vector grid",
+    "and over the 121-vector grid",
     (PACC_PAPER, "2"): "Pacc paper, Table 2: measures of the 2-class matrices A..J (Table 1)",
     (PACC_PAPER, "4"): "Pacc paper, Table 4: measures of the 3-class matrices A..H (Table 3)",
     (PACC_PAPER, "5"): "Pacc paper, Table 5: distinct values and mean |measure - ACC| over the "
-                       "9261 3-class matrices with 5 items per class",
+    "9261 3-class matrices with 5 items per class",
     (PACC_PAPER, "6"): "Pacc paper, Table 6: Table 3's matrices with row 2 doubled and row 3 "
-                       "times 5",
+    "times 5",
 }
 
 
@@ -414,8 +444,9 @@ def render_markdown(table: pd.DataFrame) -> str:
     if len(keys) != 1:
         raise ValueError(f"render_markdown renders one table at a time, got {len(keys)}")
     paper, number = keys.iloc[0]
-    cells = table.assign(cell=[_format(float(v), d)
-                               for v, d in zip(table["value"], table["decimals"])])
+    cells = table.assign(
+        cell=[_format(float(v), d) for v, d in zip(table["value"], table["decimals"])]
+    )
     grid = cells.pivot(index="row", columns="column", values="cell")
     grid = grid.loc[list(dict.fromkeys(table["row"])), list(dict.fromkeys(table["column"]))]
     grid = grid.fillna("")
@@ -423,7 +454,6 @@ def render_markdown(table: pd.DataFrame) -> str:
     grid.columns.name = None
     title = TITLES.get((paper, number), f"{paper}, table {number}")
     return f"# {title}\n\n{grid.to_markdown(disable_numparse=True)}\n"
-
 
 
 def read_table(path) -> pd.DataFrame:

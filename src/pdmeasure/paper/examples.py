@@ -2,6 +2,7 @@
 
 Rows = actual class, columns = predicted class.
 """
+
 from __future__ import annotations
 
 import numpy as np

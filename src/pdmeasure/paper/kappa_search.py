@@ -11,6 +11,7 @@ pd is evaluated for all classifiers against a whole chunk in one call
 (``preference_driven(cms[:, None], chunk)``, shape ``(M, chunk)``), so memory is bounded by
 the chunk size whatever the size of the grid.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,9 +48,16 @@ class KappaSearchResult:
     truncated: bool
 
 
-def search_kappa_grid(cms, printed, values, *, decimals: int = 4,
-                      chunk_size: int = DEFAULT_CHUNK_SIZE, zero_division=0.0,
-                      max_results: int | None = None) -> KappaSearchResult:
+def search_kappa_grid(
+    cms,
+    printed,
+    values,
+    *,
+    decimals: int = 4,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    zero_division=0.0,
+    max_results: int | None = None,
+) -> KappaSearchResult:
     """Find the kappa vectors of the grid ``values ** C`` that reproduce printed pd values.
 
     A vector ``kappa`` reproduces the row when, for every matrix ``m`` with a printed value,
@@ -94,8 +102,9 @@ def search_kappa_grid(cms, printed, values, *, decimals: int = 4,
         raise ValueError(f"cms must be a stack of square matrices (M, C, C), got {cms.shape}")
     printed = np.asarray(printed, dtype=float)
     if printed.shape != (cms.shape[0],):
-        raise ValueError(f"printed must have one value per matrix ({cms.shape[0]}), "
-                         f"got shape {printed.shape}")
+        raise ValueError(
+            f"printed must have one value per matrix ({cms.shape[0]}), got shape {printed.shape}"
+        )
     targets = ~np.isnan(printed)
     if not targets.any():
         raise ValueError("printed holds no number: nothing to reproduce")

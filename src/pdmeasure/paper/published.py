@@ -33,9 +33,10 @@ Two package files, transcribed from the papers in ``../shared/papers/``:
 the printed precision (NaN where the correct value is not a single number); ``anchor`` is the
 entry's heading anchor in ``docs/errata.md``, the human-readable twin with the full evidence.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 import numpy as np
@@ -65,9 +66,11 @@ def _read(name: str, columns: tuple[str, ...], numeric: tuple[str, ...]) -> pd.D
     return _read_cached(name, columns, numeric).copy()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read_cached(name: str, columns: tuple[str, ...], numeric: tuple[str, ...]) -> pd.DataFrame:
-    with resources.files("pdmeasure.paper").joinpath("data", name).open("r", encoding="utf-8") as fh:
+    with (
+        resources.files("pdmeasure.paper").joinpath("data", name).open("r", encoding="utf-8") as fh
+    ):
         frame = pd.read_csv(fh, dtype=str, keep_default_na=False)
     if tuple(frame.columns) != columns:
         raise ValueError(f"{name}: expected columns {columns}, found {tuple(frame.columns)}")

@@ -30,6 +30,7 @@ registered engine (:data:`pdmeasure.pipeline.engines.ENGINES`) with ``not_run`` 
 skipped, so every run reports every published number, and ``differs`` counts only numbers
 that were computed.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -39,15 +40,23 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure import measures as M
-from pdmeasure.pipeline.engines import ENGINES
 from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE
 from pdmeasure.paper.kappa_search import search_kappa_grid
 from pdmeasure.paper.published import reproduces
+from pdmeasure.pipeline.engines import ENGINES
 from pdmeasure.pipeline.ranking_tables import PAPER_TABLES, competition_ranks, table_rows
 
 REPRODUCTION_COLUMNS = (
-    "paper", "table", "row", "column", "engine",
-    "published", "reproduced", "abs_diff", "status", "reason",
+    "paper",
+    "table",
+    "row",
+    "column",
+    "engine",
+    "published",
+    "reproduced",
+    "abs_diff",
+    "status",
+    "reason",
 )
 #: Statuses of a reproduction row; ``not_run`` marks numbers this run did not compute.
 STATUSES = ("match", "erratum", "differs", "not_run")
@@ -95,27 +104,46 @@ class Reason:
 #: Known causes of differences in paper 000 Tables 6-9, per engine and paper classifier.
 #: Findings about another engine slot in as new rows, before the catch-all ones.
 REASONS: tuple[Reason, ...] = (
-    Reason("sklearn", "Bagging",
-           "scikit-learn's BaggingClassifier (bagged CART trees) stands in for Weka's Bagging "
-           "of REPTrees; base learner, bootstrap samples and CV folds differ"),
-    Reason("sklearn", "BayesNet",
-           "scikit-learn's CategoricalNB stands in for Weka's BayesNet (K2-learned network "
-           "structure); naive Bayes assumes independent attributes and CV folds differ"),
-    Reason("sklearn", "DecisionTable",
-           "not run: Weka's DecisionTable has no scikit-learn counterpart"),
-    Reason("sklearn", "J48",
-           "scikit-learn's DecisionTreeClassifier (CART with binary splits on ordinal codes, "
-           "no pruning) stands in for Weka's J48 (C4.5, multiway nominal splits, pruned); "
-           "CV folds differ"),
-    Reason("sklearn", "RandomForest",
-           "scikit-learn's RandomForestClassifier stands in for Weka's RandomForest; trees, "
-           "random streams and CV folds differ"),
-    Reason("weka", "RandomForest",
-           "Weka RandomForest seeds each RandomTree from the text of a training instance, so "
-           "results depend on the authors' exact files"),
-    Reason("weka", "*",
-           "unexplained: the Weka engine should reproduce this cell (check Weka >= 3.7.11 and "
-           "the dataset's weka encoding options)"),
+    Reason(
+        "sklearn",
+        "Bagging",
+        "scikit-learn's BaggingClassifier (bagged CART trees) stands in for Weka's Bagging "
+        "of REPTrees; base learner, bootstrap samples and CV folds differ",
+    ),
+    Reason(
+        "sklearn",
+        "BayesNet",
+        "scikit-learn's CategoricalNB stands in for Weka's BayesNet (K2-learned network "
+        "structure); naive Bayes assumes independent attributes and CV folds differ",
+    ),
+    Reason(
+        "sklearn", "DecisionTable", "not run: Weka's DecisionTable has no scikit-learn counterpart"
+    ),
+    Reason(
+        "sklearn",
+        "J48",
+        "scikit-learn's DecisionTreeClassifier (CART with binary splits on ordinal codes, "
+        "no pruning) stands in for Weka's J48 (C4.5, multiway nominal splits, pruned); "
+        "CV folds differ",
+    ),
+    Reason(
+        "sklearn",
+        "RandomForest",
+        "scikit-learn's RandomForestClassifier stands in for Weka's RandomForest; trees, "
+        "random streams and CV folds differ",
+    ),
+    Reason(
+        "weka",
+        "RandomForest",
+        "Weka RandomForest seeds each RandomTree from the text of a training instance, so "
+        "results depend on the authors' exact files",
+    ),
+    Reason(
+        "weka",
+        "*",
+        "unexplained: the Weka engine should reproduce this cell (check Weka >= 3.7.11 and "
+        "the dataset's weka encoding options)",
+    ),
     Reason("*", "*", "unexplained: no known cause recorded for this engine"),
 )
 
@@ -139,15 +167,16 @@ def paper_columns(engine: str, classifiers: Iterable[str]) -> dict[str, str]:
 TRUNCATED: frozenset[tuple[str, str, str]] = frozenset({("pacc", "5", "AVG(ABS DIFF WITH ACC)")})
 
 
-def is_match(published: float, reproduced: float, decimals: int, *,
-             truncated: bool = False) -> bool:
+def is_match(
+    published: float, reproduced: float, decimals: int, *, truncated: bool = False
+) -> bool:
     """True when ``published`` is ``reproduced`` printed to ``decimals`` (NaN matches NaN).
 
     Rounded printing is :func:`pdmeasure.paper.published.reproduces`; with ``truncated`` the
     printed number must be ``reproduced`` cut (towards minus infinity) to ``decimals``.
     """
     if truncated and np.isfinite(reproduced):
-        scale = 10.0 ** decimals
+        scale = 10.0**decimals
         reproduced = np.floor(reproduced * scale + 1e-9) / scale
         return bool(reproduces(reproduced, published, decimals + 2))
     return bool(reproduces(reproduced, published, decimals))
@@ -166,13 +195,21 @@ def _erratum_reason(entry) -> str:
     return f"{where}: printed {entry.published}, the formulas give {entry.correct}"
 
 
-def _judge(published: float, reproduced: float, decimals: int, entry, cause: str, *,
-           truncated: bool = False):
+def _judge(
+    published: float,
+    reproduced: float,
+    decimals: int,
+    entry,
+    cause: str,
+    *,
+    truncated: bool = False,
+):
     """(status, reason) of one cell; ``entry`` is its erratum row or None."""
     if is_match(published, reproduced, decimals, truncated=truncated):
         return "match", ""
-    if entry is not None and is_match(float(entry.correct), reproduced, decimals,
-                                      truncated=truncated):
+    if entry is not None and is_match(
+        float(entry.correct), reproduced, decimals, truncated=truncated
+    ):
         return "erratum", _erratum_reason(entry)
     return "differs", cause
 
@@ -181,9 +218,16 @@ def _row(pub, engine: str, reproduced: float, status: str, reason: str) -> dict:
     published = float(pub.value)
     diff = abs(reproduced - published)
     return {
-        "paper": pub.paper, "table": str(pub.table), "row": pub.row, "column": pub.column,
-        "engine": engine, "published": published, "reproduced": reproduced,
-        "abs_diff": diff if np.isfinite(diff) else np.nan, "status": status, "reason": reason,
+        "paper": pub.paper,
+        "table": str(pub.table),
+        "row": pub.row,
+        "column": pub.column,
+        "engine": engine,
+        "published": published,
+        "reproduced": reproduced,
+        "abs_diff": diff if np.isfinite(diff) else np.nan,
+        "status": status,
+        "reason": reason,
     }
 
 
@@ -212,14 +256,29 @@ def compare_no_data(
         key = (str(pub.paper), str(pub.table), str(pub.row), str(pub.column))
         reproduced = lookup.get(key)
         if reproduced is None:
-            rows.append(_row(pub, NO_DATA_ENGINE, np.nan, NOT_RUN,
-                             "not run: no reproduced value for this cell"))
+            rows.append(
+                _row(
+                    pub,
+                    NO_DATA_ENGINE,
+                    np.nan,
+                    NOT_RUN,
+                    "not run: no reproduced value for this cell",
+                )
+            )
             continue
         truncated = (key[0], key[1], key[3]) in TRUNCATED
-        cause = (f"no erratum recorded: the paper's formulas give {reproduced:.6g} from the "
-                 "paper's own inputs")
-        status, reason = _judge(float(pub.value), reproduced, int(pub.decimals), index.get(key),
-                                cause, truncated=truncated)
+        cause = (
+            f"no erratum recorded: the paper's formulas give {reproduced:.6g} from the "
+            "paper's own inputs"
+        )
+        status, reason = _judge(
+            float(pub.value),
+            reproduced,
+            int(pub.decimals),
+            index.get(key),
+            cause,
+            truncated=truncated,
+        )
         rows.append(_row(pub, NO_DATA_ENGINE, reproduced, status, reason))
     return pd.DataFrame(rows, columns=list(REPRODUCTION_COLUMNS))
 
@@ -234,8 +293,7 @@ def _cv_note(cv: Mapping | None) -> str:
     folds, repeats = int(cv.get("folds", PAPER_CV_FOLDS)), int(cv.get("repeats", 1))
     if folds == PAPER_CV_FOLDS and repeats == 1:
         return ""
-    return (f"this run uses {folds}-fold CV with {repeats} repeat(s), the paper one 10-fold "
-            "CV; ")
+    return f"this run uses {folds}-fold CV with {repeats} repeat(s), the paper one 10-fold CV; "
 
 
 def _base_column(column: str) -> tuple[str, bool]:
@@ -304,10 +362,25 @@ def compare_data_tables(
         the errata were established with the authors' own (Weka) matrices.
     """
     table_dataset = {str(number): name for name, number in PAPER_TABLES.items()}
-    published = published[(published["paper"] == PD_PAPER)
-                          & published["table"].astype(str).isin(list(table_dataset))]
-    errata = errata if errata is not None else pd.DataFrame(
-        columns=["paper", "table", "row", "column", "published", "correct", "evidence", "anchor"])
+    published = published[
+        (published["paper"] == PD_PAPER) & published["table"].astype(str).isin(list(table_dataset))
+    ]
+    errata = (
+        errata
+        if errata is not None
+        else pd.DataFrame(
+            columns=[
+                "paper",
+                "table",
+                "row",
+                "column",
+                "published",
+                "correct",
+                "evidence",
+                "anchor",
+            ]
+        )
+    )
     index = _errata_index(errata)
     value_of = measures.set_index(["engine", "dataset", "classifier", "measure", "kappa"])["value"]
     value_of = value_of[~value_of.index.duplicated()]
@@ -324,10 +397,14 @@ def compare_data_tables(
             dataset = table_dataset.get(table)
             cells = []
             block = datasets.get(dataset) if dataset is not None else None
-            rows = {} if block is None else {
-                label: (measure, kappa)
-                for label, measure, kappa in table_rows(block.get("kappa_vectors", {}))
-            }
+            rows = (
+                {}
+                if block is None
+                else {
+                    label: (measure, kappa)
+                    for label, measure, kappa in table_rows(block.get("kappa_vectors", {}))
+                }
+            )
             for pub in pub_table.itertuples(index=False):
                 base, is_rank = _base_column(str(pub.column))
                 cell = _Cell(pub, engine, columns.get(base), base, is_rank)
@@ -336,26 +413,42 @@ def compare_data_tables(
                     cell.not_run(f"not run: dataset {dataset!r} is not in this run's config")
                 elif cell.classifier is None:
                     cause = known_cause(engine, base)
-                    cell.not_run(cause if cause.startswith("not run") else
-                                 f"not run: engine {engine!r} has no classifier for the paper's "
-                                 f"{base}")
+                    cell.not_run(
+                        cause
+                        if cause.startswith("not run")
+                        else f"not run: engine {engine!r} has no classifier for the paper's {base}"
+                    )
                 elif pub.row not in rows:
-                    cell.not_run(f"not run: row {pub.row!r} is not configured for dataset "
-                                 f"{dataset!r} (datasets.{dataset}.kappa_vectors)")
+                    cell.not_run(
+                        f"not run: row {pub.row!r} is not configured for dataset "
+                        f"{dataset!r} (datasets.{dataset}.kappa_vectors)"
+                    )
                 else:
                     measure, kappa = rows[pub.row]
                     key = (engine, dataset, cell.classifier)
                     try:
                         cell.reproduced = float(
-                            rank_of.loc[(engine, dataset, pub.row, cell.classifier)] if is_rank
-                            else value_of.loc[(*key, measure, kappa)])
+                            rank_of.loc[(engine, dataset, pub.row, cell.classifier)]
+                            if is_rank
+                            else value_of.loc[(*key, measure, kappa)]
+                        )
                     except KeyError:
-                        cell.not_run(f"not run: no {'rank' if is_rank else 'value'} for "
-                                     f"{engine}/{dataset}/{cell.classifier} in the results")
+                        cell.not_run(
+                            f"not run: no {'rank' if is_rank else 'value'} for "
+                            f"{engine}/{dataset}/{cell.classifier} in the results"
+                        )
             _judge_table(cells, index if engine in PAPER_EXACT_ENGINES else {}, cv_note)
             if engine in PAPER_EXACT_ENGINES and block is not None and pooled is not None:
-                _kappa_vector_errata(cells, engine, dataset, block, pooled, index,
-                                     zero_division=zero_division, chunk_size=chunk_size)
+                _kappa_vector_errata(
+                    cells,
+                    engine,
+                    dataset,
+                    block,
+                    pooled,
+                    index,
+                    zero_division=zero_division,
+                    chunk_size=chunk_size,
+                )
             out += [c.as_row() for c in cells]
     return pd.DataFrame(out, columns=list(REPRODUCTION_COLUMNS))
 
@@ -366,33 +459,50 @@ def _judge_table(cells: list[_Cell], index: Mapping, cv_note: str) -> None:
         if cell.is_rank or cell.status == NOT_RUN:
             continue
         cause = cv_note + known_cause(cell.engine, cell.column)
-        cell.status, cell.reason = _judge(float(cell.pub.value), cell.reproduced,
-                                          int(cell.pub.decimals), index.get(_key(cell)), cause)
+        cell.status, cell.reason = _judge(
+            float(cell.pub.value),
+            cell.reproduced,
+            int(cell.pub.decimals),
+            index.get(_key(cell)),
+            cause,
+        )
     for cell in cells:
         if not cell.is_rank or cell.status == NOT_RUN:
             continue
         row_values = [c for c in cells if not c.is_rank and c.pub.row == cell.pub.row]
         ranked = sorted(c.column for c in row_values if c.classifier is not None)
         absent = sorted(c.column for c in row_values if c.classifier is None)
-        differing = sorted(c.column for c in row_values
-                           if c.classifier is not None and c.status not in ("match", NOT_RUN))
+        differing = sorted(
+            c.column
+            for c in row_values
+            if c.classifier is not None and c.status not in ("match", NOT_RUN)
+        )
         parts = [f"rank among {len(ranked)} {cell.engine} classifiers ({', '.join(ranked)})"]
         if absent:
             parts.append(f"no counterpart for {', '.join(absent)}")
         if differing:
             parts.append(f"values differ for {', '.join(differing)}")
         cause = cv_note + "; ".join(parts)
-        cell.status, cell.reason = _judge(float(cell.pub.value), cell.reproduced, 0,
-                                          index.get(_key(cell)), cause)
+        cell.status, cell.reason = _judge(
+            float(cell.pub.value), cell.reproduced, 0, index.get(_key(cell)), cause
+        )
 
 
 def _key(cell: _Cell) -> tuple[str, str, str, str]:
     return (str(cell.pub.paper), str(cell.pub.table), str(cell.pub.row), str(cell.pub.column))
 
 
-def _kappa_vector_errata(cells: list[_Cell], engine: str, dataset: str, block: Mapping,
-                         pooled: Mapping, index: Mapping, *, zero_division, chunk_size: int
-                         ) -> None:
+def _kappa_vector_errata(
+    cells: list[_Cell],
+    engine: str,
+    dataset: str,
+    block: Mapping,
+    pooled: Mapping,
+    index: Mapping,
+    *,
+    zero_division,
+    chunk_size: int,
+) -> None:
     """Rows whose printed kappa vector reproduces none of the exactly reproduced classifiers.
 
     A classifier counts as exactly reproduced when its value cells of
@@ -402,12 +512,17 @@ def _kappa_vector_errata(cells: list[_Cell], engine: str, dataset: str, block: M
     vector(s), and the row's rank cells are judged at the first vector found.
     """
     values = {(c.pub.row, c.column): c for c in cells if not c.is_rank}
-    exact = sorted({
-        c.column for c in values.values()
-        if c.classifier is not None
-        and all(values.get((r, c.column)) is not None
-                and values[(r, c.column)].status == "match" for r in EXACT_EVIDENCE_ROWS)
-    })
+    exact = sorted(
+        {
+            c.column
+            for c in values.values()
+            if c.classifier is not None
+            and all(
+                values.get((r, c.column)) is not None and values[(r, c.column)].status == "match"
+                for r in EXACT_EVIDENCE_ROWS
+            )
+        }
+    )
     grid = block.get("kappa_grid")
     if not exact or not grid:
         return
@@ -420,37 +535,65 @@ def _kappa_vector_errata(cells: list[_Cell], engine: str, dataset: str, block: M
         cms = np.stack([np.asarray(pooled[(engine, dataset, c.classifier)]) for c in row_cells])
         targets = np.array([float(c.pub.value) for c in row_cells])
         decimals = int(row_cells[0].pub.decimals)
-        found = search_kappa_grid(cms, targets, grid, decimals=decimals, chunk_size=chunk_size,
-                                  zero_division=zero_division).vectors
+        found = search_kappa_grid(
+            cms,
+            targets,
+            grid,
+            decimals=decimals,
+            chunk_size=chunk_size,
+            zero_division=zero_division,
+        ).vectors
         if len(found) == 0:
             continue
-        anchor = next((str(e.anchor).lstrip("#") for k, e in index.items()
-                       if k[:3] == (str(row_cells[0].pub.paper), str(row_cells[0].pub.table), row)
-                       and str(getattr(e, "anchor", "") or "")), "")
+        anchor = next(
+            (
+                str(e.anchor).lstrip("#")
+                for k, e in index.items()
+                if k[:3] == (str(row_cells[0].pub.paper), str(row_cells[0].pub.table), row)
+                and str(getattr(e, "anchor", "") or "")
+            ),
+            "",
+        )
         where = f"{ERRATA_DOC}#{anchor}" if anchor else ERRATA_DOC
         shown = "; ".join(_format_vector(v) for v in found[:3])
         more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
-        note = (f"{where}: the printed kappa vector reproduces no classifier; kappa_search "
-                f"finds {len(found)} vector(s) of the configured grid "
-                f"(datasets.{dataset}.kappa_grid) reproducing the printed row for "
-                f"{', '.join(exact)}: {shown}{more}")
+        note = (
+            f"{where}: the printed kappa vector reproduces no classifier; kappa_search "
+            f"finds {len(found)} vector(s) of the configured grid "
+            f"(datasets.{dataset}.kappa_grid) reproducing the printed row for "
+            f"{', '.join(exact)}: {shown}{more}"
+        )
         for cell in row_cells:
             cell.status, cell.reason = "erratum", note
         for cell in (c for c in values.values() if c.pub.row == row and c.column not in exact):
             if cell.status == "differs":
-                cell.reason = f"{cell.reason}; the printed kappa vector of this row is wrong ({where})"
+                cell.reason = (
+                    f"{cell.reason}; the printed kappa vector of this row is wrong ({where})"
+                )
         _rank_at_vector(cells, row, engine, dataset, found[0], pooled, note, zero_division)
 
 
-def _rank_at_vector(cells: list[_Cell], row: str, engine: str, dataset: str,
-                    vector: np.ndarray, pooled: Mapping, note: str, zero_division) -> None:
+def _rank_at_vector(
+    cells: list[_Cell],
+    row: str,
+    engine: str,
+    dataset: str,
+    vector: np.ndarray,
+    pooled: Mapping,
+    note: str,
+    zero_division,
+) -> None:
     """Judge a row's rank cells by the ranks pd gives at ``vector`` (ties at 4 decimals)."""
     ranked = [c for c in cells if c.pub.row == row and not c.is_rank and c.classifier is not None]
     if not ranked:
         return
     cms = np.stack([np.asarray(pooled[(engine, dataset, c.classifier)]) for c in ranked])
-    ranks = dict(zip((c.column for c in ranked),
-                     competition_ranks(M.preference_driven(cms, vector, zero_division=zero_division))))
+    ranks = dict(
+        zip(
+            (c.column for c in ranked),
+            competition_ranks(M.preference_driven(cms, vector, zero_division=zero_division)),
+        )
+    )
     for cell in (c for c in cells if c.pub.row == row and c.is_rank):
         if cell.status == "match" or cell.column not in ranks:
             continue
@@ -497,15 +640,21 @@ def reproduction_table(
     data_tables = {str(n) for n in PAPER_TABLES.values()}
     is_data = (published["paper"] == PD_PAPER) & published["table"].astype(str).isin(data_tables)
     if measures is None:
-        measures = pd.DataFrame(columns=["engine", "dataset", "classifier", "measure", "kappa",
-                                         "value"])
+        measures = pd.DataFrame(
+            columns=["engine", "dataset", "classifier", "measure", "kappa", "value"]
+        )
     if rankings is None:
-        rankings = pd.DataFrame(columns=["engine", "dataset", "row", "classifier", "value",
-                                         "rank"])
+        rankings = pd.DataFrame(columns=["engine", "dataset", "row", "classifier", "value", "rank"])
     parts = [
         compare_no_data(published[~is_data], computed, errata),
-        compare_data_tables(published[is_data], config=config, measures=measures,
-                            rankings=rankings, pooled=pooled, errata=errata),
+        compare_data_tables(
+            published[is_data],
+            config=config,
+            measures=measures,
+            rankings=rankings,
+            pooled=pooled,
+            errata=errata,
+        ),
     ]
     parts.append(engines_not_run(published[is_data], config))
     table = pd.concat([p for p in parts if not p.empty], ignore_index=True)
@@ -533,9 +682,15 @@ def engines_not_run(published: pd.DataFrame, config: Mapping) -> pd.DataFrame:
     """
     configured = set(config.get("engines", []))
     rows = [
-        _row(pub, engine, np.nan, NOT_RUN,
-             f"not run: engine {engine!r} is not in this run's config (`engines`)")
-        for engine in ENGINES if engine not in configured
+        _row(
+            pub,
+            engine,
+            np.nan,
+            NOT_RUN,
+            f"not run: engine {engine!r} is not in this run's config (`engines`)",
+        )
+        for engine in ENGINES
+        if engine not in configured
         for pub in published.itertuples(index=False)
     ]
     return pd.DataFrame(rows, columns=list(REPRODUCTION_COLUMNS))
@@ -545,8 +700,9 @@ def read_reproduction(path) -> pd.DataFrame:
     """Read ``reproduction.csv`` (text keys, numeric published/reproduced/abs_diff)."""
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     if tuple(frame.columns) != REPRODUCTION_COLUMNS:
-        raise ValueError(f"{path}: expected columns {REPRODUCTION_COLUMNS}, "
-                         f"found {tuple(frame.columns)}")
+        raise ValueError(
+            f"{path}: expected columns {REPRODUCTION_COLUMNS}, found {tuple(frame.columns)}"
+        )
     for col in ("published", "reproduced", "abs_diff"):
         frame[col] = [float(x) if x else np.nan for x in frame[col]]
     return frame
@@ -554,9 +710,12 @@ def read_reproduction(path) -> pd.DataFrame:
 
 def status_counts(table: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Counts of each status (columns :data:`STATUSES` and ``total``) grouped by ``by``."""
-    counts = (table.groupby([*by, "status"], sort=False).size()
-              .unstack("status", fill_value=0)
-              .reindex(columns=list(STATUSES), fill_value=0))
+    counts = (
+        table.groupby([*by, "status"], sort=False)
+        .size()
+        .unstack("status", fill_value=0)
+        .reindex(columns=list(STATUSES), fill_value=0)
+    )
     counts["total"] = counts.sum(axis=1)
     return counts.reset_index()
 
@@ -594,26 +753,37 @@ def summary_markdown(table: pd.DataFrame, *, largest: int = 5) -> str:
         "",
         md(status_counts(table, ["paper", "table", "engine"])),
     ]
-    data = table[(table["paper"] == PD_PAPER)
-                 & table["table"].astype(str).isin({str(n) for n in PAPER_TABLES.values()})]
+    data = table[
+        (table["paper"] == PD_PAPER)
+        & table["table"].astype(str).isin({str(n) for n in PAPER_TABLES.values()})
+    ]
     if not data.empty:
         data = data.assign(classifier=data["column"].str.replace(RANK_SUFFIX, "", regex=False))
-        lines += ["", "## Paper 000 Tables 6-9 per engine and paper classifier (values and ranks)",
-                  "", md(status_counts(data, ["engine", "classifier"]))]
+        lines += [
+            "",
+            "## Paper 000 Tables 6-9 per engine and paper classifier (values and ranks)",
+            "",
+            md(status_counts(data, ["engine", "classifier"])),
+        ]
     errata_rows = table[table["status"] == "erratum"]
     if not errata_rows.empty:
-        shown = errata_rows[["paper", "table", "row", "column", "engine", "published",
-                             "reproduced"]].copy()
+        shown = errata_rows[
+            ["paper", "table", "row", "column", "engine", "published", "reproduced"]
+        ].copy()
         shown["reproduced"] = shown["reproduced"].map(lambda v: f"{v:.4f}")
         shown["published"] = shown["published"].map(lambda v: f"{v:g}")
         lines += ["", "## Errata", "", md(shown)]
-    values = table[(table["status"] == "differs") & table["abs_diff"].notna()
-                   & ~table["column"].str.endswith(RANK_SUFFIX)]
+    values = table[
+        (table["status"] == "differs")
+        & table["abs_diff"].notna()
+        & ~table["column"].str.endswith(RANK_SUFFIX)
+    ]
     if not values.empty:
         lines += ["", f"## Largest differences per engine (values, top {largest})", ""]
         for engine, rows in values.groupby("engine", sort=False):
             top = rows.nlargest(largest, "abs_diff")[
-                ["table", "row", "column", "published", "reproduced", "abs_diff", "reason"]].copy()
+                ["table", "row", "column", "published", "reproduced", "abs_diff", "reason"]
+            ].copy()
             for col in ("published", "reproduced", "abs_diff"):
                 top[col] = top[col].map(lambda v: f"{v:.4f}")
             lines += [f"### {engine}", "", md(top), ""]

@@ -13,12 +13,13 @@
 Every error is a :class:`ConfigError` whose message starts with the offending key, written
 as a dotted path (``datasets.car.kappa_vectors.p1``).
 """
+
 from __future__ import annotations
 
 import json
 import os
-from importlib import resources
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -231,10 +232,10 @@ def check_sizes(config: Mapping) -> None:
                 f"`{name}`, more than the exact analysis can count (2**63 - 1); give at most "
                 f"{_largest_base(MAX_COUNTABLE_VECTORS, n_classes)} values, or `kappa_grid: null`"
             )
-        if fine ** n_classes > MAX_COUNTABLE_VECTORS:
+        if fine**n_classes > MAX_COUNTABLE_VECTORS:
             raise ConfigError(
                 f"config key `exact.fine_grid_values`: {fine} values per class over the "
-                f"{n_classes} classes of dataset `{name}` make {fine ** n_classes:.3g} kappa "
+                f"{n_classes} classes of dataset `{name}` make {fine**n_classes:.3g} kappa "
                 "vectors, more than the exact analysis can count (2**63 - 1 = 9.2e18). Fix: "
                 f"`exact.fine_grid_values: {_largest_base(MAX_COUNTABLE_VECTORS, n_classes)}` or "
                 "fewer (uniform kappa is analysed as well and has no such limit)"
@@ -330,29 +331,42 @@ def load_manifest(mirror: str | os.PathLike, *, datasets: Sequence[str] = ()) ->
     if not path.is_file():
         raise FileNotFoundError(f"no MANIFEST.json in the mirror folder {Path(mirror).resolve()}")
     names = ", ".join(f"`{name}`" for name in datasets)
-    subject = f"dataset{'s' if len(datasets) > 1 else ''} {names} (file {path})" if names else (
-        f"file {path}")
-    fix = ("to fix: restore MANIFEST.json from an intact copy of the mirror, or point config key "
-           "`mirror` (or the environment variable UCI_MIRROR) at an intact mirror")
+    subject = (
+        f"dataset{'s' if len(datasets) > 1 else ''} {names} (file {path})"
+        if names
+        else (f"file {path}")
+    )
+    fix = (
+        "to fix: restore MANIFEST.json from an intact copy of the mirror, or point config key "
+        "`mirror` (or the environment variable UCI_MIRROR) at an intact mirror"
+    )
     try:
         manifest = json.loads(path.read_bytes().decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{subject}: the mirror manifest is not UTF-8 text (byte offset "
-                          f"{exc.start}); it is corrupt -- {fix}") from None
+        raise ConfigError(
+            f"{subject}: the mirror manifest is not UTF-8 text (byte offset "
+            f"{exc.start}); it is corrupt -- {fix}"
+        ) from None
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"{subject}: the mirror manifest is not valid JSON ({exc.msg} at line "
-                          f"{exc.lineno}, column {exc.colno}); it is truncated or corrupt -- "
-                          f"{fix}") from None
+        raise ConfigError(
+            f"{subject}: the mirror manifest is not valid JSON ({exc.msg} at line "
+            f"{exc.lineno}, column {exc.colno}); it is truncated or corrupt -- "
+            f"{fix}"
+        ) from None
     entries = manifest.get("datasets") if isinstance(manifest, dict) else None
     if not isinstance(entries, dict):
-        raise ConfigError(f"{subject}: the mirror manifest has no `datasets` mapping; it is not "
-                          f"a mirror manifest or is corrupt -- {fix}")
+        raise ConfigError(
+            f"{subject}: the mirror manifest has no `datasets` mapping; it is not "
+            f"a mirror manifest or is corrupt -- {fix}"
+        )
     required = ("uci_id", "file", "sha256", "columns", "target", "class_order_first_appearance")
     for key, entry in entries.items():
         missing = [k for k in required if not isinstance(entry, dict) or k not in entry]
         if missing:
-            raise ConfigError(f"{subject}: the mirror manifest's entry `{key}` lacks {missing}; "
-                              f"it is corrupt -- {fix}")
+            raise ConfigError(
+                f"{subject}: the mirror manifest's entry `{key}` lacks {missing}; "
+                f"it is corrupt -- {fix}"
+            )
     return manifest
 
 
@@ -474,8 +488,9 @@ def check_data(config: Mapping) -> None:
                     f"of {subject}; its columns are {entry['columns']} -- to fix: list only "
                     "column names"
                 )
-            check_class_order(name, ds["classes"], entry["class_order_first_appearance"],
-                              source=subject)
+            check_class_order(
+                name, ds["classes"], entry["class_order_first_appearance"], source=subject
+            )
             continue
         fetched = results_dir(config) / "data" / f"{name}.csv"
         if ds.get("path") is not None:
@@ -524,8 +539,11 @@ def dataset_spec_from_dict(values: Mapping) -> DatasetSpec:
 def cv_spec(config: Mapping) -> CVSpec:
     """The :class:`CVSpec` of the ``cv`` block."""
     cv = config.get("cv", {})
-    return CVSpec(folds=int(cv.get("folds", 10)), seed=int(cv.get("seed", 1)),
-                  repeats=int(cv.get("repeats", 1)))
+    return CVSpec(
+        folds=int(cv.get("folds", 10)),
+        seed=int(cv.get("seed", 1)),
+        repeats=int(cv.get("repeats", 1)),
+    )
 
 
 def classifier_params(config: Mapping, engine: str, classifier: str) -> dict:

@@ -9,6 +9,7 @@ one repeat. Rows are actual classes, columns predicted classes. The kappa vector
 preference-driven measure is positional, so the class order is carried as data (the
 configured ``classes`` list) and never re-derived by sorting labels.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -154,22 +155,41 @@ def undefined_precision(
             raise ValueError(f"key {key!r} is not an (engine, dataset, classifier) triple")
         engine, dataset, classifier = key
         if dataset not in classes:
-            raise ValueError(f"{engine}/{dataset}/{classifier}: no class list for dataset "
-                             f"{dataset!r}")
+            raise ValueError(
+                f"{engine}/{dataset}/{classifier}: no class list for dataset {dataset!r}"
+            )
         names = list(classes[dataset])
         cm = np.asarray(cm)
         if cm.shape != (len(names), len(names)):
-            raise ValueError(f"{engine}/{dataset}/{classifier}: matrix shape {cm.shape} does "
-                             f"not match the {len(names)} classes {names}")
+            raise ValueError(
+                f"{engine}/{dataset}/{classifier}: matrix shape {cm.shape} does "
+                f"not match the {len(names)} classes {names}"
+            )
         predicted = cm.sum(axis=0)  # TP + FP per class
         actual = cm.sum(axis=1)  # TP + FN per class
         for i, name in enumerate(names):
             if predicted[i] == 0:
-                rows.append((engine, dataset, classifier, name, "precision",
-                             f"never predicted (0 of {int(cm.sum())} predictions; "
-                             f"{int(actual[i])} actual): TP + FP = 0, precision is 0/0"))
+                rows.append(
+                    (
+                        engine,
+                        dataset,
+                        classifier,
+                        name,
+                        "precision",
+                        f"never predicted (0 of {int(cm.sum())} predictions; "
+                        f"{int(actual[i])} actual): TP + FP = 0, precision is 0/0",
+                    )
+                )
             if recall and actual[i] == 0:
-                rows.append((engine, dataset, classifier, name, "recall",
-                             f"never an actual class (0 of {int(cm.sum())} samples; "
-                             f"{int(predicted[i])} predicted): TP + FN = 0, recall is 0/0"))
+                rows.append(
+                    (
+                        engine,
+                        dataset,
+                        classifier,
+                        name,
+                        "recall",
+                        f"never an actual class (0 of {int(cm.sum())} samples; "
+                        f"{int(predicted[i])} predicted): TP + FN = 0, recall is 0/0",
+                    )
+                )
     return pd.DataFrame(rows, columns=list(UNDEFINED_COLUMNS), dtype=object)

@@ -28,6 +28,7 @@ With fewer than two classifiers left the pairwise tables (``win``, ``robustness`
 with none left every table is. Every table keeps its columns when empty (see the
 ``*_COLUMNS`` constants), so a header-only CSV is written and read back.
 """
+
 from __future__ import annotations
 
 import logging
@@ -60,20 +61,96 @@ SPACES = ("grid", "fine", "uniform")
 NORMS = ("linf", "l1")
 
 #: Columns of the tables of :meth:`DatasetAnalysis.tables` (kept when a table is empty).
-SUMMARY_COLUMNS = ("engine", "dataset", "classifier", "space", "n_vectors", "min", "argmin",
-                   "max", "argmax", "mean", "std", "n_free_classes", "pd_default")
-CDF_COLUMNS = ("engine", "dataset", "classifier", "space", "x", "cdf_lower", "cdf_upper",
-               "method", "error_bound")
-HISTOGRAM_COLUMNS = ("engine", "dataset", "classifier", "space", "bin_left", "bin_right",
-                     "count_lower", "count_upper", "p_lower", "p_upper", "method")
-WIN_COLUMNS = ("engine", "dataset", "space", "classifier_a", "classifier_b", "p_greater",
-               "p_tie", "p_less", "error_bound", "method", "n_vectors")
-SHARE_COLUMNS = ("engine", "dataset", "space", "classifier", "p_first", "p_tied_first", "ci_low",
-                 "ci_high", "confidence", "method", "n")
-ROBUSTNESS_COLUMNS = ("engine", "dataset", "norm", "winner", "challenger", "distance", "kappa",
-                      "pd_winner", "pd_challenger", "pd_winner_default", "default_kappa", "status")
-ROBUSTNESS_SUMMARY_COLUMNS = ("engine", "dataset", "norm", "winner", "new_winner", "distance",
-                              "kappa", "default_kappa", "status")
+SUMMARY_COLUMNS = (
+    "engine",
+    "dataset",
+    "classifier",
+    "space",
+    "n_vectors",
+    "min",
+    "argmin",
+    "max",
+    "argmax",
+    "mean",
+    "std",
+    "n_free_classes",
+    "pd_default",
+)
+CDF_COLUMNS = (
+    "engine",
+    "dataset",
+    "classifier",
+    "space",
+    "x",
+    "cdf_lower",
+    "cdf_upper",
+    "method",
+    "error_bound",
+)
+HISTOGRAM_COLUMNS = (
+    "engine",
+    "dataset",
+    "classifier",
+    "space",
+    "bin_left",
+    "bin_right",
+    "count_lower",
+    "count_upper",
+    "p_lower",
+    "p_upper",
+    "method",
+)
+WIN_COLUMNS = (
+    "engine",
+    "dataset",
+    "space",
+    "classifier_a",
+    "classifier_b",
+    "p_greater",
+    "p_tie",
+    "p_less",
+    "error_bound",
+    "method",
+    "n_vectors",
+)
+SHARE_COLUMNS = (
+    "engine",
+    "dataset",
+    "space",
+    "classifier",
+    "p_first",
+    "p_tied_first",
+    "ci_low",
+    "ci_high",
+    "confidence",
+    "method",
+    "n",
+)
+ROBUSTNESS_COLUMNS = (
+    "engine",
+    "dataset",
+    "norm",
+    "winner",
+    "challenger",
+    "distance",
+    "kappa",
+    "pd_winner",
+    "pd_challenger",
+    "pd_winner_default",
+    "default_kappa",
+    "status",
+)
+ROBUSTNESS_SUMMARY_COLUMNS = (
+    "engine",
+    "dataset",
+    "norm",
+    "winner",
+    "new_winner",
+    "distance",
+    "kappa",
+    "default_kappa",
+    "status",
+)
 
 _LOG = logging.getLogger(__name__)
 
@@ -104,21 +181,32 @@ def _check_same_shares(matrices: Mapping[str, np.ndarray]) -> list[Fraction]:
     return first
 
 
-def _undefined_message(engine: str, dataset: str, classifier: str,
-                       ratios: Sequence[tuple[int, str]], classes: Sequence[str] | None) -> str:
+def _undefined_message(
+    engine: str,
+    dataset: str,
+    classifier: str,
+    ratios: Sequence[tuple[int, str]],
+    classes: Sequence[str] | None,
+) -> str:
     """The warning for a classifier left out of the exact analysis (see :class:`DatasetAnalysis`)."""
     parts = []
     for i, ratio in ratios:
         label = f"class {classes[i]!r} (index {i})" if classes is not None else f"class index {i}"
         if ratio == "precision":
-            parts.append(f"{label} is never predicted, so its precision is 0/0 and pd is "
-                         f"undefined wherever kappa[{i}] != 0")
+            parts.append(
+                f"{label} is never predicted, so its precision is 0/0 and pd is "
+                f"undefined wherever kappa[{i}] != 0"
+            )
         else:
-            parts.append(f"{label} never occurs, so its recall is 0/0 and pd is undefined "
-                         f"wherever kappa[{i}] != 1")
-    return (f"{engine}/{dataset}: classifier {classifier!r} is left out of the exact analysis: "
-            f"{'; '.join(parts)} (zero_division='nan'). To analyse it, set zero_division to 0 "
-            f"(the papers' convention) or 1.")
+            parts.append(
+                f"{label} never occurs, so its recall is 0/0 and pd is undefined "
+                f"wherever kappa[{i}] != 1"
+            )
+    return (
+        f"{engine}/{dataset}: classifier {classifier!r} is left out of the exact analysis: "
+        f"{'; '.join(parts)} (zero_division='nan'). To analyse it, set zero_division to 0 "
+        f"(the papers' convention) or 1."
+    )
 
 
 class DatasetAnalysis:
@@ -153,9 +241,16 @@ class DatasetAnalysis:
         Classifier left out -> its undefined ratios (:func:`undefined_ratios`).
     """
 
-    def __init__(self, matrices: Mapping[str, np.ndarray], grid_values: Sequence | None,
-                 settings: ExactSettings,
-                 *, engine: str, dataset: str, classes: Sequence[str] | None = None):
+    def __init__(
+        self,
+        matrices: Mapping[str, np.ndarray],
+        grid_values: Sequence | None,
+        settings: ExactSettings,
+        *,
+        engine: str,
+        dataset: str,
+        classes: Sequence[str] | None = None,
+    ):
         if len(matrices) < 1:
             raise ValueError(f"{engine}/{dataset}: no confusion matrices to analyse")
         # Checked on every matrix, left out or not: they must come from the same data.
@@ -188,14 +283,22 @@ class DatasetAnalysis:
             for name, form in zip(self.names, self.forms):
                 ext = extremes(form, grid)
                 mean, std = moments(form, grid)
-                rows.append({
-                    **self.keys, "classifier": name, "space": space,
-                    "n_vectors": self._n_vectors(space),
-                    "min": float(ext["min"]), "argmin": _kappa_text(ext["argmin"]),
-                    "max": float(ext["max"]), "argmax": _kappa_text(ext["argmax"]),
-                    "mean": mean, "std": std, "n_free_classes": ext["n_free"],
-                    "pd_default": float(form.value(self.kappa0)),
-                })
+                rows.append(
+                    {
+                        **self.keys,
+                        "classifier": name,
+                        "space": space,
+                        "n_vectors": self._n_vectors(space),
+                        "min": float(ext["min"]),
+                        "argmin": _kappa_text(ext["argmin"]),
+                        "max": float(ext["max"]),
+                        "argmax": _kappa_text(ext["argmax"]),
+                        "mean": mean,
+                        "std": std,
+                        "n_free_classes": ext["n_free"],
+                        "pd_default": float(form.value(self.kappa0)),
+                    }
+                )
         return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
 
     def distributions(self) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -207,36 +310,59 @@ class DatasetAnalysis:
             raise ValueError(f"exact.bin_width={width!r} does not divide [0, 1] into whole bins")
         edges = np.linspace(0.0, 1.0, n_bins + 1)
         if not self.forms:  # every classifier left out: empty tables with their columns
-            return (pd.DataFrame(columns=list(CDF_COLUMNS)),
-                    pd.DataFrame(columns=list(HISTOGRAM_COLUMNS)))
+            return (
+                pd.DataFrame(columns=list(CDF_COLUMNS)),
+                pd.DataFrame(columns=list(HISTOGRAM_COLUMNS)),
+            )
         for space, grid in self.grids.items():
             ranges = [extremes(f, grid) for f in self.forms]
             low = min(float(r["min"]) for r in ranges)
             high = max(float(r["max"]) for r in ranges)
-            points = np.unique(np.concatenate([np.linspace(low, high, self.settings.cdf_points),
-                                               [float(r[k]) for r in ranges for k in ("min", "max")]]))
+            points = np.unique(
+                np.concatenate(
+                    [
+                        np.linspace(low, high, self.settings.cdf_points),
+                        [float(r[k]) for r in ranges for k in ("min", "max")],
+                    ]
+                )
+            )
             for name, form in zip(self.names, self.forms):
                 dist = distribution(form, grid, self.settings)
                 total = dist.total
                 b = dist.bounds(points)
                 scale = float(total)
-                cdf_rows.append(pd.DataFrame({
-                    **self.keys, "classifier": name, "space": space, "x": points,
-                    "cdf_lower": [float(v) / scale for v in b["le_lo"]],
-                    "cdf_upper": [float(v) / scale for v in b["le_hi"]],
-                    "method": dist.method, "error_bound": dist.error_bound,
-                }))
+                cdf_rows.append(
+                    pd.DataFrame(
+                        {
+                            **self.keys,
+                            "classifier": name,
+                            "space": space,
+                            "x": points,
+                            "cdf_lower": [float(v) / scale for v in b["le_lo"]],
+                            "cdf_upper": [float(v) / scale for v in b["le_hi"]],
+                            "method": dist.method,
+                            "error_bound": dist.error_bound,
+                        }
+                    )
+                )
                 lower, upper = dist.histogram_bounds(edges)
                 is_count = grid is not None
-                hist_frames.append(pd.DataFrame({
-                    **self.keys, "classifier": name, "space": space,
-                    "bin_left": np.round(edges[:-1], 12), "bin_right": np.round(edges[1:], 12),
-                    "count_lower": [int(v) for v in lower] if is_count else "",
-                    "count_upper": [int(v) for v in upper] if is_count else "",
-                    "p_lower": [float(v) / scale for v in lower],
-                    "p_upper": [float(v) / scale for v in upper],
-                    "method": dist.method,
-                }))
+                hist_frames.append(
+                    pd.DataFrame(
+                        {
+                            **self.keys,
+                            "classifier": name,
+                            "space": space,
+                            "bin_left": np.round(edges[:-1], 12),
+                            "bin_right": np.round(edges[1:], 12),
+                            "count_lower": [int(v) for v in lower] if is_count else "",
+                            "count_upper": [int(v) for v in upper] if is_count else "",
+                            "p_lower": [float(v) / scale for v in lower],
+                            "p_upper": [float(v) / scale for v in upper],
+                            "method": dist.method,
+                        }
+                    )
+                )
         cdf = pd.concat(cdf_rows, ignore_index=True)[list(CDF_COLUMNS)]
         return cdf, pd.concat(hist_frames, ignore_index=True)[list(HISTOGRAM_COLUMNS)]
 
@@ -266,20 +392,34 @@ class DatasetAnalysis:
                 for b in range(a + 1, len(self.forms)):
                     diff = self.forms[a] - self.forms[b]
                     if grid is None:
-                        probs, method, value_bound = self._uniform_win(diff)
+                        probs, method, _ = self._uniform_win(diff)
                     else:
                         dist = distribution(diff, grid, self.settings)
                         probs = probabilities(dist.bounds([0]), dist.total)
-                        method, value_bound = dist.method, dist.error_bound
+                        method = dist.method
                     mid = {k: (lo + hi) / 2 for k, (lo, hi) in probs.items()}
                     half = max((hi - lo) / 2 for lo, hi in probs.values())
-                    common = {**self.keys, "space": space, "n_vectors": self._n_vectors(space),
-                              "error_bound": half, "method": method}
-                    for first, second, gt, lt in ((a, b, "greater", "less"), (b, a, "less", "greater")):
-                        rows.append({
-                            **common, "classifier_a": self.names[first], "classifier_b": self.names[second],
-                            "p_greater": mid[gt], "p_tie": mid["tie"], "p_less": mid[lt],
-                        })
+                    common = {
+                        **self.keys,
+                        "space": space,
+                        "n_vectors": self._n_vectors(space),
+                        "error_bound": half,
+                        "method": method,
+                    }
+                    for first, second, gt, lt in (
+                        (a, b, "greater", "less"),
+                        (b, a, "less", "greater"),
+                    ):
+                        rows.append(
+                            {
+                                **common,
+                                "classifier_a": self.names[first],
+                                "classifier_b": self.names[second],
+                                "p_greater": mid[gt],
+                                "p_tie": mid["tie"],
+                                "p_less": mid[lt],
+                            }
+                        )
         return pd.DataFrame(rows, columns=list(WIN_COLUMNS))
 
     def shares(self) -> pd.DataFrame:
@@ -293,18 +433,29 @@ class DatasetAnalysis:
                 unique, tied = shares_enumerated(self.forms, grid)
                 n, method = grid.n_vectors, "enumeration"
             else:
-                unique, tied = shares_monte_carlo(self.forms, grid, samples=s.monte_carlo_samples, seed=s.seed)
+                unique, tied = shares_monte_carlo(
+                    self.forms, grid, samples=s.monte_carlo_samples, seed=s.seed
+                )
                 n, method = s.monte_carlo_samples, "monte-carlo"
             for name, u, t in zip(self.names, unique, tied):
                 if method == "enumeration":
                     low = high = float(Fraction(int(u), n))
                 else:
                     low, high = wilson_interval(int(u), n, s.confidence)
-                rows.append({
-                    **self.keys, "space": space, "classifier": name,
-                    "p_first": float(Fraction(int(u), n)), "p_tied_first": float(Fraction(int(t), n)),
-                    "ci_low": low, "ci_high": high, "confidence": s.confidence, "method": method, "n": n,
-                })
+                rows.append(
+                    {
+                        **self.keys,
+                        "space": space,
+                        "classifier": name,
+                        "p_first": float(Fraction(int(u), n)),
+                        "p_tied_first": float(Fraction(int(t), n)),
+                        "ci_low": low,
+                        "ci_high": high,
+                        "confidence": s.confidence,
+                        "method": method,
+                        "n": n,
+                    }
+                )
         return pd.DataFrame(rows, columns=list(SHARE_COLUMNS))
 
     def robustness(self) -> pd.DataFrame:
@@ -323,25 +474,46 @@ class DatasetAnalysis:
                 if c == winner:
                     continue
                 if default[c] == best:
-                    distance, kappa, status = 0.0, np.array([float(v) for v in self.kappa0]), "tied-at-default"
+                    distance, kappa, status = (
+                        0.0,
+                        np.array([float(v) for v in self.kappa0]),
+                        "tied-at-default",
+                    )
                 else:
                     distance, kappa, status = nearest_first_place(self.forms, c, self.kappa0, norm)
-                at = (lambda f: float(f.value([Fraction(float(v)) for v in kappa]))) if kappa is not None else None
-                rows.append({
-                    **self.keys, "norm": norm, "winner": self.names[winner], "challenger": name,
-                    "distance": distance, "kappa": "" if kappa is None else _kappa_text(kappa),
-                    "pd_winner": at(self.forms[winner]) if at else float("nan"),
-                    "pd_challenger": at(self.forms[c]) if at else float("nan"),
-                    "pd_winner_default": float(best), "default_kappa": _kappa_text(self.kappa0),
-                    "status": status,
-                })
+                at = (
+                    (lambda f, kappa=kappa: float(f.value([Fraction(float(v)) for v in kappa])))
+                    if kappa is not None
+                    else None
+                )
+                rows.append(
+                    {
+                        **self.keys,
+                        "norm": norm,
+                        "winner": self.names[winner],
+                        "challenger": name,
+                        "distance": distance,
+                        "kappa": "" if kappa is None else _kappa_text(kappa),
+                        "pd_winner": at(self.forms[winner]) if at else float("nan"),
+                        "pd_challenger": at(self.forms[c]) if at else float("nan"),
+                        "pd_winner_default": float(best),
+                        "default_kappa": _kappa_text(self.kappa0),
+                        "status": status,
+                    }
+                )
         return pd.DataFrame(rows, columns=list(ROBUSTNESS_COLUMNS))
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every table: ``summary, cdf, histogram, win, share, robustness``."""
         cdf, histogram = self.distributions()
-        return {"summary": self.summary(), "cdf": cdf, "histogram": histogram,
-                "win": self.win_probabilities(), "share": self.shares(), "robustness": self.robustness()}
+        return {
+            "summary": self.summary(),
+            "cdf": cdf,
+            "histogram": histogram,
+            "win": self.win_probabilities(),
+            "share": self.shares(),
+            "robustness": self.robustness(),
+        }
 
 
 def robustness_summary(robustness: pd.DataFrame) -> pd.DataFrame:
@@ -352,7 +524,9 @@ def robustness_summary(robustness: pd.DataFrame) -> pd.DataFrame:
     """
     if robustness.empty:
         return pd.DataFrame(columns=list(ROBUSTNESS_SUMMARY_COLUMNS))
-    ordered = robustness.sort_values(["engine", "dataset", "norm", "distance", "challenger"], kind="stable")
+    ordered = robustness.sort_values(
+        ["engine", "dataset", "norm", "distance", "challenger"], kind="stable"
+    )
     best = ordered.groupby(["engine", "dataset", "norm"], sort=False).head(1)
     return best.rename(columns={"challenger": "new_winner"})[
         list(ROBUSTNESS_SUMMARY_COLUMNS)

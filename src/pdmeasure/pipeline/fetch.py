@@ -18,6 +18,7 @@ number of fields, a corrupt ``MANIFEST.json``; a table that does not match its c
 :class:`~pdmeasure.pipeline.config.ConfigError` in the same form. The fetch raises before anything is
 written, and the table is written atomically, so a failed fetch leaves no file behind.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -35,7 +36,13 @@ import numpy as np
 import pandas as pd
 import ucimlrepo
 
-from pdmeasure.pipeline.config import ConfigError, check_class_order, first_appearance, load_manifest, manifest_entry
+from pdmeasure.pipeline.config import (
+    ConfigError,
+    check_class_order,
+    first_appearance,
+    load_manifest,
+    manifest_entry,
+)
 
 #: Seconds before a UCI request gives up (ucimlrepo sets no timeout; a filtered network would
 #: otherwise hang the fetch job instead of falling back to the mirror).
@@ -100,7 +107,11 @@ def fetch_dataset(
         except Exception as exc:  # noqa: BLE001 - any failure (network, outage, API) -> mirror
             log.warning(
                 "dataset %s: ucimlrepo.fetch_ucirepo(id=%d) failed (%s: %s); falling back to the "
-                "offline mirror", name, uci_id, type(exc).__name__, exc,
+                "offline mirror",
+                name,
+                uci_id,
+                type(exc).__name__,
+                exc,
             )
             frame, path = read_mirror(name, uci_id, mirror, reason=f"{type(exc).__name__}: {exc}")
             source = f"offline mirror {path}"
@@ -254,8 +265,9 @@ def read_mirror(
             f"{entry['sha256']}; the file is corrupt or not the original UCI file -- to fix: "
             f"restore the original file from the UCI repository (id {uci_id})"
         )
-    text = decode_text(raw, subject, "convert it to UTF-8 and record its new sha256 in "
-                                     "MANIFEST.json")
+    text = decode_text(
+        raw, subject, "convert it to UTF-8 and record its new sha256 in MANIFEST.json"
+    )
     frame = parse_original(text, entry["columns"], source=subject)
     if frame.empty:
         raise DataFetchError(
@@ -409,8 +421,9 @@ def read_local_csv(name: str, path: str | Path) -> pd.DataFrame:
             f"{subject}: no such file (relative paths start at the working directory "
             f"{Path.cwd()}); to fix: correct config key `datasets.{name}.path` or create the file"
         )
-    text = decode_text(path.read_bytes(), subject,
-                       "save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)")
+    text = decode_text(
+        path.read_bytes(), subject, "save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)"
+    )
     rows = list(_csv_rows(text, None, subject))
     fix = "to fix: give a CSV with a header row and at least one data row"
     if not rows:
@@ -430,8 +443,9 @@ def read_local_csv(name: str, path: str | Path) -> pd.DataFrame:
     return _string_frame(body.reshape(len(rows) - 1, len(header)), header)
 
 
-def check_table(name: str, frame: pd.DataFrame, dataset: Mapping, *,
-                source: str | Path = "fetched data") -> None:
+def check_table(
+    name: str, frame: pd.DataFrame, dataset: Mapping, *, source: str | Path = "fetched data"
+) -> None:
     """Check the target column, class labels and numeric features of a dataset's table.
 
     Parameters

@@ -29,6 +29,7 @@ ratio a non-zero weight: ``kappa_i != 0`` for a class that is never predicted (p
 Under ``zero_division`` 0 or 1 pd is defined everywhere, ``n_undefined`` is 0 and every other
 number is what it would be without this rule.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -38,8 +39,8 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure import measures
-from pdmeasure.pipeline.io import read_csv
 from pdmeasure.measures.weights import format_kappa
+from pdmeasure.pipeline.io import read_csv
 
 #: Quantile levels reported in the summary (columns ``q05 ... q95``).
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -50,8 +51,19 @@ _RANGE_TOL = 1e-9
 
 HISTOGRAM_COLUMNS = ("engine", "dataset", "classifier", "bin_left", "bin_right", "count")
 SUMMARY_COLUMNS = (
-    "engine", "dataset", "classifier", "kappa_grid", "n_classes", "n", "n_undefined", "min", "max",
-    "mean", "std", *(f"q{round(q * 100):02d}" for q in QUANTILES), "quantile_method",
+    "engine",
+    "dataset",
+    "classifier",
+    "kappa_grid",
+    "n_classes",
+    "n",
+    "n_undefined",
+    "min",
+    "max",
+    "mean",
+    "std",
+    *(f"q{round(q * 100):02d}" for q in QUANTILES),
+    "quantile_method",
 )
 
 
@@ -207,9 +219,7 @@ def grid_distribution(
     for chunk in grid:
         # (M, 1, C, C) against (k, C) -> (M, k): pd's own broadcasting, per-class terms only.
         pd_values = _checked(
-            np.asarray(
-                measures.preference_driven(cms[:, None], chunk, zero_division=zero_division)
-            )
+            np.asarray(measures.preference_driven(cms[:, None], chunk, zero_division=zero_division))
         )
         for i in range(m):
             row = pd_values[i]
@@ -313,5 +323,6 @@ def read_histogram(path) -> pd.DataFrame:
 
     The edges go through :func:`~pdmeasure.pipeline.io.text_to_float` (a ``NaN`` cell reads as NaN).
     """
-    return read_csv(path, required=HISTOGRAM_COLUMNS, numbers=["bin_left", "bin_right"],
-                    integers=["count"])
+    return read_csv(
+        path, required=HISTOGRAM_COLUMNS, numbers=["bin_left", "bin_right"], integers=["count"]
+    )

@@ -24,6 +24,7 @@ accepts ``nan`` and an empty cell (a producer's "not applicable", or a file writ
 :meth:`DataFrame.to_csv`) as NaN and ``inf``/``-inf`` as infinities. A plain
 :func:`pandas.read_csv` with its default NA handling reads ``NaN`` as NaN too.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -80,7 +81,7 @@ def _holds_numbers(column: pd.Series) -> bool:
         return False
     if pd.api.types.is_numeric_dtype(dtype):
         return True
-    if dtype == object:
+    if dtype is np.dtype(object):
         values = column.dropna()
         return len(values) > 0 and all(
             isinstance(v, Real) and not isinstance(v, (bool, np.bool_)) for v in values

@@ -8,6 +8,7 @@ One row per (engine, dataset, classifier, measure, kappa)::
 without a preference vector; for ``preference_driven`` it is ``default`` (actual-class shares,
 paper 000 eq. 31) or the configured vector written ``0;0.8;0.6;1`` (see :func:`format_kappa`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence

@@ -6,6 +6,7 @@ each configured kappa vector. Each cell reads ``value (rank)`` with 4 decimals. 
 best (largest) value; values equal at the printed precision share the best rank and the next
 rank is skipped, as in Table 6's ``0.8600 (1) ... 0.8600 (1)`` followed by ``(3)``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence

@@ -11,6 +11,7 @@ configures the name. Kappa vectors are positional, so ``p1`` on a 4-class datase
 on a 5-class one are different preferences: such a comparison is not run, and the omnibus
 table says why (:func:`~pdmeasure.pipeline.stats_tables.not_pooled_note`).
 """
+
 from __future__ import annotations
 
 import logging
@@ -22,9 +23,6 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure.measures.weights import PD
-from pdmeasure.stats.omnibus import TestResult, friedman, friedman_aligned_ranks, quade
-from pdmeasure.stats.posthoc import holm_control, nemenyi, nemenyi_critical_difference, wilcoxon_pairwise
-from pdmeasure.stats.ranks import average_ranks, lower_is_better
 from pdmeasure.pipeline.stats_tables import (
     CD_COLUMNS,
     OMNIBUS_COLUMNS,
@@ -37,6 +35,14 @@ from pdmeasure.pipeline.stats_tables import (
     name_kappas,
     not_pooled_note,
 )
+from pdmeasure.stats.omnibus import TestResult, friedman, friedman_aligned_ranks, quade
+from pdmeasure.stats.posthoc import (
+    holm_control,
+    nemenyi,
+    nemenyi_critical_difference,
+    wilcoxon_pairwise,
+)
+from pdmeasure.stats.ranks import average_ranks, lower_is_better
 
 _log = logging.getLogger(__name__)
 
@@ -53,8 +59,12 @@ class AcrossTables(NamedTuple):
 def _drop_nan_blocks(table: pd.DataFrame, what: str) -> tuple[pd.DataFrame, list[str]]:
     """Drop datasets (rows) with a NaN value, warning with the measure, dataset, classifier."""
     table, dropped = drop_nan_rows(
-        table, lambda dataset, classifiers:
-        f"{what}: dataset {dataset!r} excluded, NaN value for {classifiers}", stacklevel=3)
+        table,
+        lambda dataset, classifiers: (
+            f"{what}: dataset {dataset!r} excluded, NaN value for {classifiers}"
+        ),
+        stacklevel=3,
+    )
     return table, [f"{dataset} (NaN: {classifiers})" for dataset, classifiers in dropped]
 
 
@@ -66,34 +76,66 @@ def _append_note(notes, extra: str) -> list[str]:
 def _compare_one(table: pd.DataFrame, *, keys: dict, alpha: float) -> AcrossTables:
     measure = keys["measure"]
     lower = lower_is_better(measure)
-    table, excluded = _drop_nan_blocks(table, f"{keys['engine']}: "
-                                       f"{describe(measure, keys['kappa'])}")
+    table, excluded = _drop_nan_blocks(
+        table, f"{keys['engine']}: {describe(measure, keys['kappa'])}"
+    )
     names = [str(c) for c in table.columns]
     n, k = table.shape
     scores = table.to_numpy(dtype=float)
     extra = f"excluded: {'; '.join(excluded)}" if excluded else ""
     ranks = average_ranks(scores, lower_is_better=lower) if n else np.full(k, np.nan)
-    rank_rows = pd.DataFrame({**keys, "classifier": names, "average_rank": ranks,
-                              "n_datasets": n, "datasets": ";".join(map(str, table.index)),
-                              "lower_is_better": lower})
+    rank_rows = pd.DataFrame(
+        {
+            **keys,
+            "classifier": names,
+            "average_rank": ranks,
+            "n_datasets": n,
+            "datasets": ";".join(map(str, table.index)),
+            "lower_is_better": lower,
+        }
+    )
     cd = nemenyi_critical_difference(k, n, alpha) if n >= 2 else math.nan
-    cd_rows = pd.DataFrame({**keys, "classifier": names, "average_rank": ranks, "cd": cd,
-                            "n_datasets": n, "n_classifiers": k, "alpha": alpha,
-                            "lower_is_better": lower})
+    cd_rows = pd.DataFrame(
+        {
+            **keys,
+            "classifier": names,
+            "average_rank": ranks,
+            "cd": cd,
+            "n_datasets": n,
+            "n_classifiers": k,
+            "alpha": alpha,
+            "lower_is_better": lower,
+        }
+    )
     if n < 2:
-        results = [TestResult(t, math.nan, math.nan, math.nan, math.nan, n, k, math.nan,
-                              f"N = {n} dataset(s): a comparison across datasets needs N >= 2")
-                   for t in OMNIBUS_TESTS]
+        results = [
+            TestResult(
+                t,
+                math.nan,
+                math.nan,
+                math.nan,
+                math.nan,
+                n,
+                k,
+                math.nan,
+                f"N = {n} dataset(s): a comparison across datasets needs N >= 2",
+            )
+            for t in OMNIBUS_TESTS
+        ]
         posthoc = pd.DataFrame(columns=POSTHOC_COLUMNS)
     else:
-        results = [*friedman(scores, lower_is_better=lower),
-                   friedman_aligned_ranks(scores, lower_is_better=lower),
-                   quade(scores, lower_is_better=lower)]
-        posthoc = pd.DataFrame([
-            *nemenyi(scores, names, alpha=alpha, lower_is_better=lower),
-            *holm_control(scores, names, alpha=alpha, lower_is_better=lower),
-            *wilcoxon_pairwise(scores, names, alpha=alpha, lower_is_better=lower),
-        ])
+        results = [
+            *friedman(scores, lower_is_better=lower),
+            friedman_aligned_ranks(scores, lower_is_better=lower),
+            quade(scores, lower_is_better=lower),
+        ]
+        posthoc = pd.DataFrame(
+            [
+                *nemenyi(scores, names, alpha=alpha, lower_is_better=lower),
+                *holm_control(scores, names, alpha=alpha, lower_is_better=lower),
+                *wilcoxon_pairwise(scores, names, alpha=alpha, lower_is_better=lower),
+            ]
+        )
         for key, value in reversed(keys.items()):
             posthoc.insert(0, key, value)
         if extra:
@@ -112,12 +154,24 @@ def _not_pooled(keys: dict, note: str, n_classifiers: int) -> AcrossTables:
     pooling that is refused. ``n_datasets`` is 0 (no dataset was pooled), which also keeps
     these rows out of :func:`~pdmeasure.render.stats_report.power_table`.
     """
-    omnibus = pd.DataFrame([{**keys, **TestResult(t, math.nan, math.nan, math.nan, math.nan, 0,
-                                                  n_classifiers, math.nan, note).as_row()}
-                            for t in OMNIBUS_TESTS])
+    omnibus = pd.DataFrame(
+        [
+            {
+                **keys,
+                **TestResult(
+                    t, math.nan, math.nan, math.nan, math.nan, 0, n_classifiers, math.nan, note
+                ).as_row(),
+            }
+            for t in OMNIBUS_TESTS
+        ]
+    )
     omnibus["significant"] = False
-    return AcrossTables(pd.DataFrame(columns=RANK_COLUMNS), omnibus,
-                        pd.DataFrame(columns=POSTHOC_COLUMNS), pd.DataFrame(columns=CD_COLUMNS))
+    return AcrossTables(
+        pd.DataFrame(columns=RANK_COLUMNS),
+        omnibus,
+        pd.DataFrame(columns=POSTHOC_COLUMNS),
+        pd.DataFrame(columns=CD_COLUMNS),
+    )
 
 
 def compare_across_datasets(
@@ -168,8 +222,10 @@ def compare_across_datasets(
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     named = name_kappas(frame, kappa_vectors or {})
     named["value"] = named["value"].astype("float64")
-    notes = {name: not_pooled_note(name, vectors)
-             for name, vectors in differing_kappa_vectors(kappa_vectors or {}).items()}
+    notes = {
+        name: not_pooled_note(name, vectors)
+        for name, vectors in differing_kappa_vectors(kappa_vectors or {}).items()
+    }
     present = set(named.loc[named["measure"] == PD, "kappa"])
     for name, note in notes.items():
         if name in present:
@@ -181,8 +237,11 @@ def compare_across_datasets(
         if unknown:
             raise ValueError(f"engine {engine}: classifiers {sorted(unknown)} not configured")
         if len(order) < 2:  # nothing to compare: no ranks, tests or CD rows for this engine
-            _log.warning("engine %s has a single classifier (%s): no comparison across datasets",
-                         engine, ", ".join(order))
+            _log.warning(
+                "engine %s has a single classifier (%s): no comparison across datasets",
+                engine,
+                ", ".join(order),
+            )
             continue
         for (measure, kappa), group in by_engine.groupby(["measure", "kappa"], sort=False):
             if group.duplicated(["dataset", "classifier"]).any():
@@ -200,6 +259,9 @@ def compare_across_datasets(
     tables = []
     for i, cols in enumerate(columns):
         frames = [p[i] for p in parts if len(p[i])]
-        tables.append(pd.concat(frames, ignore_index=True).reindex(columns=list(cols))
-                      if frames else pd.DataFrame(columns=list(cols)))
+        tables.append(
+            pd.concat(frames, ignore_index=True).reindex(columns=list(cols))
+            if frames
+            else pd.DataFrame(columns=list(cols))
+        )
     return AcrossTables(*tables)

@@ -4,6 +4,7 @@
 tests (:func:`cross_validate_5x2`), become one measure value per (classifier, repeat, fold):
 every registry measure, pd at the default kappa and at each configured kappa vector.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -12,21 +13,36 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure import measures
+from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.pipeline.confusion import confusion_matrix
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
-from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.pipeline.stats_tables import FOLD_COLUMNS
 
-PREDICTION_KEYS = ("engine", "dataset", "classifier", "repeat", "fold", "row", "actual",
-                   "predicted")
+PREDICTION_KEYS = (
+    "engine",
+    "dataset",
+    "classifier",
+    "repeat",
+    "fold",
+    "row",
+    "actual",
+    "predicted",
+)
 
 #: Dietterich's (1998) design: 5 repetitions of 2-fold cross-validation.
 CV5X2_REPEATS = 5
 CV5X2_FOLDS = 2
 
 
-def cross_validate_5x2(engine: str, data: pd.DataFrame, dataset: DatasetSpec,
-                       classifier: str, params: Mapping, *, seed: int) -> pd.DataFrame:
+def cross_validate_5x2(
+    engine: str,
+    data: pd.DataFrame,
+    dataset: DatasetSpec,
+    classifier: str,
+    params: Mapping,
+    *,
+    seed: int,
+) -> pd.DataFrame:
     """Run 5 x 2-fold CV of one classifier through the engine interface (5x2cv tests).
 
     Calls ``get_engine(engine).cross_validate(data, dataset, classifier, params,
@@ -88,8 +104,10 @@ def check_paired_folds(pred: pd.DataFrame) -> None:
         if assignment is None:
             first, assignment = classifier, folds
         elif not folds.index.equals(assignment.index) or not np.array_equal(folds, assignment):
-            raise ValueError(f"classifiers {first} and {classifier} were not cross-validated on "
-                             "the same folds; the paired tests need identical folds")
+            raise ValueError(
+                f"classifiers {first} and {classifier} were not cross-validated on "
+                "the same folds; the paired tests need identical folds"
+            )
 
 
 def fold_measure_values(
@@ -129,17 +147,31 @@ def fold_measure_values(
     cms = np.stack([confusion_matrix(g["actual"], g["predicted"], classes) for _, g in groups])
     columns: list[tuple[str, str, np.ndarray]] = [
         (name, NO_KAPPA, func(cms, zero_division=zero_division))
-        for name, func in measures.REGISTRY.items() if name != PD
+        for name, func in measures.REGISTRY.items()
+        if name != PD
     ]
-    columns.append((PD, DEFAULT_KAPPA, measures.preference_driven(
-        cms, None, zero_division=zero_division)))
+    columns.append(
+        (PD, DEFAULT_KAPPA, measures.preference_driven(cms, None, zero_division=zero_division))
+    )
     for name, vector in (kappa_vectors or {}).items():
-        columns.append((PD, str(name), measures.preference_driven(
-            cms, np.asarray(vector, dtype=float), zero_division=zero_division)))
+        columns.append(
+            (
+                PD,
+                str(name),
+                measures.preference_driven(
+                    cms, np.asarray(vector, dtype=float), zero_division=zero_division
+                ),
+            )
+        )
     index = pd.DataFrame([key for key, _ in groups], columns=keys)
     index["scheme"] = scheme
     index["n_test"] = [len(g) for _, g in groups]
     index["n_train"] = [repeat_size[key[:4]] - len(g) for key, g in groups]
-    out = pd.concat([index.assign(measure=name, kappa=kappa, value=np.asarray(values, float))
-                     for name, kappa, values in columns], ignore_index=True)
+    out = pd.concat(
+        [
+            index.assign(measure=name, kappa=kappa, value=np.asarray(values, float))
+            for name, kappa, values in columns
+        ],
+        ignore_index=True,
+    )
     return out[list(FOLD_COLUMNS)]

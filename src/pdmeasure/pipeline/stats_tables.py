@@ -12,6 +12,7 @@ on every dataset that configures the name (:func:`differing_kappa_vectors`,
 :func:`comparison_keys`); pd at ``default`` (the class-share rule, paper 000 eq. 31) has one
 definition on every dataset and is always compared.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -21,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure import measures
-from pdmeasure.pipeline.io import text_to_float
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, parse_kappa
+from pdmeasure.pipeline.io import text_to_float
 
 #: Test names, as written in the ``test`` column of the output tables.
 OMNIBUS_TESTS = ("friedman", "iman_davenport", "friedman_aligned_ranks", "quade")
@@ -32,32 +33,116 @@ WITHIN_TESTS = ("corrected_t", "cv5x2_t", "cv5x2_f", "mcnemar")
 #: Measures on which McNemar's test (a test of error rates) is reported.
 MCNEMAR_MEASURES = ("accuracy", "error_rate")
 
-RANK_COLUMNS = ("engine", "measure", "kappa", "classifier", "average_rank", "n_datasets",
-                "datasets", "lower_is_better")
-OMNIBUS_COLUMNS = ("engine", "measure", "kappa", "test", "statistic", "df1", "df2", "p_value",
-                   "significant", "n_datasets", "n_classifiers", "min_p", "note")
-POSTHOC_COLUMNS = ("engine", "measure", "kappa", "test", "classifier_a", "classifier_b",
-                   "statistic", "p_value", "p_adjusted", "significant", "better", "min_p",
-                   "note")
-CD_COLUMNS = ("engine", "measure", "kappa", "classifier", "average_rank", "cd", "n_datasets",
-              "n_classifiers", "alpha", "lower_is_better")
-FOLD_COLUMNS = ("engine", "dataset", "classifier", "scheme", "repeat", "fold", "n_test",
-                "n_train", "measure", "kappa", "value")
-PAIRWISE_COLUMNS = ("engine", "dataset", "measure", "kappa", "test", "classifier_a",
-                    "classifier_b", "mean_difference", "better", "statistic", "df1", "df2",
-                    "p_value", "p_adjusted", "significant", "n", "note")
+RANK_COLUMNS = (
+    "engine",
+    "measure",
+    "kappa",
+    "classifier",
+    "average_rank",
+    "n_datasets",
+    "datasets",
+    "lower_is_better",
+)
+OMNIBUS_COLUMNS = (
+    "engine",
+    "measure",
+    "kappa",
+    "test",
+    "statistic",
+    "df1",
+    "df2",
+    "p_value",
+    "significant",
+    "n_datasets",
+    "n_classifiers",
+    "min_p",
+    "note",
+)
+POSTHOC_COLUMNS = (
+    "engine",
+    "measure",
+    "kappa",
+    "test",
+    "classifier_a",
+    "classifier_b",
+    "statistic",
+    "p_value",
+    "p_adjusted",
+    "significant",
+    "better",
+    "min_p",
+    "note",
+)
+CD_COLUMNS = (
+    "engine",
+    "measure",
+    "kappa",
+    "classifier",
+    "average_rank",
+    "cd",
+    "n_datasets",
+    "n_classifiers",
+    "alpha",
+    "lower_is_better",
+)
+FOLD_COLUMNS = (
+    "engine",
+    "dataset",
+    "classifier",
+    "scheme",
+    "repeat",
+    "fold",
+    "n_test",
+    "n_train",
+    "measure",
+    "kappa",
+    "value",
+)
+PAIRWISE_COLUMNS = (
+    "engine",
+    "dataset",
+    "measure",
+    "kappa",
+    "test",
+    "classifier_a",
+    "classifier_b",
+    "mean_difference",
+    "better",
+    "statistic",
+    "df1",
+    "df2",
+    "p_value",
+    "p_adjusted",
+    "significant",
+    "n",
+    "note",
+)
 
 _BOOL_COLUMNS = ("significant", "lower_is_better")
-_TEXT_COLUMNS = ("engine", "dataset", "classifier", "measure", "kappa", "test", "classifier_a",
-                 "classifier_b", "better", "note", "datasets", "scheme", "significant_by")
+_TEXT_COLUMNS = (
+    "engine",
+    "dataset",
+    "classifier",
+    "measure",
+    "kappa",
+    "test",
+    "classifier_a",
+    "classifier_b",
+    "better",
+    "note",
+    "datasets",
+    "scheme",
+    "significant_by",
+)
 
 
 class NaNExcludedWarning(UserWarning):
     """A NaN measure value was left out of a test (the message names it)."""
 
 
-def drop_nan_rows(table: pd.DataFrame, message: Callable[[Hashable, str], str], *,
-                  stacklevel: int) -> tuple[pd.DataFrame, list[tuple[Hashable, str]]]:
+def drop_nan_rows(
+    table: pd.DataFrame, message: Callable[[Hashable, str], str], *, stacklevel: int
+) -> tuple[pd.DataFrame, list[tuple[Hashable, str]]]:
     """Drop the rows of ``table`` holding a NaN, with one :class:`NaNExcludedWarning` each.
 
     Parameters
@@ -145,8 +230,9 @@ def kappa_name(dataset: str, kappa: str, vectors: Mapping[str, Sequence[float]])
     return kappa_names(kappa, vectors)[0]
 
 
-def name_kappas(frame: pd.DataFrame,
-                kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]]) -> pd.DataFrame:
+def name_kappas(
+    frame: pd.DataFrame, kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]]
+) -> pd.DataFrame:
     """Copy of a measures table with every ``kappa`` cell replaced by its config name.
 
     A row whose vector goes by several names on its dataset (:func:`kappa_names`) is repeated
@@ -154,8 +240,10 @@ def name_kappas(frame: pd.DataFrame,
     without a name keeps its written form, so unnamed vectors meet across datasets only when
     their values are the same.
     """
-    names = [kappa_names(str(k), kappa_vectors.get(d, {}))
-             for d, k in zip(frame["dataset"], frame["kappa"])]
+    names = [
+        kappa_names(str(k), kappa_vectors.get(d, {}))
+        for d, k in zip(frame["dataset"], frame["kappa"])
+    ]
     out = frame.iloc[np.repeat(np.arange(len(frame)), [len(n) for n in names])].copy()
     out["kappa"] = [name for row in names for name in row]
     return out.reset_index(drop=True)
@@ -182,10 +270,13 @@ def differing_kappa_vectors(
     for dataset, vectors in kappa_vectors.items():
         for name, vector in vectors.items():
             by_name.setdefault(str(name), {})[str(dataset)] = tuple(
-                float(v) for v in np.asarray(vector, dtype=float).ravel())
-    return {name: per_dataset for name, per_dataset in by_name.items()
-            if any(not same_vector(v, next(iter(per_dataset.values())))
-                   for v in per_dataset.values())}
+                float(v) for v in np.asarray(vector, dtype=float).ravel()
+            )
+    return {
+        name: per_dataset
+        for name, per_dataset in by_name.items()
+        if any(not same_vector(v, next(iter(per_dataset.values()))) for v in per_dataset.values())
+    }
 
 
 def not_pooled_note(name: str, vectors: Mapping[str, Sequence[float]]) -> str:
@@ -194,8 +285,9 @@ def not_pooled_note(name: str, vectors: Mapping[str, Sequence[float]]) -> str:
     return f"{name} differs across datasets ({listed}); not pooled"
 
 
-def comparison_keys(kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]],
-                    *, min_datasets: int = 2) -> list[tuple[str, str]]:
+def comparison_keys(
+    kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]], *, min_datasets: int = 2
+) -> list[tuple[str, str]]:
     """Every (measure, kappa) compared across datasets, in registry order.
 
     Registry measures (kappa ``""``), pd at ``"default"``, then each kappa-vector name
@@ -213,8 +305,11 @@ def comparison_keys(kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]],
     for vectors in kappa_vectors.values():
         for name in vectors:
             counts[str(name)] = counts.get(str(name), 0) + 1
-    keys += [(PD, name) for name, count in counts.items()
-             if count >= min_datasets and name not in differing]
+    keys += [
+        (PD, name)
+        for name, count in counts.items()
+        if count >= min_datasets and name not in differing
+    ]
     return keys
 
 

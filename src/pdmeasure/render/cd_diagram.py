@@ -9,6 +9,7 @@ figures are rendered from the tidy ``cd.csv`` written by the statistics step
 Only :class:`matplotlib.figure.Figure` is used (no pyplot state), so rendering works
 without a display and in parallel jobs.
 """
+
 from __future__ import annotations
 
 import math
@@ -64,7 +65,7 @@ def cliques(ranks: Sequence[float], cd: float) -> list[tuple[int, ...]]:
         while end + 1 < r.size and r[order[end + 1]] - r[order[start]] < cd:
             end += 1
         if end > start and end > last_end:
-            groups.append(tuple(int(i) for i in order[start:end + 1]))
+            groups.append(tuple(int(i) for i in order[start : end + 1]))
             last_end = end
     return groups
 
@@ -96,14 +97,15 @@ def plot_cd_diagram(
     """
     r = np.asarray(ranks, dtype=float)
     if len(names) != r.size or r.size < 2:
-        raise ValueError(f"need >= 2 classifiers with one rank each, got {len(names)} names "
-                         f"and {r.size} ranks")
+        raise ValueError(
+            f"need >= 2 classifiers with one rank each, got {len(names)} names and {r.size} ranks"
+        )
     if not np.all(np.isfinite(r)):
         raise ValueError(f"average ranks must be finite, got {r.tolist()}")
     k = r.size
     order = np.argsort(r, kind="stable")
     left = order[: math.ceil(k / 2)]
-    right = order[math.ceil(k / 2):][::-1]  # worst first: outermost label at the top
+    right = order[math.ceil(k / 2) :][::-1]  # worst first: outermost label at the top
     groups = cliques(r, cd)
     depth = _STEP * (max(len(left), len(right)) + 1) + 0.1 * len(groups)
 
@@ -118,13 +120,21 @@ def plot_cd_diagram(
         ax.vlines([lo, lo + cd], 0.5, 0.6, color="black", lw=1.5)
         ax.text(lo + cd / 2, 0.62, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
     base = -0.25 - 0.1 * len(groups)
-    for side, members, x_text, align in ((0, left, lo - 0.25, "right"),
-                                         (1, right, hi + 0.25, "left")):
+    for side, members, x_text, align in (
+        (0, left, lo - 0.25, "right"),
+        (1, right, hi + 0.25, "left"),
+    ):
         for level, i in enumerate(members):
             y = base - _STEP * level
             ax.plot([r[i], r[i], x_text], [0, y, y], color="black", lw=0.8)
-            ax.text(x_text + (-0.05 if side == 0 else 0.05), y, f"{names[i]} ({r[i]:.2f})",
-                    ha=align, va="center", fontsize=9)
+            ax.text(
+                x_text + (-0.05 if side == 0 else 0.05),
+                y,
+                f"{names[i]} ({r[i]:.2f})",
+                ha=align,
+                va="center",
+                fontsize=9,
+            )
     for g, members in enumerate(groups):
         y = -0.15 - 0.1 * g
         ax.hlines(y, r[members[0]] - 0.03, r[members[-1]] + 0.03, color="black", lw=3.5)
@@ -135,8 +145,9 @@ def plot_cd_diagram(
     return fig
 
 
-def cd_figure_from_table(frame: pd.DataFrame, *, engine: str, measure: str,
-                         kappa: str = "") -> Figure:
+def cd_figure_from_table(
+    frame: pd.DataFrame, *, engine: str, measure: str, kappa: str = ""
+) -> Figure:
     """The CD diagram of one (engine, measure, kappa) of a ``cd.csv`` table.
 
     Raises
@@ -145,23 +156,32 @@ def cd_figure_from_table(frame: pd.DataFrame, *, engine: str, measure: str,
         If the table has no rows for that key.
     """
     kappa = "" if kappa is None else str(kappa)
-    rows = frame[(frame["engine"] == engine) & (frame["measure"] == measure)
-                 & (frame["kappa"].fillna("").astype(str) == kappa)]
+    rows = frame[
+        (frame["engine"] == engine)
+        & (frame["measure"] == measure)
+        & (frame["kappa"].fillna("").astype(str) == kappa)
+    ]
     if rows.empty:
-        raise ValueError(f"no CD data for engine={engine!r}, measure={measure!r}, "
-                         f"kappa={kappa!r}")
+        raise ValueError(f"no CD data for engine={engine!r}, measure={measure!r}, kappa={kappa!r}")
     first = rows.iloc[0]
-    title = (f"{measure_label(measure, kappa)}, {engine}: N = {int(first['n_datasets'])} "
-             f"datasets, Nemenyi alpha = {float(first['alpha']):g}")
+    title = (
+        f"{measure_label(measure, kappa)}, {engine}: N = {int(first['n_datasets'])} "
+        f"datasets, Nemenyi alpha = {float(first['alpha']):g}"
+    )
     if not np.all(np.isfinite(rows["average_rank"].to_numpy(float))):
         # every dataset was excluded for NaN values: say so instead of failing the job
         fig, ax = _blank_figure(7.0, 1.5)
-        ax.text(0.5, 0.5, "no average ranks: every dataset has a NaN value", ha="center",
-                va="center")
+        ax.text(
+            0.5, 0.5, "no average ranks: every dataset has a NaN value", ha="center", va="center"
+        )
         ax.set_title(title, fontsize=10)
         return fig
-    return plot_cd_diagram(list(rows["classifier"]), rows["average_rank"].to_numpy(float),
-                           float(first["cd"]), title=title)
+    return plot_cd_diagram(
+        list(rows["classifier"]),
+        rows["average_rank"].to_numpy(float),
+        float(first["cd"]),
+        title=title,
+    )
 
 
 def read_cd_table(path) -> pd.DataFrame:
@@ -174,8 +194,9 @@ def read_cd_table(path) -> pd.DataFrame:
     return read_stats_table(path)
 
 
-def render_cd_diagrams(frame: pd.DataFrame,
-                       outputs: Mapping[tuple[str, str, str], str | os.PathLike]) -> None:
+def render_cd_diagrams(
+    frame: pd.DataFrame, outputs: Mapping[tuple[str, str, str], str | os.PathLike]
+) -> None:
     """Save one figure per ``(engine, measure, kappa) -> path`` (format from the suffix)."""
     for (engine, measure, kappa), path in outputs.items():
         fig = cd_figure_from_table(frame, engine=engine, measure=measure, kappa=kappa)

@@ -17,6 +17,7 @@ undefined somewhere in kappa space is left out of the exact analysis (see
 engine with a single classifier has none. An empty table renders a placeholder figure that
 says why, instead of failing the job.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -31,11 +32,31 @@ from pdmeasure.render.figures import figure7, new_figure
 #: Columns of the exact-analysis tables that hold text (names, kappa vectors written
 #: ``0;0.8;0.6;1``, methods, and ``n_vectors``, empty for the uniform space); every other
 #: column holds numbers.
-EXACT_TEXT_COLUMNS = ("engine", "dataset", "classifier", "classifier_a", "classifier_b", "space",
-                      "method", "norm", "winner", "challenger", "new_winner", "status", "kappa",
-                      "default_kappa", "argmin", "argmax", "n_vectors")
+EXACT_TEXT_COLUMNS = (
+    "engine",
+    "dataset",
+    "classifier",
+    "classifier_a",
+    "classifier_b",
+    "space",
+    "method",
+    "norm",
+    "winner",
+    "challenger",
+    "new_winner",
+    "status",
+    "kappa",
+    "default_kappa",
+    "argmin",
+    "argmax",
+    "n_vectors",
+)
 
-_SPACE_TITLES = {"grid": "paper's kappa grid", "fine": "fine kappa grid", "uniform": "uniform kappa"}
+_SPACE_TITLES = {
+    "grid": "paper's kappa grid",
+    "fine": "fine kappa grid",
+    "uniform": "uniform kappa",
+}
 
 
 def read_exact_table(path) -> pd.DataFrame:
@@ -70,8 +91,10 @@ NO_FINE_HISTOGRAM = "no classifier with a defined pd: no histogram over the fine
 #: Text of a Figure 7 panel whose classifier was left out of the exact analysis.
 LEFT_OUT = "left out of the\nexact analysis\n(pd undefined)"
 #: Where the reason is spelt out (a classifier left out is named in the analysis log).
-_SEE_LOG = ("under zero_division 'nan', classifiers that never predict a class are left out;\n"
-            "the exact_analysis log names them")
+_SEE_LOG = (
+    "under zero_division 'nan', classifiers that never predict a class are left out;\n"
+    "the exact_analysis log names them"
+)
 
 
 def placeholder_figure(reason: str, *, title: str | None = None) -> Figure:
@@ -89,8 +112,16 @@ def placeholder_figure(reason: str, *, title: str | None = None) -> Figure:
     ax = axes[0, 0]
     ax.set_axis_off()
     ax.text(0.5, 0.6, reason, ha="center", va="center", fontsize=9, transform=ax.transAxes)
-    ax.text(0.5, 0.25, _SEE_LOG, ha="center", va="center", fontsize=7, color="0.35",
-            transform=ax.transAxes)
+    ax.text(
+        0.5,
+        0.25,
+        _SEE_LOG,
+        ha="center",
+        va="center",
+        fontsize=7,
+        color="0.35",
+        transform=ax.transAxes,
+    )
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
@@ -124,9 +155,18 @@ def win_heatmap(win: pd.DataFrame, *, title: str | None = None) -> Figure:
         for i in range(len(names)):
             for j in range(len(names)):
                 if i != j and np.isfinite(mat[i, j]):
-                    text = f"{mat[i, j]:.3f}" + (f"\n(tie {tie[i, j]:.3f})" if tie[i, j] >= 5e-4 else "")
-                    ax.text(j, i, text, ha="center", va="center", fontsize=6,
-                            color="white" if abs(mat[i, j] - 0.5) > 0.35 else "black")
+                    text = f"{mat[i, j]:.3f}" + (
+                        f"\n(tie {tie[i, j]:.3f})" if tie[i, j] >= 5e-4 else ""
+                    )
+                    ax.text(
+                        j,
+                        i,
+                        text,
+                        ha="center",
+                        va="center",
+                        fontsize=6,
+                        color="white" if abs(mat[i, j] - 0.5) > 0.35 else "black",
+                    )
         ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=7)
         ax.set_yticks(range(len(names)), names, fontsize=7)
         ax.set_title(f"P(row > column): {_SPACE_TITLES.get(space, space)}", fontsize=8)
@@ -152,7 +192,10 @@ def cdf_figure(cdf: pd.DataFrame, *, title: str | None = None) -> Figure:
         for name, curve in part.groupby("classifier", sort=False):
             curve = curve.sort_values("x")
             x = curve["x"].to_numpy(dtype=float)
-            lo, hi = curve["cdf_lower"].to_numpy(dtype=float), curve["cdf_upper"].to_numpy(dtype=float)
+            lo, hi = (
+                curve["cdf_lower"].to_numpy(dtype=float),
+                curve["cdf_upper"].to_numpy(dtype=float),
+            )
             (line,) = ax.step(x, (lo + hi) / 2, where="post", label=name, linewidth=1)
             ax.fill_between(x, lo, hi, step="post", color=line.get_color(), alpha=0.3, linewidth=0)
         ax.set_title(_SPACE_TITLES.get(space, space), fontsize=8)
@@ -182,9 +225,17 @@ def share_bars(share: pd.DataFrame, *, title: str | None = None) -> Figure:
     for k, space in enumerate(spaces):
         part = share[share["space"] == space].set_index("classifier").reindex(names)
         p = part["p_first"].to_numpy(dtype=float)
-        err = np.vstack([p - part["ci_low"].to_numpy(dtype=float), part["ci_high"].to_numpy(dtype=float) - p])
-        ax.bar(np.arange(len(names)) + (k - (len(spaces) - 1) / 2) * width, p, width=width,
-               yerr=np.clip(err, 0, None), capsize=2, label=_SPACE_TITLES.get(space, space))
+        err = np.vstack(
+            [p - part["ci_low"].to_numpy(dtype=float), part["ci_high"].to_numpy(dtype=float) - p]
+        )
+        ax.bar(
+            np.arange(len(names)) + (k - (len(spaces) - 1) / 2) * width,
+            p,
+            width=width,
+            yerr=np.clip(err, 0, None),
+            capsize=2,
+            label=_SPACE_TITLES.get(space, space),
+        )
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=7)
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("share ranked first", fontsize=7)
@@ -194,8 +245,9 @@ def share_bars(share: pd.DataFrame, *, title: str | None = None) -> Figure:
     return fig
 
 
-def fine_figure7(histogram: pd.DataFrame, *, classifiers: Sequence[str] | None = None,
-                 title: str | None = None) -> Figure:
+def fine_figure7(
+    histogram: pd.DataFrame, *, classifiers: Sequence[str] | None = None, title: str | None = None
+) -> Figure:
     """Figure 7 over the fine grid: rows of ``histogram.csv`` with ``space == "fine"``.
 
     Bars are the midpoints of the exact or bounded counts (the bounds differ by a negligible
@@ -209,13 +261,18 @@ def fine_figure7(histogram: pd.DataFrame, *, classifiers: Sequence[str] | None =
     ValueError
         If a column is missing, or a non-empty table has no rows for the fine grid.
     """
-    _require(histogram, ["space", "dataset", "classifier", "bin_left", "bin_right", "count_lower",
-                         "count_upper"], "histogram")
+    _require(
+        histogram,
+        ["space", "dataset", "classifier", "bin_left", "bin_right", "count_lower", "count_upper"],
+        "histogram",
+    )
     if histogram.empty:
         return placeholder_figure(NO_FINE_HISTOGRAM, title=title)
     fine = histogram[histogram["space"] == "fine"]
     if fine.empty:
         raise ValueError("histogram table has no rows for the fine grid")
     counts = (fine["count_lower"].astype(float) + fine["count_upper"].astype(float)) / 2
-    frame = fine.assign(count=counts)[["engine", "dataset", "classifier", "bin_left", "bin_right", "count"]]
+    frame = fine.assign(count=counts)[
+        ["engine", "dataset", "classifier", "bin_left", "bin_right", "count"]
+    ]
     return figure7(frame, classifiers=classifiers, title=title, empty_text=LEFT_OUT)

@@ -19,6 +19,7 @@ classes on). The bound keeps the exact analysis quick: it counts such a grid wit
 enumerating it, but its meet-in-the-middle search grows with the square root of the number of
 vectors. Win probabilities are also given for kappa uniform on [0, 1]**C.
 """
+
 from __future__ import annotations
 
 import html
@@ -40,8 +41,13 @@ DEFAULT_GRID_MAX_VECTORS = 2**24
 #: Monte Carlo samples of the exact analysis's share estimates (not shown by the explorer).
 _MONTE_CARLO = 1000
 
-_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
-                 "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_JSON_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
 
 
 def default_grid(n_classes: int) -> list[float]:
@@ -71,6 +77,7 @@ def script_json(data) -> str:
     NaN and infinities become ``null`` (JSON has neither), and the characters that could end
     the script element or break a JavaScript string are escaped as ``\\uXXXX``.
     """
+
     def clean(value):
         if isinstance(value, float) and not math.isfinite(value):
             return None
@@ -86,9 +93,14 @@ def script_json(data) -> str:
     return text
 
 
-def explorer_data(matrices: Mapping[str, np.ndarray], labels: Sequence[str], *,
-                  dataset: str = "", grid_values: Sequence[float] | None = None,
-                  zero_division=0.0) -> dict:
+def explorer_data(
+    matrices: Mapping[str, np.ndarray],
+    labels: Sequence[str],
+    *,
+    dataset: str = "",
+    grid_values: Sequence[float] | None = None,
+    zero_division=0.0,
+) -> dict:
     """Everything the page shows: matrices, default kappa, exact histograms and win probabilities.
 
     Parameters
@@ -130,15 +142,22 @@ def explorer_data(matrices: Mapping[str, np.ndarray], labels: Sequence[str], *,
     n_classes = len(labels)
     for name, cm in cms.items():
         if cm.shape != (n_classes, n_classes):
-            raise ValueError(f"matrix of {name!r} has shape {cm.shape}, expected "
-                             f"({n_classes}, {n_classes}) for the classes {list(labels)}")
+            raise ValueError(
+                f"matrix of {name!r} has shape {cm.shape}, expected "
+                f"({n_classes}, {n_classes}) for the classes {list(labels)}"
+            )
     grid = [float(v) for v in grid_values] if grid_values is not None else default_grid(n_classes)
     if not all(0.0 <= v <= 1.0 for v in grid):  # also refuses NaN
         raise ValueError(f"kappa grid values must lie in [0, 1], got {grid}")
-    settings = ExactSettings(fine_grid_values=2, monte_carlo_samples=_MONTE_CARLO,
-                             bin_width=HISTOGRAM_BIN_WIDTH, zero_division=zd)
-    analysis = DatasetAnalysis(cms, grid, settings, engine="", dataset=dataset,
-                               classes=[str(label) for label in labels])
+    settings = ExactSettings(
+        fine_grid_values=2,
+        monte_carlo_samples=_MONTE_CARLO,
+        bin_width=HISTOGRAM_BIN_WIDTH,
+        zero_division=zd,
+    )
+    analysis = DatasetAnalysis(
+        cms, grid, settings, engine="", dataset=dataset, classes=[str(label) for label in labels]
+    )
     # The page shows the grid and uniform kappa only: leave the analysis's fine grid out
     # rather than count it too.
     analysis.grids.pop("fine", None)
@@ -147,8 +166,10 @@ def explorer_data(matrices: Mapping[str, np.ndarray], labels: Sequence[str], *,
     wins = analysis.win_probabilities()
     # Each unordered pair once (A before B in classifier order): P(B > A) is P(A < B).
     position = {name: i for i, name in enumerate(names)}
-    wins = wins[wins["space"].isin(["grid", "uniform"])
-                & (wins["classifier_a"].map(position) < wins["classifier_b"].map(position))]
+    wins = wins[
+        wins["space"].isin(["grid", "uniform"])
+        & (wins["classifier_a"].map(position) < wins["classifier_b"].map(position))
+    ]
     actual = next(iter(cms.values())).sum(axis=1)
     return {
         "dataset": str(dataset),
@@ -164,25 +185,39 @@ def explorer_data(matrices: Mapping[str, np.ndarray], labels: Sequence[str], *,
         # Exact counts of grid vectors per pd bin; lower and upper bounds (equal when exact)
         # when the grid is too large to count exactly ("method" says which).
         "histograms": {
-            str(name): {"left": group["bin_left"].astype(float).tolist(),
-                        "count_lower": [int(v) for v in group["count_lower"]],
-                        "count_upper": [int(v) for v in group["count_upper"]],
-                        "method": str(group["method"].iloc[0])}
+            str(name): {
+                "left": group["bin_left"].astype(float).tolist(),
+                "count_lower": [int(v) for v in group["count_lower"]],
+                "count_upper": [int(v) for v in group["count_upper"]],
+                "method": str(group["method"].iloc[0]),
+            }
             for name, group in histogram.groupby("classifier", sort=False)
         },
         # Midpoints of the probability bounds, and the half-width of the widest (0: exact).
         "wins": [
-            {"space": row.space, "a": row.classifier_a, "b": row.classifier_b,
-             "greater": float(row.p_greater), "tie": float(row.p_tie), "less": float(row.p_less),
-             "error_bound": float(row.error_bound), "method": str(row.method)}
+            {
+                "space": row.space,
+                "a": row.classifier_a,
+                "b": row.classifier_b,
+                "greater": float(row.p_greater),
+                "tie": float(row.p_tie),
+                "less": float(row.p_less),
+                "error_bound": float(row.error_bound),
+                "method": str(row.method),
+            }
             for row in wins.itertuples(index=False)
         ],
     }
 
 
-def explorer_html(matrices: Mapping[str, np.ndarray], labels: Sequence[str], *,
-                  dataset: str = "", grid_values: Sequence[float] | None = None,
-                  zero_division=0.0) -> str:
+def explorer_html(
+    matrices: Mapping[str, np.ndarray],
+    labels: Sequence[str],
+    *,
+    dataset: str = "",
+    grid_values: Sequence[float] | None = None,
+    zero_division=0.0,
+) -> str:
     """The explorer page (see :func:`explorer_data` for the parameters).
 
     Returns
@@ -190,20 +225,33 @@ def explorer_html(matrices: Mapping[str, np.ndarray], labels: Sequence[str], *,
     str
         A complete HTML document: data and script inline, no external resource.
     """
-    data = explorer_data(matrices, labels, dataset=dataset, grid_values=grid_values,
-                         zero_division=zero_division)
+    data = explorer_data(
+        matrices, labels, dataset=dataset, grid_values=grid_values, zero_division=zero_division
+    )
     title = html.escape(f"pd kappa explorer: {dataset}" if dataset else "pd kappa explorer")
-    return (_PAGE.replace("__TITLE__", title)
-            .replace("__DATA__", script_json(data))
-            .replace("__SCRIPT__", _SCRIPT))
+    return (
+        _PAGE.replace("__TITLE__", title)
+        .replace("__DATA__", script_json(data))
+        .replace("__SCRIPT__", _SCRIPT)
+    )
 
 
-def write_explorer(matrices: Mapping[str, np.ndarray], labels: Sequence[str],
-                   path: str | os.PathLike, *, dataset: str = "",
-                   grid_values: Sequence[float] | None = None, zero_division=0.0) -> None:
+def write_explorer(
+    matrices: Mapping[str, np.ndarray],
+    labels: Sequence[str],
+    path: str | os.PathLike,
+    *,
+    dataset: str = "",
+    grid_values: Sequence[float] | None = None,
+    zero_division=0.0,
+) -> None:
     """Write :func:`explorer_html` to ``path`` atomically."""
-    write_text(explorer_html(matrices, labels, dataset=dataset, grid_values=grid_values,
-                             zero_division=zero_division), path)
+    write_text(
+        explorer_html(
+            matrices, labels, dataset=dataset, grid_values=grid_values, zero_division=zero_division
+        ),
+        path,
+    )
 
 
 _PAGE = """<!doctype html>

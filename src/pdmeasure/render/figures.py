@@ -4,6 +4,7 @@ Figures are built on :class:`matplotlib.figure.Figure` directly, never through `
 nothing depends on the backend or on global state and rendering works without a display.
 Every figure is rendered from a tidy CSV written by a compute step, never from raw data.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -88,18 +89,39 @@ def figure7(
                 if empty_text:
                     # name the missing panel and say why it is empty
                     ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
-                    ax.text(0.5, 0.5, empty_text, ha="center", va="center", fontsize=7,
-                            transform=ax.transAxes)
+                    ax.text(
+                        0.5,
+                        0.5,
+                        empty_text,
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        transform=ax.transAxes,
+                    )
                 continue
             left = panel["bin_left"].to_numpy(dtype=float)
             width = panel["bin_right"].to_numpy(dtype=float) - left
-            ax.bar(left, panel["count"].to_numpy(), width=width, align="edge", color="#3b6ea8",
-                   edgecolor="white", linewidth=0.3)
+            ax.bar(
+                left,
+                panel["count"].to_numpy(),
+                width=width,
+                align="edge",
+                color="#3b6ea8",
+                edgecolor="white",
+                linewidth=0.3,
+            )
             ax.set_xlim(*_occupied_range(panel))
             if not (panel["count"] > 0).any():
                 # every kappa vector was left unbinned: pd is undefined there
-                ax.text(0.5, 0.5, "pd undefined at\nevery kappa vector", ha="center",
-                        va="center", fontsize=7, transform=ax.transAxes)
+                ax.text(
+                    0.5,
+                    0.5,
+                    "pd undefined at\nevery kappa vector",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    transform=ax.transAxes,
+                )
             ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
             ax.tick_params(labelsize=6)
             if c == 0:

@@ -9,6 +9,7 @@ The page is built only from :data:`pdmeasure.measures.REGISTRY`, :data:`INFO` an
 docstrings, so the documentation cannot drift from the code (a test checks the committed
 file is up to date).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,7 +23,9 @@ from pathlib import Path
 from pdmeasure import measures
 
 DEFAULT_OUTPUT = Path("docs") / "measures.md"
-_SECTION = re.compile(r"^(Parameters|Returns|Yields|Raises|Examples|Attributes|See Also|Notes)\n-+$", re.M)
+_SECTION = re.compile(
+    r"^(Parameters|Returns|Yields|Raises|Examples|Attributes|See Also|Notes)\n-+$", re.M
+)
 
 
 def _description(obj) -> tuple[str, str]:
@@ -40,7 +43,7 @@ def _section(obj, name: str) -> str:
     for i, match in enumerate(matches):
         if match.group(1) == name:
             end = matches[i + 1].start() if i + 1 < len(matches) else len(doc)
-            return doc[match.end():end].strip()
+            return doc[match.end() : end].strip()
     return ""
 
 
@@ -96,7 +99,9 @@ def _signature(func, name: str) -> str:
     """The call signature without type annotations (they are strings under PEP 563)."""
     signature = inspect.signature(func)
     bare = signature.replace(
-        parameters=[p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()],
+        parameters=[
+            p.replace(annotation=inspect.Parameter.empty) for p in signature.parameters.values()
+        ],
         return_annotation=inspect.Signature.empty,
     )
     return f"{name}{bare}"
@@ -142,8 +147,15 @@ def render() -> str:
     for name, func in measures.REGISTRY.items():
         parts += _entry(name, func)
     parts += ["## Other functions", ""]
-    for name in ("fbeta_macro", "fbeta_micro", "class_precision_recall", "per_class_counts",
-                 "kappa_grid", "evaluate", "safe_divide"):
+    for name in (
+        "fbeta_macro",
+        "fbeta_micro",
+        "class_precision_recall",
+        "per_class_counts",
+        "kappa_grid",
+        "evaluate",
+        "safe_divide",
+    ):
         parts += _entry(name, getattr(measures, name))
     return "\n".join(parts).rstrip() + "\n"
 
@@ -159,7 +171,15 @@ def _number(value: float) -> str:
 
 def _entry(name: str, func) -> list[str]:
     summary, body = _description(func)
-    lines = [f'<a id="{name}"></a>', f"### `{name}`", "", f"`{_signature(func, name)}`", "", summary, ""]
+    lines = [
+        f'<a id="{name}"></a>',
+        f"### `{name}`",
+        "",
+        f"`{_signature(func, name)}`",
+        "",
+        summary,
+        "",
+    ]
     if body:
         lines += [_rst_to_markdown(body), ""]
     parameters = _section(func, "Parameters")
@@ -194,7 +214,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
         if current != render():
-            print(f"{args.output} is out of date: run python -m pdmeasure.render.measures_doc", file=sys.stderr)
+            print(
+                f"{args.output} is out of date: run python -m pdmeasure.render.measures_doc",
+                file=sys.stderr,
+            )
             return 1
         return 0
     write(args.output)

@@ -12,6 +12,7 @@
 Figures are built on :class:`matplotlib.figure.Figure` directly (no ``pyplot``), so they
 render headless with any backend.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,8 +28,13 @@ POINT_COLUMNS = ("label", "kappa1", "kappa2", "value")
 FIGURE6_COLUMNS = ("matrix", "measure", "value")
 #: Dot colours of Figure 2 (Section 4.2 names them); extremes drawn as white-edged stars.
 POINT_COLOURS = {
-    "green": "tab:green", "black": "black", "red": "tab:red", "light blue": "deepskyblue",
-    "orange": "darkorange", "minimum": "white", "maximum": "white",
+    "green": "tab:green",
+    "black": "black",
+    "red": "tab:red",
+    "light blue": "deepskyblue",
+    "orange": "darkorange",
+    "minimum": "white",
+    "maximum": "white",
 }
 PANEL_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 CMAP = "viridis"
@@ -40,8 +46,9 @@ def read_surface(path) -> pd.DataFrame:
     ``panel`` is read as int, kappas and ``value`` by :func:`~pdmeasure.pipeline.io.text_to_float`
     (``NaN`` cells, e.g. under ``zero_division: nan``, become NaN), ``matrix`` stays text.
     """
-    return read_csv(path, required=SURFACE_COLUMNS, integers=["panel"],
-                    numbers=["kappa1", "kappa2", "value"])
+    return read_csv(
+        path, required=SURFACE_COLUMNS, integers=["panel"], numbers=["kappa1", "kappa2", "value"]
+    )
 
 
 def read_points(path) -> pd.DataFrame:
@@ -74,14 +81,33 @@ def _undefined_note(rows: pd.DataFrame) -> str:
 
 def _surface(ax, rows: pd.DataFrame, cmap: str = CMAP, **kwargs) -> None:
     k1, k2, z = _grid(rows)
-    ax.plot_surface(k1, k2, z, cmap=cmap, vmin=0.0, vmax=1.0, linewidth=0.2,
-                    edgecolor="0.3", antialiased=True, **kwargs)
+    ax.plot_surface(
+        k1,
+        k2,
+        z,
+        cmap=cmap,
+        vmin=0.0,
+        vmax=1.0,
+        linewidth=0.2,
+        edgecolor="0.3",
+        antialiased=True,
+        **kwargs,
+    )
     defined = np.isfinite(z)
     if not defined.all():
         # A surface cell needs four defined corners, so values next to NaN (e.g. a single
         # defined line of the grid) would not show: draw the defined values as points too.
-        ax.scatter(k1[defined], k2[defined], z[defined], c=z[defined], cmap=cmap, vmin=0.0,
-                   vmax=1.0, s=8, depthshade=False)
+        ax.scatter(
+            k1[defined],
+            k2[defined],
+            z[defined],
+            c=z[defined],
+            cmap=cmap,
+            vmin=0.0,
+            vmax=1.0,
+            s=8,
+            depthshade=False,
+        )
     ax.set_xlabel(r"$\kappa_1$")
     ax.set_ylabel(r"$\kappa_2$")
     ax.set_zlabel("pd")
@@ -92,40 +118,64 @@ def _surface(ax, rows: pd.DataFrame, cmap: str = CMAP, **kwargs) -> None:
 def _panels(surface: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     if surface.empty:
         raise ValueError("the surface CSV holds no rows")
-    return [(str(rows["matrix"].iloc[0]), rows)
-            for _, rows in surface.groupby("panel", sort=True)]
+    return [(str(rows["matrix"].iloc[0]), rows) for _, rows in surface.groupby("panel", sort=True)]
 
 
 def figure2(surface: pd.DataFrame, points: pd.DataFrame) -> Figure:
     """Figure 2: pd of cm4 over the grid, with Section 4.2's marked points (surface + heatmap)."""
-    (name, rows), = _panels(surface)[:1]
+    ((name, rows),) = _panels(surface)[:1]
     fig = Figure(figsize=(11, 5.4), layout="constrained")
     ax3 = fig.add_subplot(1, 2, 1, projection="3d")
     _surface(ax3, rows, alpha=0.8)
     for p in points.itertuples(index=False):
-        ax3.scatter([p.kappa1], [p.kappa2], [p.value], color=POINT_COLOURS.get(p.label, "k"),
-                    edgecolor="black", s=40, depthshade=False)
+        ax3.scatter(
+            [p.kappa1],
+            [p.kappa2],
+            [p.value],
+            color=POINT_COLOURS.get(p.label, "k"),
+            edgecolor="black",
+            s=40,
+            depthshade=False,
+        )
     ax3.set_title(f"pd over the 121-vector grid, {name}{_undefined_note(rows)}")
     ax = fig.add_subplot(1, 2, 2)
     k1, k2, z = _grid(rows)
     step1, step2 = np.diff(k1[:, 0]).mean(), np.diff(k2[0]).mean()
-    image = ax.imshow(z.T, origin="lower", cmap=CMAP, vmin=0.0, vmax=1.0, aspect="auto",
-                      extent=(k1.min() - step1 / 2, k1.max() + step1 / 2,
-                              k2.min() - step2 / 2, k2.max() + step2 / 2))
+    image = ax.imshow(
+        z.T,
+        origin="lower",
+        cmap=CMAP,
+        vmin=0.0,
+        vmax=1.0,
+        aspect="auto",
+        extent=(
+            k1.min() - step1 / 2,
+            k1.max() + step1 / 2,
+            k2.min() - step2 / 2,
+            k2.max() + step2 / 2,
+        ),
+    )
     fig.colorbar(image, ax=ax, label="pd")
-    contours = ax.contour(k1, k2, z, levels=np.arange(0.05, 1.0, 0.05), colors="white",
-                          linewidths=0.6, alpha=0.7)
+    contours = ax.contour(
+        k1, k2, z, levels=np.arange(0.05, 1.0, 0.05), colors="white", linewidths=0.6, alpha=0.7
+    )
     ax.clabel(contours, fontsize=6, fmt="%.2f")
     for p in points.itertuples(index=False):
         extreme = p.label in ("minimum", "maximum")
-        ax.scatter([p.kappa1], [p.kappa2], color=POINT_COLOURS.get(p.label, "k"),
-                   edgecolor="black", s=90 if extreme else 60, marker="*" if extreme else "o",
-                   label=f"{p.label} [{p.kappa1:g}, {p.kappa2:g}]: {p.value:.4f}", zorder=3)
+        ax.scatter(
+            [p.kappa1],
+            [p.kappa2],
+            color=POINT_COLOURS.get(p.label, "k"),
+            edgecolor="black",
+            s=90 if extreme else 60,
+            marker="*" if extreme else "o",
+            label=f"{p.label} [{p.kappa1:g}, {p.kappa2:g}]: {p.value:.4f}",
+            zorder=3,
+        )
     ax.set_xlabel(r"$\kappa_1$ (weight of class 1 precision)")
     ax.set_ylabel(r"$\kappa_2$ (weight of class 2 precision)")
     ax.set_title(f"{name}: marked points of Section 4.2")
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3,
-              frameon=False)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, frameon=False)
     fig.suptitle("Figure 2: all values of the preference-driven measure for cm4")
     return fig
 
@@ -180,8 +230,14 @@ def figure6(values: pd.DataFrame) -> Figure:
     for i, (measure, rows) in enumerate(values.groupby("measure", sort=False)):
         y = rows.set_index("matrix")["value"].reindex(matrices).to_numpy(float)
         pd_measure = str(measure).startswith("pd")
-        ax.plot(x, y, marker=markers[i % len(markers)], linestyle="-" if pd_measure else "--",
-                linewidth=1.2, label=str(measure))
+        ax.plot(
+            x,
+            y,
+            marker=markers[i % len(markers)],
+            linestyle="-" if pd_measure else "--",
+            linewidth=1.2,
+            label=str(measure),
+        )
     ax.set_xticks(x, matrices)
     ax.set_ylim(0.0, 1.05)
     ax.set_xlabel("confusion matrix (Figure 1)")

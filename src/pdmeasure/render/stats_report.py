@@ -5,6 +5,7 @@
 every measure across datasets with what N allows (:func:`power_table`) and the comparisons
 not run (:func:`not_compared`), every dataset within.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -69,23 +70,31 @@ def significance_markdown(table: pd.DataFrame, *, alpha: float) -> str:
     ``table`` is :func:`~pdmeasure.pipeline.stats_within.significance_table` of one (engine, dataset).
     """
     if table.empty:
-        return ("# Significance of classifier differences\n\n"
-                "Fewer than two classifiers were run: there is no pair to compare.\n")
+        return (
+            "# Significance of classifier differences\n\n"
+            "Fewer than two classifiers were run: there is no pair to compare.\n"
+        )
     engine, dataset = table["engine"].iloc[0], table["dataset"].iloc[0]
     p_columns = [c for c in table.columns if c.startswith("p_")]
-    lines = [f"# Significance of classifier differences: {engine} / {dataset}", "",
-             f"Holm-adjusted p-values over the pairs of each measure and test; bold = "
-             f"significant at alpha = {alpha:g}. corrected t = Nadeau-Bengio corrected "
-             "resampled t-test on the configured CV folds; 5x2cv t / F = Dietterich's paired "
-             "t-test / Alpaydin's combined F on 5 x 2-fold CV; McNemar = on the per-sample "
-             "predictions of the first CV repeat (accuracy and error rate only).", ""]
+    lines = [
+        f"# Significance of classifier differences: {engine} / {dataset}",
+        "",
+        f"Holm-adjusted p-values over the pairs of each measure and test; bold = "
+        f"significant at alpha = {alpha:g}. corrected t = Nadeau-Bengio corrected "
+        "resampled t-test on the configured CV folds; 5x2cv t / F = Dietterich's paired "
+        "t-test / Alpaydin's combined F on 5 x 2-fold CV; McNemar = on the per-sample "
+        "predictions of the first CV repeat (accuracy and error rate only).",
+        "",
+    ]
     for (measure, kappa), group in table.groupby(["measure", "kappa"], sort=False):
-        shown = pd.DataFrame({
-            "pair": group["classifier_a"] + " vs " + group["classifier_b"],
-            "better": group["better"].fillna(""),
-            **{TEST_TITLES[c[2:]]: [_p(v, alpha) for v in group[c]] for c in p_columns},
-            "significant by": group["significant_by"].replace("", "-"),
-        })
+        shown = pd.DataFrame(
+            {
+                "pair": group["classifier_a"] + " vs " + group["classifier_b"],
+                "better": group["better"].fillna(""),
+                **{TEST_TITLES[c[2:]]: [_p(v, alpha) for v in group[c]] for c in p_columns},
+                "significant by": group["significant_by"].replace("", "-"),
+            }
+        )
         lines += [f"## {measure_label(measure, kappa)}", "", _table(shown), ""]
     return "\n".join(lines)
 
@@ -101,16 +110,22 @@ def _across_summary(across: AcrossTables, engine: str, alpha: float) -> pd.DataF
         sel = {"engine": engine, "measure": measure, "kappa": kappa}
         omni = _select(across.omnibus, sel)
         post = _select(across.posthoc, sel)
-        best = group.loc[group["average_rank"].idxmin()] if group["average_rank"].notna().any() \
+        best = (
+            group.loc[group["average_rank"].idxmin()]
+            if group["average_rank"].notna().any()
             else None
-        rows.append({
-            "measure": measure_label(measure, kappa),
-            "N": int(group["n_datasets"].iloc[0]),
-            "best (avg rank)": "" if best is None else
-            f"{best['classifier']} ({best['average_rank']:.2f})",
-            **_omnibus_cells(omni, alpha),
-            **{TEST_TITLES[t]: _posthoc_cell(post, t) for t in POSTHOC_TESTS},
-        })
+        )
+        rows.append(
+            {
+                "measure": measure_label(measure, kappa),
+                "N": int(group["n_datasets"].iloc[0]),
+                "best (avg rank)": ""
+                if best is None
+                else f"{best['classifier']} ({best['average_rank']:.2f})",
+                **_omnibus_cells(omni, alpha),
+                **{TEST_TITLES[t]: _posthoc_cell(post, t) for t in POSTHOC_TESTS},
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -150,22 +165,29 @@ def power_table(across: AcrossTables, engine: str, alpha: float) -> pd.DataFrame
     omnibus = _select(across.omnibus, {"engine": engine})
     posthoc = _select(across.posthoc, {"engine": engine})
     size = omnibus.drop_duplicates(["measure", "kappa"]).set_index(["measure", "kappa"])[
-        ["n_datasets", "n_classifiers"]]
+        ["n_datasets", "n_classifiers"]
+    ]
     posthoc = posthoc.join(size, on=["measure", "kappa"])
     rows = pd.concat([omnibus, posthoc], ignore_index=True)
-    rows = rows[rows["n_datasets"] >= 2].drop_duplicates(["n_datasets", "test"]) \
+    rows = (
+        rows[rows["n_datasets"] >= 2]
+        .drop_duplicates(["n_datasets", "test"])
         .sort_values(["n_datasets", "test"], kind="stable")
-    verdict = np.where(rows["min_p"].isna(), "unknown",
-                       np.where(rows["min_p"] <= alpha, "yes", "no"))
-    return pd.DataFrame({
-        "N": rows["n_datasets"].astype(int).astype(str),
-        "K": rows["n_classifiers"].astype(int).astype(str),
-        "test": [TEST_TITLES[t] for t in rows["test"]],
-        "smallest p": [_fmt_p(v) for v in rows["min_p"]],
-        "can reach alpha": verdict,
-        # the control's name is not a power note
-        "note": [n if t != "holm_control" else "" for t, n in zip(rows["test"], rows["note"])],
-    })
+    )
+    verdict = np.where(
+        rows["min_p"].isna(), "unknown", np.where(rows["min_p"] <= alpha, "yes", "no")
+    )
+    return pd.DataFrame(
+        {
+            "N": rows["n_datasets"].astype(int).astype(str),
+            "K": rows["n_classifiers"].astype(int).astype(str),
+            "test": [TEST_TITLES[t] for t in rows["test"]],
+            "smallest p": [_fmt_p(v) for v in rows["min_p"]],
+            "can reach alpha": verdict,
+            # the control's name is not a power note
+            "note": [n if t != "holm_control" else "" for t, n in zip(rows["test"], rows["note"])],
+        }
+    )
 
 
 def not_compared(across: AcrossTables, engine: str) -> list[str]:
@@ -176,8 +198,12 @@ def not_compared(across: AcrossTables, engine: str) -> list[str]:
     whose vectors differ between datasets). Returns ``"label: note"`` per such key.
     """
     omnibus = _select(across.omnibus, {"engine": engine})
-    ranked = set(map(tuple, _select(across.ranks, {"engine": engine})[
-        ["measure", "kappa"]].itertuples(index=False)))
+    ranked = set(
+        map(
+            tuple,
+            _select(across.ranks, {"engine": engine})[["measure", "kappa"]].itertuples(index=False),
+        )
+    )
     out = []
     for (measure, kappa), group in omnibus.groupby(["measure", "kappa"], sort=False):
         if (measure, kappa) not in ranked:
@@ -196,17 +222,25 @@ def headline_text(across: AcrossTables, significance: pd.DataFrame, *, alpha: fl
             if omni.empty:
                 continue
             name = measure_label(measure, kappa)
-            omnibus = ", ".join(f"{TEST_TITLES[t]} p = {_p(p, alpha)}"
-                                for t, p in zip(omni["test"], omni["p_value"]))
+            omnibus = ", ".join(
+                f"{TEST_TITLES[t]} p = {_p(p, alpha)}"
+                for t, p in zip(omni["test"], omni["p_value"])
+            )
             post_sig = {TEST_TITLES[t]: _posthoc_cell(post, t) for t in POSTHOC_TESTS}
-            lines.append(f"- **{engine}, {name}, across datasets** ({omnibus}); significant "
-                         "pairs: " + "; ".join(f"{t}: {v}" for t, v in post_sig.items()))
+            lines.append(
+                f"- **{engine}, {name}, across datasets** ({omnibus}); significant "
+                "pairs: " + "; ".join(f"{t}: {v}" for t, v in post_sig.items())
+            )
             sub = _select(significance, sel) if len(significance) else significance
             for dataset, group in sub.groupby("dataset", sort=False):
                 hits = group[group["significant_by"] != ""]
-                text = ", ".join(
-                    f"{_pairs(hits.iloc[[i]])} ({hits['significant_by'].iloc[i]})"
-                    for i in range(len(hits))) or "none"
+                text = (
+                    ", ".join(
+                        f"{_pairs(hits.iloc[[i]])} ({hits['significant_by'].iloc[i]})"
+                        for i in range(len(hits))
+                    )
+                    or "none"
+                )
                 lines.append(f"  - {dataset}: {text}")
     return "\n".join(lines)
 
@@ -235,45 +269,73 @@ def stats_report(
     figures = figures or {}
     engines = list(pd.unique(across.ranks["engine"]))
     lines = [
-        "# Statistical comparison of classifiers", "",
+        "# Statistical comparison of classifiers",
+        "",
         f"Significance level alpha = {alpha:g}. Procedure of Stapor (2017) after Demsar (2006) "
         "and Garcia et al. (2010). Across datasets, each dataset is one block: ranks 1 = best, "
         "ties averaged. Post-hoc results are listed whatever the omnibus outcome; read them "
-        "as confirmatory only where the omnibus test rejects.", "",
+        "as confirmatory only where the omnibus test rejects.",
+        "",
         "**Power.** With only a handful of datasets these tests have little power. A "
         "non-significant result is not evidence that classifiers perform alike. The "
         "`min_p` column of the CSV tables gives the smallest p-value a test can reach with "
-        "the available N, and the notes below say where N is below what a test needs.", "",
+        "the available N, and the notes below say where N is below what a test needs.",
+        "",
         "**Kappa vectors.** pd at the default kappa (the class-share rule) is compared across "
         "datasets. pd at a named kappa vector is compared across datasets only where that "
         "name has the same vector (same values) on every dataset configuring it; a kappa "
         "vector is positional in each dataset's class order, so vectors that differ are "
-        "different preferences and are not pooled.", "",
-        "## Accuracy and pd at the default kappa", "",
-        headline_text(across, significance, alpha=alpha), "",
+        "different preferences and are not pooled.",
+        "",
+        "## Accuracy and pd at the default kappa",
+        "",
+        headline_text(across, significance, alpha=alpha),
+        "",
     ]
     for engine in engines:
-        lines += [f"## Across datasets: {engine}", "",
-                  "Omnibus p-values (bold = significant) and the pairs each post-hoc test finds "
-                  "significant.", "", _table(_across_summary(across, engine, alpha)), ""]
+        lines += [
+            f"## Across datasets: {engine}",
+            "",
+            "Omnibus p-values (bold = significant) and the pairs each post-hoc test finds "
+            "significant.",
+            "",
+            _table(_across_summary(across, engine, alpha)),
+            "",
+        ]
         shown = [(key, path) for key, path in figures.items() if key[0] == engine]
         if shown:
-            lines += ["Critical-difference diagrams: " + ", ".join(
-                f"[{measure_label(m, k)}]({path})" for (_, m, k), path in shown), ""]
+            lines += [
+                "Critical-difference diagrams: "
+                + ", ".join(f"[{measure_label(m, k)}]({path})" for (_, m, k), path in shown),
+                "",
+            ]
         ranks = across.ranks[(across.ranks["engine"] == engine) & (across.ranks["n_datasets"] < 2)]
-        single = [measure_label(m, k) for m, k in
-                  ranks[["measure", "kappa"]].drop_duplicates().itertuples(index=False)]
-        lines += ["What N allows (smallest attainable p-value per test):", "",
-                  _table(power_table(across, engine, alpha)), ""]
+        single = [
+            measure_label(m, k)
+            for m, k in ranks[["measure", "kappa"]].drop_duplicates().itertuples(index=False)
+        ]
+        lines += [
+            "What N allows (smallest attainable p-value per test):",
+            "",
+            _table(power_table(across, engine, alpha)),
+            "",
+        ]
         if single:
-            lines += [f"On a single dataset, so not tested across datasets: {', '.join(single)}.",
-                      ""]
+            lines += [
+                f"On a single dataset, so not tested across datasets: {', '.join(single)}.",
+                "",
+            ]
         refused = not_compared(across, engine)
         if refused:
             lines += ["Not compared across datasets:", "", *(f"- {x}" for x in refused), ""]
         sub = significance[significance["engine"] == engine] if len(significance) else significance
         for dataset, group in sub.groupby("dataset", sort=False):
-            lines += [f"### Within {dataset} ({engine})", "",
-                      "Pairs significant after Holm's correction, per test.", "",
-                      _table(_within_summary(group)), ""]
+            lines += [
+                f"### Within {dataset} ({engine})",
+                "",
+                "Pairs significant after Holm's correction, per test.",
+                "",
+                _table(_within_summary(group)),
+                "",
+            ]
     return "\n".join(lines)

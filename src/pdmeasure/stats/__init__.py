@@ -36,6 +36,7 @@ The tidy tables the workflow writes from these tests (``measures.csv`` -> ranks,
 post-hoc and CD tables; per-fold measures -> paired tests) are built by
 :mod:`pdmeasure.pipeline.stats_across` and :mod:`pdmeasure.pipeline.stats_within`.
 """
+
 from pdmeasure.stats.omnibus import (
     FRIEDMAN_MIN_K,
     FRIEDMAN_MIN_N,
@@ -70,9 +71,28 @@ from pdmeasure.stats.ranks import (
 )
 
 __all__ = [
-    "FRIEDMAN_MIN_K", "FRIEDMAN_MIN_N", "LOWER_IS_BETTER_FALLBACK", "PairedResult", "TestResult",
-    "average_ranks", "better_classifier", "check_scores", "combined_ftest_5x2cv",
-    "corrected_resampled_ttest", "friedman", "friedman_aligned_ranks", "holm", "holm_control",
-    "lower_is_better", "mcnemar", "nemenyi", "nemenyi_critical_difference", "paired_ttest_5x2cv",
-    "quade", "rank_scores", "wilcoxon_min_p", "wilcoxon_pairwise", "wilcoxon_signed_rank",
+    "FRIEDMAN_MIN_K",
+    "FRIEDMAN_MIN_N",
+    "LOWER_IS_BETTER_FALLBACK",
+    "PairedResult",
+    "TestResult",
+    "average_ranks",
+    "better_classifier",
+    "check_scores",
+    "combined_ftest_5x2cv",
+    "corrected_resampled_ttest",
+    "friedman",
+    "friedman_aligned_ranks",
+    "holm",
+    "holm_control",
+    "lower_is_better",
+    "mcnemar",
+    "nemenyi",
+    "nemenyi_critical_difference",
+    "paired_ttest_5x2cv",
+    "quade",
+    "rank_scores",
+    "wilcoxon_min_p",
+    "wilcoxon_pairwise",
+    "wilcoxon_signed_rank",
 ]

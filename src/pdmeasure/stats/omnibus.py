@@ -4,6 +4,7 @@ N datasets are the blocks, K classifiers the treatments (Stapor 2017, Sec. IV; D
 Garcia et al. 2010). scipy has no aligned-ranks or Quade statistic, so both are written out
 here on top of :func:`scipy.stats.rankdata` and the ``chi2`` / ``f`` distributions.
 """
+
 from __future__ import annotations
 
 import math
@@ -48,12 +49,15 @@ class TestResult:
 def _friedman_note(n: int, k: int) -> str:
     if n >= FRIEDMAN_MIN_N and k >= FRIEDMAN_MIN_K:
         return ""
-    return (f"N={n} datasets, K={k} classifiers: below the N > 10, K > 5 that the "
-            f"chi-square approximation needs (Demsar 2006), so the p-value is approximate")
+    return (
+        f"N={n} datasets, K={k} classifiers: below the N > 10, K > 5 that the "
+        f"chi-square approximation needs (Demsar 2006), so the p-value is approximate"
+    )
 
 
-def friedman(scores, *, lower_is_better: bool = False,
-             tie_correction: bool = False) -> tuple[TestResult, TestResult]:
+def friedman(
+    scores, *, lower_is_better: bool = False, tie_correction: bool = False
+) -> tuple[TestResult, TestResult]:
     r"""Friedman's chi-square and the Iman-Davenport F (Stapor Sec. IV; Demsar eq. 2-3).
 
     .. math::
@@ -83,16 +87,19 @@ def friedman(scores, *, lower_is_better: bool = False,
     r = ranks.mean(axis=0)
     chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(r**2) - k * (k + 1) ** 2 / 4.0)
     if tie_correction:
-        ties = sum(float(np.sum(c**3 - c)) for c in
-                   (np.unique(row, return_counts=True)[1] for row in ranks))
+        ties = sum(
+            float(np.sum(c**3 - c))
+            for c in (np.unique(row, return_counts=True)[1] for row in ranks)
+        )
         denominator = 1.0 - ties / (n * k * (k * k - 1))
         chi2 = chi2 / denominator if denominator > 0 else math.nan
     chi2 = max(float(chi2), 0.0)  # rounding can give -1e-15 when all ranks are equal
     p_chi2 = float(ss.chi2.sf(chi2, k - 1))
     chi2_max = n * (k - 1.0)
     note = _friedman_note(n, k)
-    first = TestResult("friedman", chi2, k - 1.0, math.nan, p_chi2, n, k,
-                       float(ss.chi2.sf(chi2_max, k - 1)), note)
+    first = TestResult(
+        "friedman", chi2, k - 1.0, math.nan, p_chi2, n, k, float(ss.chi2.sf(chi2_max, k - 1)), note
+    )
     df2 = (k - 1.0) * (n - 1.0)
     gap = chi2_max - chi2
     if n < 2:
@@ -102,9 +109,18 @@ def friedman(scores, *, lower_is_better: bool = False,
     else:
         ff = (n - 1.0) * chi2 / gap
         p_ff = float(ss.f.sf(ff, k - 1.0, df2))
-    second = TestResult("iman_davenport", float(ff), k - 1.0, df2, p_ff, n, k, 0.0,
-                        "F approximation (Iman and Davenport 1980); less conservative than "
-                        "the chi-square" + (f"; {note}" if note else ""))
+    second = TestResult(
+        "iman_davenport",
+        float(ff),
+        k - 1.0,
+        df2,
+        p_ff,
+        n,
+        k,
+        0.0,
+        "F approximation (Iman and Davenport 1980); less conservative than "
+        "the chi-square" + (f"; {note}" if note else ""),
+    )
     return first, second
 
 
@@ -137,10 +153,12 @@ def friedman_aligned_ranks(scores, *, lower_is_better: bool = False) -> TestResu
     else:
         stat = max(float(numerator / denominator), 0.0)
         p = float(ss.chi2.sf(stat, k - 1))
-        note = (f"chi-square approximation; with N={n} datasets treat the p-value as indicative"
-                if n < FRIEDMAN_MIN_N else "")
-    return TestResult("friedman_aligned_ranks", stat, k - 1.0, math.nan, p, n, k, math.nan,
-                      note)
+        note = (
+            f"chi-square approximation; with N={n} datasets treat the p-value as indicative"
+            if n < FRIEDMAN_MIN_N
+            else ""
+        )
+    return TestResult("friedman_aligned_ranks", stat, k - 1.0, math.nan, p, n, k, math.nan, note)
 
 
 def quade(scores, *, lower_is_better: bool = False) -> TestResult:

@@ -4,6 +4,7 @@ Inputs are per-fold differences of a measure (classifier A minus B) from repeate
 cross-validation, or per-sample correctness. Distributions from :mod:`scipy.stats` (``t``,
 ``f``, ``chi2``, ``binomtest``).
 """
+
 from __future__ import annotations
 
 import math
@@ -106,8 +107,9 @@ def mcnemar(correct_a, correct_b, *, exact_below: int = 25) -> PairedResult:
     a = np.asarray(correct_a, dtype=bool)
     b_ = np.asarray(correct_b, dtype=bool)
     if a.shape != b_.shape or a.ndim != 1:
-        raise ValueError(f"correct_a and correct_b must be 1-d of equal length, got {a.shape}, "
-                         f"{b_.shape}")
+        raise ValueError(
+            f"correct_a and correct_b must be 1-d of equal length, got {a.shape}, {b_.shape}"
+        )
     b = int(np.sum(a & ~b_))
     c = int(np.sum(~a & b_))
     n = b + c
@@ -118,5 +120,11 @@ def mcnemar(correct_a, correct_b, *, exact_below: int = 25) -> PairedResult:
         p = float(ss.binomtest(b, n, 0.5).pvalue)
         return PairedResult(float(b), math.nan, math.nan, p, n, f"{counts}; exact binomial")
     stat = (abs(b - c) - 1.0) ** 2 / n
-    return PairedResult(float(stat), 1.0, math.nan, float(ss.chi2.sf(stat, 1)), n,
-                        f"{counts}; chi-square with continuity correction")
+    return PairedResult(
+        float(stat),
+        1.0,
+        math.nan,
+        float(ss.chi2.sf(stat, 1)),
+        n,
+        f"{counts}; chi-square with continuity correction",
+    )

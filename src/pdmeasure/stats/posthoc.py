@@ -5,6 +5,7 @@ written out because scipy has none (it offers Benjamini-Hochberg/Yekutieli in
 ``false_discovery_control``; statsmodels has Holm but is not a runtime dependency).
 Distributions: :mod:`scipy.stats` ``studentized_range``, ``norm`` and ``wilcoxon``.
 """
+
 from __future__ import annotations
 
 import math
@@ -54,8 +55,9 @@ def _check_names(names: Sequence[str], k: int) -> None:
         raise ValueError(f"need {k} distinct classifier names, got {list(names)}")
 
 
-def _ranked(scores, names: Sequence[str],
-            lower_is_better: bool) -> tuple[int, int, np.ndarray, float]:
+def _ranked(
+    scores, names: Sequence[str], lower_is_better: bool
+) -> tuple[int, int, np.ndarray, float]:
     """N, K, the average ranks and the standard error ``sqrt(K(K+1)/(6N))`` of a difference
     of two average ranks (Stapor), after checking scores and names."""
     arr = check_scores(scores)
@@ -65,8 +67,9 @@ def _ranked(scores, names: Sequence[str],
     return n, k, r, math.sqrt(k * (k + 1) / (6.0 * n))
 
 
-def nemenyi(scores, names: Sequence[str], *, alpha: float,
-            lower_is_better: bool = False) -> list[dict]:
+def nemenyi(
+    scores, names: Sequence[str], *, alpha: float, lower_is_better: bool = False
+) -> list[dict]:
     r"""All-pairs Nemenyi test on average ranks (Demsar 2006, Sec. 3.2.2).
 
     The p-value of a pair is ``P(q > |R_a - R_b| sqrt(2) / SE)`` under the studentized range
@@ -91,17 +94,27 @@ def nemenyi(scores, names: Sequence[str], *, alpha: float,
     for i, j in combinations(range(k), 2):
         diff = abs(r[i] - r[j])
         p = float(ss.studentized_range.sf(diff / se * math.sqrt(2.0), k, np.inf))
-        rows.append({"test": "nemenyi", "classifier_a": names[i], "classifier_b": names[j],
-                     "statistic": float(diff), "p_value": p, "p_adjusted": p,
-                     "significant": bool(p <= alpha),
-                     # ranks: lower average rank is better whatever the measure's direction
-                     "better": better_classifier(names[i], names[j], r[i] - r[j], True),
-                     "min_p": min_p, "note": note})
+        rows.append(
+            {
+                "test": "nemenyi",
+                "classifier_a": names[i],
+                "classifier_b": names[j],
+                "statistic": float(diff),
+                "p_value": p,
+                "p_adjusted": p,
+                "significant": bool(p <= alpha),
+                # ranks: lower average rank is better whatever the measure's direction
+                "better": better_classifier(names[i], names[j], r[i] - r[j], True),
+                "min_p": min_p,
+                "note": note,
+            }
+        )
     return rows
 
 
-def holm_control(scores, names: Sequence[str], *, alpha: float,
-                 lower_is_better: bool = False) -> list[dict]:
+def holm_control(
+    scores, names: Sequence[str], *, alpha: float, lower_is_better: bool = False
+) -> list[dict]:
     r"""The best-ranked classifier against every other, z-test with Holm (Stapor Sec. IV).
 
     ``z = (R_j - R_control) / sqrt(K(K+1)/(6N))``, two-sided normal p-value, Holm's
@@ -119,11 +132,18 @@ def holm_control(scores, names: Sequence[str], *, alpha: float,
     if min_p > alpha:
         note += f"; with N = {n} no comparison can reach alpha = {alpha:g}"
     return [
-        {"test": "holm_control", "classifier_a": names[control], "classifier_b": names[j],
-         "statistic": float(z[i]), "p_value": float(p[i]), "p_adjusted": float(adjusted[i]),
-         "significant": bool(adjusted[i] <= alpha),
-         "better": better_classifier(names[control], names[j], r[control] - r[j], True),
-         "min_p": min_p, "note": note}
+        {
+            "test": "holm_control",
+            "classifier_a": names[control],
+            "classifier_b": names[j],
+            "statistic": float(z[i]),
+            "p_value": float(p[i]),
+            "p_adjusted": float(adjusted[i]),
+            "significant": bool(adjusted[i] <= alpha),
+            "better": better_classifier(names[control], names[j], r[control] - r[j], True),
+            "min_p": min_p,
+            "note": note,
+        }
         for i, j in enumerate(others)
     ]
 
@@ -145,8 +165,9 @@ def wilcoxon_signed_rank(x, y) -> tuple[float, float]:
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     if x.shape != y.shape or x.ndim != 1 or x.size == 0:
-        raise ValueError(f"x and y must be 1-d of the same non-zero length, got {x.shape}, "
-                         f"{y.shape}")
+        raise ValueError(
+            f"x and y must be 1-d of the same non-zero length, got {x.shape}, {y.shape}"
+        )
     d = x - y
     if not np.any(d):
         return float(d.size * (d.size + 1) / 4.0), 1.0
@@ -159,8 +180,9 @@ def wilcoxon_min_p(n: int) -> float:
     return min(1.0, 2.0 ** (1 - n))
 
 
-def wilcoxon_pairwise(scores, names: Sequence[str], *, alpha: float,
-                      lower_is_better: bool = False) -> list[dict]:
+def wilcoxon_pairwise(
+    scores, names: Sequence[str], *, alpha: float, lower_is_better: bool = False
+) -> list[dict]:
     """Wilcoxon signed-rank test of every pair over the datasets, Holm-corrected.
 
     Stapor recommends it as the post-hoc test whose outcome depends only on the two
@@ -178,17 +200,30 @@ def wilcoxon_pairwise(scores, names: Sequence[str], *, alpha: float,
     note = ""
     if wilcoxon_min_p(n) > alpha:
         need = int(math.ceil(1.0 - math.log2(alpha)))
-        note = (f"N = {n}: the exact two-sided test cannot reach p <= {alpha:g} (smallest "
-                f"p = {wilcoxon_min_p(n):.4g}); it needs N >= {need}")
+        note = (
+            f"N = {n}: the exact two-sided test cannot reach p <= {alpha:g} (smallest "
+            f"p = {wilcoxon_min_p(n):.4g}); it needs N >= {need}"
+        )
     elif min_p > alpha:
-        note = (f"N = {n}: after Holm over {n_pairs} pairs no pair can reach {alpha:g} "
-                f"(smallest adjusted p = {min_p:.4g})")
+        note = (
+            f"N = {n}: after Holm over {n_pairs} pairs no pair can reach {alpha:g} "
+            f"(smallest adjusted p = {min_p:.4g})"
+        )
     rows = []
     for (i, j), (t, p), p_adj in zip(pairs, results, adjusted):
         median = float(np.median(arr[:, i] - arr[:, j]))
-        rows.append({"test": "wilcoxon_holm", "classifier_a": names[i],
-                     "classifier_b": names[j], "statistic": t, "p_value": p,
-                     "p_adjusted": float(p_adj), "significant": bool(p_adj <= alpha),
-                     "better": better_classifier(names[i], names[j], median, lower_is_better),
-                     "min_p": min_p, "note": note})
+        rows.append(
+            {
+                "test": "wilcoxon_holm",
+                "classifier_a": names[i],
+                "classifier_b": names[j],
+                "statistic": t,
+                "p_value": p,
+                "p_adjusted": float(p_adj),
+                "significant": bool(p_adj <= alpha),
+                "better": better_classifier(names[i], names[j], median, lower_is_better),
+                "min_p": min_p,
+                "note": note,
+            }
+        )
     return rows

@@ -2,6 +2,7 @@
 
 Rank 1 is the best classifier; ties get average ranks (Demsar 2006, Sec. 3.2.2).
 """
+
 from __future__ import annotations
 
 import numpy as np

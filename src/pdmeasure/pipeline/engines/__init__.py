@@ -3,6 +3,7 @@
 Engines are imported lazily so that a missing optional dependency (Java, JPype) only
 matters when that engine is selected.
 """
+
 from __future__ import annotations
 
 import importlib

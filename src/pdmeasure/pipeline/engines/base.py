@@ -5,6 +5,7 @@ CV specification into per-sample predictions. Everything downstream (confusion m
 measures, tables, statistics) only sees that predictions table, so adding an engine is a new
 class, not new branches in the rules.
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -76,7 +77,7 @@ class Engine(ABC):
     def check_available(self) -> None:
         """Raise :class:`EngineUnavailable`, naming what to install, if the engine cannot run."""
 
-    def check_classifier(self, classifier: str, params: Mapping[str, Any]) -> None:
+    def check_classifier(self, classifier: str, params: Mapping[str, Any]) -> None:  # noqa: B027 (a hook: the default accepts every entry)
         """Validate one configured classifier entry without running it.
 
         Called for every ``classifiers.<engine>.<name>`` entry before any job runs. The default

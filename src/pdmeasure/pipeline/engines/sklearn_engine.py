@@ -24,6 +24,7 @@ Cross-validation
 exactly once per repeat. Models get the same ``random_state`` and ``n_jobs=1``, so the
 predictions are identical across runs and across ``snakemake --cores``.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -34,7 +35,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS, CVSpec, DatasetSpec, Engine, EngineUnavailable
+from pdmeasure.pipeline.engines.base import (
+    PREDICTION_COLUMNS,
+    CVSpec,
+    DatasetSpec,
+    Engine,
+    EngineUnavailable,
+)
 
 #: Quantile bins of a numeric feature for NaiveBayes (CategoricalNB needs categories).
 NUMERIC_BINS = 5
@@ -122,7 +129,9 @@ def make_estimator(
         numeric = make_pipeline(
             SimpleImputer(strategy="median"),
             KBinsDiscretizer(
-                n_bins=NUMERIC_BINS, encode="ordinal", strategy="quantile",
+                n_bins=NUMERIC_BINS,
+                encode="ordinal",
+                strategy="quantile",
                 random_state=random_state,
             ),
         )
@@ -297,8 +306,11 @@ class SklearnEngine(Engine):
                 splits = list(splitter.split(X, y))
             for fold, (train, test) in enumerate(splits, start=1):
                 model = make_estimator(
-                    classifier, params, random_state=state,
-                    n_categories=n_categories, n_numeric=n_numeric,
+                    classifier,
+                    params,
+                    random_state=state,
+                    n_categories=n_categories,
+                    n_numeric=n_numeric,
                 )
                 model.fit(X[train], y[train])
                 predicted = np.asarray(model.predict(X[test]), dtype=np.intp)

@@ -25,6 +25,7 @@ at least one published number of paper 000 (Tables 6-9):
 
 Only :func:`to_instances` needs a running JVM; the rules themselves are plain Python.
 """
+
 from __future__ import annotations
 
 import math
@@ -63,12 +64,12 @@ class WekaEncoding:
         known = {f for f in cls.__dataclass_fields__}
         unknown = sorted(set(options) - known)
         if unknown:
-            raise ValueError(
-                f"unknown weka encoding option(s) {unknown}; known: {sorted(known)}"
-            )
+            raise ValueError(f"unknown weka encoding option(s) {unknown}; known: {sorted(known)}")
         for flag in ("all_nominal", "missing_as_category", "keep_file_order"):
             if flag in options and not isinstance(options[flag], bool):
-                raise ValueError(f"weka option {flag!r} must be true or false, got {options[flag]!r}")
+                raise ValueError(
+                    f"weka option {flag!r} must be true or false, got {options[flag]!r}"
+                )
         encoding = cls(**options)
         if encoding.value_order not in VALUE_ORDERS:
             raise ValueError(
@@ -160,14 +161,18 @@ def encode(data: pd.DataFrame, dataset: DatasetSpec) -> tuple[list[AttributeSpec
     """
     encoding = WekaEncoding.from_options(dataset.options)
     if dataset.target not in data.columns:
-        raise ValueError(f"{dataset.name}: class column {dataset.target!r} not in {list(data.columns)}")
+        raise ValueError(
+            f"{dataset.name}: class column {dataset.target!r} not in {list(data.columns)}"
+        )
     if len(data) == 0:
         raise ValueError(f"{dataset.name}: the table has no rows")
     features = [c for c in data.columns if c != dataset.target]
     numeric = set() if encoding.all_nominal else set(dataset.numeric_features)
     unknown_numeric = numeric - set(features)
     if unknown_numeric:
-        raise ValueError(f"{dataset.name}: numeric_features {sorted(unknown_numeric)} are not columns")
+        raise ValueError(
+            f"{dataset.name}: numeric_features {sorted(unknown_numeric)} are not columns"
+        )
     attributes: list[AttributeSpec] = []
     columns: list[np.ndarray] = []
     marker = dataset.missing

@@ -22,6 +22,7 @@ One JVM per process (JPype cannot restart one): :func:`ensure_jvm` starts it on 
 never stops it. Its heap is capped at 2 GB (``PDMEASURE_WEKA_MAX_HEAP`` overrides), so parallel
 Snakemake jobs do not each claim a quarter of the machine's memory.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -40,7 +41,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS, CVSpec, DatasetSpec, Engine, EngineUnavailable
+from pdmeasure.pipeline.engines.base import (
+    PREDICTION_COLUMNS,
+    CVSpec,
+    DatasetSpec,
+    Engine,
+    EngineUnavailable,
+)
 from pdmeasure.pipeline.engines.weka_encoding import to_instances
 
 #: What to do when a requirement is missing; part of every EngineUnavailable message.
@@ -115,9 +122,11 @@ def bundled_weka_classes() -> frozenset[str]:
     if not jar.is_file():
         return frozenset()
     with zipfile.ZipFile(jar) as archive:
-        return frozenset(name[:-len(".class")].replace("/", ".")
-                         for name in archive.namelist()
-                         if name.endswith(".class") and "$" not in name)
+        return frozenset(
+            name[: -len(".class")].replace("/", ".")
+            for name in archive.namelist()
+            if name.endswith(".class") and "$" not in name
+        )
 
 
 def max_heap_size() -> str:
@@ -159,7 +168,9 @@ def classifier_setup(params: Mapping[str, Any]) -> tuple[str, list[str]]:
     """
     unknown = sorted(set(params) - PARAM_KEYS)
     if unknown:
-        raise ValueError(f"unknown weka classifier parameter(s) {unknown}; known: {sorted(PARAM_KEYS)}")
+        raise ValueError(
+            f"unknown weka classifier parameter(s) {unknown}; known: {sorted(PARAM_KEYS)}"
+        )
     class_name = params.get("class")
     if not isinstance(class_name, str) or not class_name.startswith("weka.classifiers."):
         raise ValueError(
@@ -167,8 +178,10 @@ def classifier_setup(params: Mapping[str, Any]) -> tuple[str, list[str]]:
             f"weka.classifiers.trees.J48; got {class_name!r}"
         )
     options = params.get("options") or []
-    if isinstance(options, str) or not isinstance(options, Sequence) or not all(
-        isinstance(o, str) for o in options
+    if (
+        isinstance(options, str)
+        or not isinstance(options, Sequence)
+        or not all(isinstance(o, str) for o in options)
     ):
         raise ValueError(f"weka classifier options must be a list of strings, got {options!r}")
     return class_name, list(options)
@@ -183,7 +196,9 @@ def make_classifier(params: Mapping[str, Any]):
     ensure_jvm()
     from jpype import JArray, JClass, JString
 
-    return JClass("weka.classifiers.AbstractClassifier").forName(class_name, JArray(JString)(options))
+    return JClass("weka.classifiers.AbstractClassifier").forName(
+        class_name, JArray(JString)(options)
+    )
 
 
 @dataclass(frozen=True)
@@ -240,7 +255,9 @@ def replay_fold_order(instances, folds: int, seed: int) -> np.ndarray:
     copy.randomize(Random(seed))
     if copy.classAttribute().isNominal():
         copy.stratify(folds)
-    return np.fromiter((int(row_of.get(copy.instance(k))) for k in range(n)), dtype=np.int64, count=n)
+    return np.fromiter(
+        (int(row_of.get(copy.instance(k))) for k in range(n)), dtype=np.int64, count=n
+    )
 
 
 def cross_validate_instances(instances, classifier, folds: int, seed: int) -> CVResult:
@@ -285,7 +302,9 @@ def cross_validate_instances(instances, classifier, folds: int, seed: int) -> CV
     actual = actual.astype(np.int64)
     predicted = predicted.astype(np.int64)
     class_index = int(instances.classIndex())
-    expected = np.array([instances.instance(int(r)).value(class_index) for r in order], dtype=np.int64)
+    expected = np.array(
+        [instances.instance(int(r)).value(class_index) for r in order], dtype=np.int64
+    )
     if not np.array_equal(expected, actual):
         raise RuntimeError(
             "recovered rows disagree with Weka's predictions: the fold replay does not match "
@@ -293,7 +312,9 @@ def cross_validate_instances(instances, classifier, folds: int, seed: int) -> CV
         )
     n_classes = int(instances.numClasses())
     confusion = np.rint(np.array([list(r) for r in evaluation.confusionMatrix()])).astype(np.int64)
-    mine = np.bincount(actual * n_classes + predicted, minlength=n_classes**2).reshape(n_classes, n_classes)
+    mine = np.bincount(actual * n_classes + predicted, minlength=n_classes**2).reshape(
+        n_classes, n_classes
+    )
     if not np.array_equal(mine, confusion):
         raise RuntimeError("per-instance predictions disagree with Weka's confusion matrix")
     fold = np.repeat(np.arange(1, folds + 1), fold_sizes(n, folds))
@@ -320,7 +341,9 @@ class WekaEngine(Engine):
         try:
             jpype.getDefaultJVMPath()
         except jpype.JVMNotFoundException as exc:
-            raise EngineUnavailable(f"{JVM_MISSING.format(error=exc)} {HOW_TO_RUN_WITHOUT}") from None
+            raise EngineUnavailable(
+                f"{JVM_MISSING.format(error=exc)} {HOW_TO_RUN_WITHOUT}"
+            ) from None
 
     def check_classifier(self, name: str, params: Mapping[str, Any]) -> None:
         """Validate one configured classifier entry without starting Java (config check hook).
