@@ -406,7 +406,7 @@ def test_figures_render(tmp_path):
     }.items():
         path = save_figure(fig, tmp_path / f"{name}.png")
         assert path.stat().st_size > 1000
-    with pytest.raises(ValueError, match="lacks columns"):
+    with pytest.raises(ValueError, match="missing columns"):
         win_heatmap(t["share"])
 
 
@@ -583,7 +583,7 @@ def test_empty_tables_render_placeholder_figures(tmp_path):
     assert figures["win"][0].get_suptitle() == "T"
     assert "fewer than two classifiers" in P.NO_WIN
     # a table that lacks columns is still an error, empty or not
-    with pytest.raises(ValueError, match="lacks columns"):
+    with pytest.raises(ValueError, match="missing columns"):
         P.win_heatmap(one["share"].iloc[:0])
     # the non-empty tables of the remaining classifier still give real figures
     assert P.NO_CDF not in _texts(P.cdf_figure(one["cdf"]))

@@ -190,7 +190,7 @@ def test_figure7_is_rendered_from_the_histogram_file(tmp_path):
     out = save_figure(fig, tmp_path / "fig" / "figure7.png")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert list(out.parent.iterdir()) == [out]  # no temporary file left behind
-    with pytest.raises(ValueError, match="lacks columns"):
+    with pytest.raises(ValueError, match="missing columns"):
         figure7(histogram.drop(columns="count"))
 
 

@@ -6,30 +6,24 @@ import itertools
 
 import numpy as np
 import pytest
+from oracle import preference_driven as oracle_pd
 
 from pdmeasure.paper.kappa_search import search_kappa_grid
 
+
+def _pd(cm, kappa):
+    """Eq. 30 by the slow literal oracle (tests/oracle.py), 0/0 = 0 (the papers' convention)."""
+    return oracle_pd(cm, 0.0, list(kappa))
+
+
 VALUES = (0.0, 0.25, 0.5, 1.0)
-
-
-def _pd_loop(cm, kappa):
-    """Eq. 30 written out class by class, 0/0 = 0 (the paper's convention)."""
-    total = 0.0
-    for i in range(len(cm)):
-        tp = cm[i][i]
-        predicted = sum(row[i] for row in cm)
-        actual = sum(cm[i])
-        precision = tp / predicted if predicted else 0.0
-        recall = tp / actual if actual else 0.0
-        total += kappa[i] * precision + (1 - kappa[i]) * recall
-    return total / len(cm)
 
 
 def _brute_force(cms, printed, values, decimals):
     found, per_target = [], np.zeros(len(cms), dtype=int)
     for kappa in itertools.product(values, repeat=len(cms[0])):
         ok = [
-            not np.isnan(p) and abs(_pd_loop(cm, kappa) - p) <= 0.5 * 10**-decimals * (1 + 1e-9)
+            not np.isnan(p) and abs(_pd(cm, kappa) - p) <= 0.5 * 10**-decimals * (1 + 1e-9)
             for cm, p in zip(cms, printed)
         ]
         per_target += ok
@@ -44,7 +38,7 @@ def _problem(seed, n_matrices=3, n_classes=4, decimals=3):
     cms[0, 1, :] = 0  # an empty actual class
     cms[-1, :, 2] = 0  # a class never predicted
     truth = rng.choice(VALUES, size=n_classes)
-    printed = np.round([_pd_loop(cm.tolist(), truth) for cm in cms], decimals)
+    printed = np.round([_pd(cm.tolist(), truth) for cm in cms], decimals)
     return cms, printed, truth
 
 
@@ -60,7 +54,7 @@ def test_matches_brute_force(seed, chunk_size):
     assert any(np.array_equal(v, truth) for v in result.vectors)
     assert result.values.shape == (len(expected), len(cms))
     for vector, row in zip(result.vectors, result.values):
-        np.testing.assert_allclose(row, [_pd_loop(cm, vector) for cm in cms.tolist()], rtol=1e-12)
+        np.testing.assert_allclose(row, [_pd(cm, vector) for cm in cms.tolist()], rtol=1e-12)
 
 
 def test_nan_target_is_left_out():

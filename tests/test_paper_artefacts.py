@@ -7,23 +7,17 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from oracle import preference_driven as oracle_pd
 
 from pdmeasure.paper import example_tables as paper
-from pdmeasure.paper import examples, published
+from pdmeasure.paper import examples, facts, published
 from pdmeasure.render import paper_figures as F
 from pdmeasure.render.figures import save_figure
 
 
-def _pd_by_hand(cm, kappa):
-    """Eq. 30 written out per class: kappa weights precision, 0/0 = 0."""
-    cm = np.asarray(cm, dtype=float)
-    total = 0.0
-    for i in range(len(cm)):
-        col, row = cm[:, i].sum(), cm[i].sum()
-        precision = cm[i, i] / col if col else 0.0
-        recall = cm[i, i] / row if row else 0.0
-        total += kappa[i] * precision + (1 - kappa[i]) * recall
-    return total / len(cm)
+def _pd(cm, kappa):
+    """Eq. 30 by the slow literal oracle (tests/oracle.py), 0/0 = 0 (the papers' convention)."""
+    return oracle_pd(cm, 0.0, list(kappa))
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +44,10 @@ def computed(surface):
 def test_every_published_no_data_cell_has_a_computed_counterpart(computed):
     pub = published.load()
     no_data = pub[
-        ~((pub["paper"] == "preference-driven") & pub["table"].isin(["6", "7", "8", "9"]))
+        ~(
+            (pub["paper"] == facts.PD_PAPER)
+            & pub["table"].isin(list(facts.PD_DATASET_TABLES.values()))
+        )
     ]
     keys = set(map(tuple, computed[["paper", "table", "row", "column"]].astype(str).to_numpy()))
     missing = [
@@ -67,7 +64,7 @@ def test_computed_tables_follow_the_paper_except_recorded_errata(computed):
     errata = {tuple(r) for r in published.errata()[["paper", "table", "row", "column"]].to_numpy()}
     merged = pub.merge(computed, on=["paper", "table", "row", "column"], suffixes=("", "_c"))
     truncated = (
-        (merged["paper"] == "pacc")
+        (merged["paper"] == facts.PACC_PAPER)
         & (merged["table"] == "5")
         & (merged["column"] == paper.PACC_TABLE5_AVGDIFF)
     )
@@ -84,14 +81,14 @@ def test_table3_pd_columns_are_eq30(computed):
     for name, cm in examples.PD_FIGURE1.items():
         for column, kappa in paper.TABLE3_KAPPAS.items():
             value = t3[(t3["row"] == name) & (t3["column"] == column)]["value"].item()
-            assert value == pytest.approx(_pd_by_hand(cm, kappa), abs=1e-12)
+            assert value == pytest.approx(_pd(cm, kappa), abs=1e-12)
         # precision = pd at kappa [1, 1], recall = pd at [0, 0] (Table 3 footnotes 1 and 2)
         assert t3[(t3["row"] == name) & (t3["column"] == "precision")][
             "value"
-        ].item() == pytest.approx(_pd_by_hand(cm, (1, 1)))
+        ].item() == pytest.approx(_pd(cm, (1, 1)))
         assert t3[(t3["row"] == name) & (t3["column"] == "recall")][
             "value"
-        ].item() == pytest.approx(_pd_by_hand(cm, (0, 0)))
+        ].item() == pytest.approx(_pd(cm, (0, 0)))
 
 
 def test_table4_default_kappa_is_class_share_and_terms_sum_to_pd():
@@ -102,7 +99,7 @@ def test_table4_default_kappa_is_class_share_and_terms_sum_to_pd():
     pd_value = t4[t4["row"] == "all"]["value"].item()
     terms = wide["kappa*precision"] + wide["(1-kappa)*recall"]
     assert pd_value == pytest.approx(terms.mean())
-    assert pd_value == pytest.approx(_pd_by_hand(examples.PD_TABLE4, support / support.sum()))
+    assert pd_value == pytest.approx(_pd(examples.PD_TABLE4, support / support.sum()))
 
 
 def test_kappa_surface_grid_order_and_values(surface):
@@ -111,7 +108,7 @@ def test_kappa_surface_grid_order_and_values(surface):
     expected = list(itertools.product(examples.PD_SECTION42_VALUES, repeat=2))
     assert list(zip(cm4["kappa1"], cm4["kappa2"])) == expected  # kappa2 fastest
     for k1, k2, value in cm4.sample(10, random_state=0)[["kappa1", "kappa2", "value"]].to_numpy():
-        assert value == pytest.approx(_pd_by_hand(examples.PD_FIGURE1["cm4"], (k1, k2)))
+        assert value == pytest.approx(_pd(examples.PD_FIGURE1["cm4"], (k1, k2)))
     # cm9 predicts class 1 only: kappa2 has no effect (Section 4.2, Figure 4b)
     cm9 = surface[surface["matrix"] == "cm9"].pivot(
         index="kappa1", columns="kappa2", values="value"

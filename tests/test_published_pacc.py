@@ -15,10 +15,10 @@ import pytest
 from published_cells import ERRATA, check
 
 from pdmeasure import measures as M
-from pdmeasure.paper import examples
+from pdmeasure.paper import examples, facts
 from pdmeasure.paper import published as P
 
-PAPER = "pacc"
+PAPER = facts.PACC_PAPER
 #: Printed column -> REGISTRY key (1-CEN is printed, CEN in Table 5).
 COLUMNS = {
     "ACC": "accuracy",

@@ -17,13 +17,13 @@ import yaml
 from published_cells import ERRATA, check
 
 from pdmeasure import measures as M
-from pdmeasure.paper import examples
+from pdmeasure.paper import examples, facts
 from pdmeasure.paper import published as P
 from pdmeasure.paper.kappa_search import search_kappa_grid
 
-PAPER = "preference-driven"
+PAPER = facts.PD_PAPER
 ZD = 0.0
-CLASSIFIERS = list(P.PD_CLASSIFIERS)
+CLASSIFIERS = list(facts.PD_CLASSIFIERS)
 REFERENCE = "reference/krkopt-weka-confusion-matrices.json"
 CLASSICAL = {"precision": "precision_macro", "recall": "recall_macro", "F1": "f1_macro"}
 TABLE9_ROWS = {
@@ -161,8 +161,8 @@ def _table9_values(cms, config, row):
 def test_table9(cell, krkopt):
     cms, config = krkopt
     values = _table9_values(cms, config, cell.row)
-    if cell.column.endswith(P.RANK_SUFFIX):
-        clf = cell.column.removesuffix(P.RANK_SUFFIX)
+    if cell.column.endswith(facts.RANK_SUFFIX):
+        clf = cell.column.removesuffix(facts.RANK_SUFFIX)
         computed = float(P.paper_ranks(values)[CLASSIFIERS.index(clf)])
     else:
         computed = float(values[CLASSIFIERS.index(cell.column)])
@@ -279,7 +279,7 @@ def test_transcription_matches_paper_text(table, shared_dir, repo_root):
     ]
     assert printed == ours
     # The kappa vectors (inline in Tables 6-8, footnotes 2-6 in Table 9) are the config's.
-    dataset = {v: k for k, v in P.PD_DATASET_TABLES.items()}[table]
+    dataset = {v: k for k, v in facts.PD_DATASET_TABLES.items()}[table]
     config = yaml.safe_load((repo_root / "config.yaml").read_text())["datasets"][dataset]
     pattern = r"\d\s+κ →\s+= \[([0-9., ]+)\]" if table == "9" else r"p -  d  \[ ([0-9., ]+?) \]"
     vectors = [[float(x) for x in v.split(",")] for v in re.findall(pattern, block)]
@@ -300,7 +300,7 @@ def test_every_erratum_is_a_printed_cell_with_an_anchor_in_the_doc(repo_root):
 
 
 def test_load_filters_and_rejects_unknown_names():
-    assert set(P.load()["paper"]) == set(P.PAPERS)
+    assert set(P.load()["paper"]) == set(facts.PAPERS)
     assert len(P.load(PAPER, "9")) == 11 * 10
     assert P.load(PAPER, 9).equals(P.load(PAPER, "9"))
     with pytest.raises(ValueError, match="unknown paper"):

@@ -13,7 +13,7 @@ import yaml
 
 from pdmeasure.measures import preference_driven
 from pdmeasure.paper import example_tables as paper
-from pdmeasure.paper import published
+from pdmeasure.paper import facts, published
 from pdmeasure.paper import reproduction as R
 from pdmeasure.pipeline.engines import ENGINES
 from pdmeasure.pipeline.measure_table import measures_table
@@ -149,7 +149,7 @@ def test_reason_rules():
 
 def test_paper_columns():
     assert R.paper_columns("sklearn", SKLEARN_FOR) == {v: k for k, v in SKLEARN_FOR.items()}
-    weka = ["Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest"]
+    weka = list(facts.PD_CLASSIFIERS)
     assert R.paper_columns("weka", weka) == {c: c for c in weka}
     assert R.paper_columns("weka", ["SMO"]) == {}
 

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import repo_config
 
 import pdmeasure.pipeline.fetch as pddata
 from pdmeasure.pipeline.config import load_manifest
@@ -49,8 +50,15 @@ def engine():
     return engine
 
 
-def test_registry_lists_the_four_classifiers():
-    assert list(CLASSIFIERS) == ["Bagging", "NaiveBayes", "DecisionTree", "RandomForest"]
+def test_every_configured_classifier_is_registered_and_builds_a_classifier(engine):
+    from sklearn.base import is_classifier
+
+    configured = repo_config()["classifiers"]["sklearn"]
+    assert set(configured) <= set(CLASSIFIERS)
+    for name, params in configured.items():
+        engine.check_classifier(name, params)
+        estimator = make_estimator(name, params or {}, n_categories=[3, 2], n_numeric=0)
+        assert is_classifier(estimator), name
 
 
 @pytest.mark.parametrize("classifier", list(FAST))

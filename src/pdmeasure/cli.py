@@ -701,63 +701,46 @@ def _space_text(grid: list[float] | None, n_classes: int) -> str:
     return f"kappa grid {{{values}}}^{n_classes} ({len(grid) ** n_classes} vectors)"
 
 
+def _table_section(title: str, frame, header: list[str], columns: list[str]) -> list[str]:
+    """One titled text table of a result frame: text columns as they are, numbers shortened."""
+    rows = [
+        [value if isinstance(value, str) else _short(value) for value in (r[c] for c in columns)]
+        for _, r in frame.iterrows()
+    ]
+    return [f"\n{title}\n", text_table(header, rows)]
+
+
 def compare_text(
     mset: MatrixSet, tables: dict, excluded: dict, space: str, zero_division: str
 ) -> str:
     """The text report of ``compare``: summary, pairwise wins, share ranked first."""
-    summary = tables["summary"]
     parts = [
         f"# {len(mset.matrices)} classifiers; classes {', '.join(mset.labels)}; {space}; "
         f"zero_division {zero_division}\n",
         _excluded_text(excluded),
-        "\npd over the kappa space (default: kappa = actual-class shares, eq. 31)\n",
-        text_table(
-            ["classifier", "default", "min", "mean", "std", "max", "argmin", "argmax"],
-            [
-                [
-                    r["classifier"],
-                    *(_short(r[k]) for k in ("pd_default", "min", "mean", "std", "max")),
-                    r["argmin"],
-                    r["argmax"],
-                ]
-                for _, r in summary.iterrows()
-            ],
-        ),
     ]
+    parts += _table_section(
+        "pd over the kappa space (default: kappa = actual-class shares, eq. 31)",
+        tables["summary"],
+        ["classifier", "default", "min", "mean", "std", "max", "argmin", "argmax"],
+        ["classifier", "pd_default", "min", "mean", "std", "max", "argmin", "argmax"],
+    )
     win = tables["win"]
     if not win.empty:
         order = {name: i for i, name in enumerate(mset.matrices)}
         pairs = win[[order[a] < order[b] for a, b in zip(win.classifier_a, win.classifier_b)]]
-        parts += [
-            "\nP(A beats B) over the kappa space\n",
-            text_table(
-                ["A", "B", "P(A>B)", "P(tie)", "P(A<B)", "method"],
-                [
-                    [
-                        r["classifier_a"],
-                        r["classifier_b"],
-                        *(_short(r[k]) for k in ("p_greater", "p_tie", "p_less")),
-                        r["method"],
-                    ]
-                    for _, r in pairs.iterrows()
-                ],
-            ),
-        ]
-    share = tables["share"]
-    parts += [
-        "\nShare of the kappa space where each classifier ranks first\n",
-        text_table(
-            ["classifier", "P(first)", "P(tied first)", "ci_low", "ci_high", "method"],
-            [
-                [
-                    r["classifier"],
-                    *(_short(r[k]) for k in ("p_first", "p_tied_first", "ci_low", "ci_high")),
-                    r["method"],
-                ]
-                for _, r in share.iterrows()
-            ],
-        ),
-    ]
+        parts += _table_section(
+            "P(A beats B) over the kappa space",
+            pairs,
+            ["A", "B", "P(A>B)", "P(tie)", "P(A<B)", "method"],
+            ["classifier_a", "classifier_b", "p_greater", "p_tie", "p_less", "method"],
+        )
+    parts += _table_section(
+        "Share of the kappa space where each classifier ranks first",
+        tables["share"],
+        ["classifier", "P(first)", "P(tied first)", "ci_low", "ci_high", "method"],
+        ["classifier", "p_first", "p_tied_first", "ci_low", "ci_high", "method"],
+    )
     return "".join(parts)
 
 

@@ -46,16 +46,22 @@ __all__ = [
     "label_confusion_matrix",
 ]
 
-_COMMON_PARAMETERS = """
-    Parameters
-    ----------
+#: The label parameters every score here documents (shared by the docstrings below).
+_LABEL_PARAMETERS = """
     y_true : array_like of shape (n_samples,)
         Actual labels.
     y_pred : array_like of shape (n_samples,)
         Predicted labels.
     labels : array_like, optional
         The classes and their order (rows and columns of the confusion matrix). Default:
-        the sorted union of the labels in ``y_true`` and ``y_pred``.
+        the sorted union of the labels in ``y_true`` and ``y_pred``."""
+
+_COMMON_PARAMETERS = (
+    """
+    Parameters
+    ----------"""
+    + _LABEL_PARAMETERS.replace("{", "{{").replace("}", "}}")
+    + """
     sample_weight : array_like of shape (n_samples,), optional
         Weight of each sample in the confusion matrix.
     zero_division : {{"nan", 0.0, 1.0}}, default "nan"
@@ -71,6 +77,7 @@ _COMMON_PARAMETERS = """
     ValueError
         For an invalid confusion matrix (e.g. no samples) or an invalid ``zero_division``.
     """
+)
 
 
 def label_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
@@ -123,14 +130,7 @@ def preference_driven_score(
     Equals :func:`pdmeasure.measures.preference_driven` of the confusion matrix.
 
     Parameters
-    ----------
-    y_true : array_like of shape (n_samples,)
-        Actual labels.
-    y_pred : array_like of shape (n_samples,)
-        Predicted labels.
-    labels : array_like, optional
-        The classes and their order. Default: the sorted union of the labels in ``y_true``
-        and ``y_pred``.
+    ----------{label_parameters}
     kappa : sequence of float or mapping, optional
         Weights of precision in [0, 1]: one per class in ``labels`` order, or a mapping
         ``{label: weight}`` naming every class exactly once. Default: eq. 31.
@@ -160,6 +160,11 @@ def preference_driven_score(
     cm, labels = label_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight)
     vector = None if kappa is None else kappa_vector(kappa, labels)
     return float(measures.preference_driven(cm, vector, zero_division=zero_division))
+
+
+preference_driven_score.__doc__ = (preference_driven_score.__doc__ or "").replace(
+    "{label_parameters}", _LABEL_PARAMETERS
+)
 
 
 def _label_score(

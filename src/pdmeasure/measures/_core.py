@@ -22,13 +22,12 @@ import numpy as np
 from pdmeasure._validation import ZeroDivision, check_confusion, check_zero_division, safe_divide
 
 # Up to this many classes the row and column totals come from a product with a 0/1 selector,
-# faster than np.einsum over the short class axes (9261 matrices, both totals: 93 vs 152 us
-# for 3 classes, 108 vs 217 us for 4); the selector grows as C**3 and from 7 classes on
-# np.einsum is faster (572 vs 425 us).
+# which beats np.einsum over the short class axes; the selector grows as C**3, so from 7
+# classes on np.einsum is faster (both compared in benchmarks/bench_measures.py).
 _SELECTOR_MAX_CLASSES = 6
 # Row block of the small products: OpenBLAS runs a product with M*N*K <= 4 * 65536 on one
-# thread. Threaded products with a tiny K were 10-100x slower on a loaded 2-core machine
-# (9261 x 9 by 9 x 10: 3-6 ms instead of 60 us), so large stacks are cut into blocks.
+# thread. A threaded product with a tiny inner dimension costs more in thread start-up than
+# in arithmetic (benchmarks/bench_measures.py), so large stacks are cut into blocks.
 _SINGLE_THREAD_MNK = 4 * 65536
 
 

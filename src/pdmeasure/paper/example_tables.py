@@ -31,10 +31,9 @@ import pandas as pd
 
 from pdmeasure import measures as M
 from pdmeasure.paper import examples
-from pdmeasure.pipeline.io import read_csv
+from pdmeasure.paper.facts import PACC_PAPER, PD_PAPER
+from pdmeasure.pipeline.io import read_csv, require_columns
 
-PD_PAPER = "preference-driven"
-PACC_PAPER = "pacc"
 TABLE_COLUMNS = ("paper", "table", "row", "column", "value", "decimals")
 
 #: Table 3's three pd columns: column name -> kappa vector (kappa weights precision).
@@ -437,9 +436,7 @@ def render_markdown(table: pd.DataFrame) -> str:
     Rows and columns keep their order of first appearance; each cell is printed with its own
     ``decimals``; NaN prints as ``NaN``.
     """
-    missing = set(TABLE_COLUMNS) - set(table.columns)
-    if missing:
-        raise ValueError(f"not a paper table: missing columns {sorted(missing)}")
+    require_columns(table.columns, TABLE_COLUMNS, "paper table")
     keys = table[["paper", "table"]].astype(str).drop_duplicates()
     if len(keys) != 1:
         raise ValueError(f"render_markdown renders one table at a time, got {len(keys)}")

@@ -43,14 +43,12 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-PAPERS = ("preference-driven", "pacc")
+from pdmeasure.paper.facts import PAPERS
+
 PUBLISHED_COLUMNS = ("paper", "table", "row", "column", "value", "decimals")
 ERRATA_COLUMNS = ("paper", "table", "row", "column", "published", "correct", "evidence", "anchor")
 #: Paper 000's data tables: dataset -> table.
-PD_DATASET_TABLES = {"car": "6", "nursery": "7", "dermatology": "8", "krkopt": "9"}
 #: Paper 000's classifier columns, in the printed order.
-PD_CLASSIFIERS = ("Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest")
-RANK_SUFFIX = " rank"
 
 _KEYS = ("paper", "table", "row", "column")
 

@@ -33,6 +33,7 @@ that were computed.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -41,10 +42,11 @@ import pandas as pd
 
 from pdmeasure import measures as M
 from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE
+from pdmeasure.paper.facts import PD_CLASSIFIERS, PD_DATASET_TABLES, PD_PAPER, RANK_SUFFIX
 from pdmeasure.paper.kappa_search import search_kappa_grid
 from pdmeasure.paper.published import reproduces
 from pdmeasure.pipeline.engines import ENGINES
-from pdmeasure.pipeline.ranking_tables import PAPER_TABLES, competition_ranks, table_rows
+from pdmeasure.pipeline.ranking_tables import competition_ranks, table_rows
 
 REPRODUCTION_COLUMNS = (
     "paper",
@@ -65,10 +67,6 @@ NOT_RUN = "not_run"
 NO_DATA_ENGINE = "none"
 #: The document the erratum reasons point into.
 ERRATA_DOC = "docs/errata.md"
-PD_PAPER = "preference-driven"
-#: Paper 000's classifier columns (Weka 3.6 classifiers, default options).
-PAPER_CLASSIFIERS = ("Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest")
-RANK_SUFFIX = " rank"
 #: Engine classifier -> paper column, per engine. An engine not listed here (``weka``) maps
 #: every configured classifier whose name is a paper column to itself.
 COUNTERPARTS: dict[str, dict[str, str]] = {
@@ -158,7 +156,7 @@ def known_cause(engine: str, column: str, rules: Sequence[Reason] = REASONS) -> 
 
 def paper_columns(engine: str, classifiers: Iterable[str]) -> dict[str, str]:
     """Paper column -> this engine's classifier, for the engine's configured ``classifiers``."""
-    mapping = COUNTERPARTS.get(engine, {name: name for name in PAPER_CLASSIFIERS})
+    mapping = COUNTERPARTS.get(engine, {name: name for name in PD_CLASSIFIERS})
     return {mapping[c]: c for c in classifiers if c in mapping}
 
 
@@ -302,6 +300,9 @@ def _base_column(column: str) -> tuple[str, bool]:
     return column, False
 
 
+_LOG = logging.getLogger(__name__)
+
+
 @dataclass
 class _Cell:
     """One published cell of a data table for one engine; ``status`` is empty until judged."""
@@ -361,7 +362,7 @@ def compare_data_tables(
         :func:`pdmeasure.paper.published.errata`; applied to the paper-exact engines only, because
         the errata were established with the authors' own (Weka) matrices.
     """
-    table_dataset = {str(number): name for name, number in PAPER_TABLES.items()}
+    table_dataset = {number: name for name, number in PD_DATASET_TABLES.items()}
     published = published[
         (published["paper"] == PD_PAPER) & published["table"].astype(str).isin(list(table_dataset))
     ]
@@ -408,35 +409,9 @@ def compare_data_tables(
             for pub in pub_table.itertuples(index=False):
                 base, is_rank = _base_column(str(pub.column))
                 cell = _Cell(pub, engine, columns.get(base), base, is_rank)
+                _fill_cell(cell, dataset, block, rows, value_of, rank_of)
                 cells.append(cell)
-                if block is None:
-                    cell.not_run(f"not run: dataset {dataset!r} is not in this run's config")
-                elif cell.classifier is None:
-                    cause = known_cause(engine, base)
-                    cell.not_run(
-                        cause
-                        if cause.startswith("not run")
-                        else f"not run: engine {engine!r} has no classifier for the paper's {base}"
-                    )
-                elif pub.row not in rows:
-                    cell.not_run(
-                        f"not run: row {pub.row!r} is not configured for dataset "
-                        f"{dataset!r} (datasets.{dataset}.kappa_vectors)"
-                    )
-                else:
-                    measure, kappa = rows[pub.row]
-                    key = (engine, dataset, cell.classifier)
-                    try:
-                        cell.reproduced = float(
-                            rank_of.loc[(engine, dataset, pub.row, cell.classifier)]
-                            if is_rank
-                            else value_of.loc[(*key, measure, kappa)]
-                        )
-                    except KeyError:
-                        cell.not_run(
-                            f"not run: no {'rank' if is_rank else 'value'} for "
-                            f"{engine}/{dataset}/{cell.classifier} in the results"
-                        )
+            _log_not_run(cells, engine, table)
             _judge_table(cells, index if engine in PAPER_EXACT_ENGINES else {}, cv_note)
             if engine in PAPER_EXACT_ENGINES and block is not None and pooled is not None:
                 _kappa_vector_errata(
@@ -451,6 +426,53 @@ def compare_data_tables(
                 )
             out += [c.as_row() for c in cells]
     return pd.DataFrame(out, columns=list(REPRODUCTION_COLUMNS))
+
+
+def _fill_cell(
+    cell: _Cell,
+    dataset: str | None,
+    block: Mapping | None,
+    rows: Mapping[str, tuple[str, str]],
+    value_of: pd.Series,
+    rank_of: pd.Series,
+) -> None:
+    """Set the reproduced value (or rank) of one published cell, or mark it ``not_run``."""
+    engine, pub = cell.engine, cell.pub
+    if block is None:
+        cell.not_run(f"not run: dataset {dataset!r} is not in this run's config")
+        return
+    if cell.classifier is None:
+        cause = known_cause(engine, cell.column)
+        if not cause.startswith("not run"):
+            cause = f"not run: engine {engine!r} has no classifier for the paper's {cell.column}"
+        cell.not_run(cause)
+        return
+    if pub.row not in rows:
+        cell.not_run(
+            f"not run: row {pub.row!r} is not configured for dataset "
+            f"{dataset!r} (datasets.{dataset}.kappa_vectors)"
+        )
+        return
+    measure, kappa = rows[pub.row]
+    try:
+        cell.reproduced = float(
+            rank_of.loc[(engine, dataset, pub.row, cell.classifier)]
+            if cell.is_rank
+            else value_of.loc[(engine, dataset, cell.classifier, measure, kappa)]
+        )
+    except KeyError:
+        kind = "rank" if cell.is_rank else "value"
+        cell.not_run(f"not run: no {kind} for {engine}/{dataset}/{cell.classifier} in the results")
+
+
+def _log_not_run(cells: list[_Cell], engine: str, table: str) -> None:
+    """Log, per reason, how many cells of one table this engine's run did not compute."""
+    reasons: dict[str, int] = {}
+    for cell in cells:
+        if cell.status == NOT_RUN:
+            reasons[cell.reason] = reasons.get(cell.reason, 0) + 1
+    for reason, count in reasons.items():
+        _LOG.info("engine %s, table %s: %d cell(s) skipped -- %s", engine, table, count, reason)
 
 
 def _judge_table(cells: list[_Cell], index: Mapping, cv_note: str) -> None:
@@ -637,7 +659,7 @@ def reproduction_table(
         then the data tables per configured engine, then per registered engine that is not
         configured (all ``not_run``), each in published order.
     """
-    data_tables = {str(n) for n in PAPER_TABLES.values()}
+    data_tables = set(PD_DATASET_TABLES.values())
     is_data = (published["paper"] == PD_PAPER) & published["table"].astype(str).isin(data_tables)
     if measures is None:
         measures = pd.DataFrame(
@@ -755,7 +777,7 @@ def summary_markdown(table: pd.DataFrame, *, largest: int = 5) -> str:
     ]
     data = table[
         (table["paper"] == PD_PAPER)
-        & table["table"].astype(str).isin({str(n) for n in PAPER_TABLES.values()})
+        & table["table"].astype(str).isin(set(PD_DATASET_TABLES.values()))
     ]
     if not data.empty:
         data = data.assign(classifier=data["column"].str.replace(RANK_SUFFIX, "", regex=False))

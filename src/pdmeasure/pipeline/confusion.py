@@ -20,7 +20,6 @@ import pandas as pd
 from pdmeasure.measures.labels import confusion_matrix
 
 LONG_COLUMNS = ("engine", "dataset", "classifier", "repeat", "fold", "actual", "predicted", "count")
-KEY_COLUMNS = ("engine", "dataset", "classifier", "repeat", "fold")
 POOLED = "all"
 
 

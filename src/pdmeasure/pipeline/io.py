@@ -32,7 +32,7 @@ import logging
 import os
 import sys
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from numbers import Real
 from pathlib import Path
 from typing import Any
@@ -167,6 +167,18 @@ def text_to_float(column: pd.Series) -> pd.Series:
     return column.replace("", "nan").astype("float64")
 
 
+def require_columns(columns: Iterable[str], expected: Sequence[str], what: str) -> None:
+    """Raise ``ValueError`` naming the table and every column of ``expected`` it lacks.
+
+    The one check of a table's columns in the package: ``columns`` are the table's (a frame,
+    its ``.columns`` or a CSV header), ``what`` names the table or file in the message.
+    """
+    present = set(columns)
+    missing = [column for column in expected if column not in present]
+    if missing:
+        raise ValueError(f"{what}: missing columns {missing}; expected {list(expected)}")
+
+
 def read_csv(
     path: str | os.PathLike,
     *,
@@ -200,9 +212,7 @@ def read_csv(
     numbers, integers = list(numbers), list(integers)
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     expected = list(dict.fromkeys([*required, *numbers, *integers]))
-    missing = [c for c in expected if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{path}: missing columns {missing}; expected {expected}")
+    require_columns(frame.columns, expected, str(path))
     for column in numbers:
         try:
             frame[column] = text_to_float(frame[column])

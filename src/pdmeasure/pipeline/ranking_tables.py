@@ -16,11 +16,10 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa
+from pdmeasure.paper.facts import PD_DATASET_TABLES, TABLE_DECIMALS
 
 #: Printed precision of the paper's tables.
-DECIMALS = 4
 #: Paper 000 table number of each of its datasets; any other dataset gets a generic title.
-PAPER_TABLES = {"car": 6, "nursery": 7, "dermatology": 8, "krkopt": 9}
 #: (row label, registry measure) of the fixed rows, in the paper's order.
 FIXED_ROWS = (
     ("accuracy", "accuracy"),
@@ -43,7 +42,7 @@ def table_rows(kappa_vectors: Mapping[str, Sequence[float]]) -> list[tuple[str, 
     return rows
 
 
-def competition_ranks(values: Sequence[float], decimals: int = DECIMALS) -> np.ndarray:
+def competition_ranks(values: Sequence[float], decimals: int = TABLE_DECIMALS) -> np.ndarray:
     """Rank 1 = largest; ties at ``decimals`` share the best rank ("1 1 3"); NaN ranks NaN.
 
     Ties are judged on the printed numbers (``f"{v:.4f}"``), so two classifiers shown with the
@@ -60,7 +59,7 @@ def ranking_table(
     dataset: str,
     classifiers: Sequence[str],
     kappa_vectors: Mapping[str, Sequence[float]],
-    decimals: int = DECIMALS,
+    decimals: int = TABLE_DECIMALS,
 ) -> pd.DataFrame:
     """Tidy ranking table of one engine and dataset from ``measures.csv`` rows.
 
@@ -118,7 +117,7 @@ def ranking_table(
 
 def table_title(dataset: str, engine: str) -> str:
     """``Table 6: car (engine sklearn)`` for the paper's datasets, a generic title otherwise."""
-    number = PAPER_TABLES.get(dataset)
+    number = PD_DATASET_TABLES.get(dataset)
     prefix = f"Table {number}" if number is not None else "Ranking table"
     return f"{prefix}: {dataset} (engine {engine})"
 
@@ -127,7 +126,7 @@ def to_markdown(
     table: pd.DataFrame,
     kappa_vectors: Mapping[str, Sequence[float]],
     *,
-    decimals: int = DECIMALS,
+    decimals: int = TABLE_DECIMALS,
 ) -> str:
     """Render a tidy ranking table as the paper's grid of ``value (rank)`` cells.
 

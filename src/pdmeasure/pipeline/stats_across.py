@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure.measures.weights import PD
+from pdmeasure.pipeline.io import require_columns
+from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
 from pdmeasure.pipeline.stats_tables import (
     CD_COLUMNS,
     OMNIBUS_COLUMNS,
@@ -215,9 +217,7 @@ def compare_across_datasets(
         rows are those of :func:`~pdmeasure.pipeline.stats_tables.comparison_keys` (for the datasets
         present), plus names on a single dataset and unnamed vectors.
     """
-    missing = {"engine", "dataset", "classifier", "measure", "kappa", "value"} - set(frame)
-    if missing:
-        raise ValueError(f"measures table lacks columns {sorted(missing)}")
+    require_columns(frame.columns, MEASURE_COLUMNS, "measures table")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     named = name_kappas(frame, kappa_vectors or {})

@@ -16,6 +16,7 @@ from pdmeasure import measures
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.pipeline.confusion import confusion_matrix
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
+from pdmeasure.pipeline.io import require_columns
 from pdmeasure.pipeline.stats_tables import FOLD_COLUMNS
 
 PREDICTION_KEYS = (
@@ -82,9 +83,7 @@ def cross_validate_5x2(
 def read_predictions(path) -> pd.DataFrame:
     """Read a ``predictions.csv`` keeping labels as text; repeat, fold and row as integers."""
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = set(PREDICTION_KEYS) - set(frame.columns)
-    if missing:
-        raise ValueError(f"{path}: missing columns {sorted(missing)}")
+    require_columns(frame.columns, PREDICTION_KEYS, str(path))
     for column in ("repeat", "fold", "row"):
         frame[column] = frame[column].astype(np.int64)
     return frame

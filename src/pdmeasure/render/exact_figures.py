@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pdmeasure.pipeline.io import read_csv, text_to_float
+from pdmeasure.pipeline.io import read_csv, require_columns, text_to_float
 from pdmeasure.render.figures import figure7, new_figure
 
 #: Columns of the exact-analysis tables that hold text (names, kappa vectors written
@@ -78,9 +78,7 @@ def read_exact_table(path) -> pd.DataFrame:
 
 def _require(frame: pd.DataFrame, columns: Sequence[str], what: str) -> None:
     """Raise if ``frame`` lacks any of ``columns`` (an empty table with them is accepted)."""
-    missing = set(columns) - set(frame.columns)
-    if missing:
-        raise ValueError(f"{what} table lacks columns {sorted(missing)}")
+    require_columns(frame.columns, columns, f"{what} table")
 
 
 #: Why a figure has nothing to show, per figure (placeholder text).
@@ -122,6 +120,19 @@ def placeholder_figure(reason: str, *, title: str | None = None) -> Figure:
         color="0.35",
         transform=ax.transAxes,
     )
+    return _titled(fig, title)
+
+
+def _placeholder_if_empty(
+    frame: pd.DataFrame, columns: Sequence[str], what: str, reason: str, title: str | None
+) -> Figure | None:
+    """A :func:`placeholder_figure` if ``frame`` has no rows, else None; columns checked first."""
+    _require(frame, columns, what)
+    return placeholder_figure(reason, title=title) if frame.empty else None
+
+
+def _titled(fig: Figure, title: str | None) -> Figure:
+    """``fig`` with ``title`` as its suptitle when one is given."""
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
@@ -137,9 +148,16 @@ def win_heatmap(win: pd.DataFrame, *, title: str | None = None) -> Figure:
     An empty ``win`` table (fewer than two classifiers analysed) gives a
     :func:`placeholder_figure` saying so (:data:`NO_WIN`).
     """
-    _require(win, ["space", "classifier_a", "classifier_b", "p_greater", "p_tie"], "win")
-    if win.empty:
-        return placeholder_figure(NO_WIN, title=title)
+    if (
+        empty := _placeholder_if_empty(
+            win,
+            ["space", "classifier_a", "classifier_b", "p_greater", "p_tie"],
+            "win",
+            NO_WIN,
+            title,
+        )
+    ) is not None:
+        return empty
     spaces = _spaces(win)
     names = list(dict.fromkeys(list(win["classifier_a"]) + list(win["classifier_b"])))
     size = 0.55 * len(names) + 1.6
@@ -171,9 +189,7 @@ def win_heatmap(win: pd.DataFrame, *, title: str | None = None) -> Figure:
         ax.set_yticks(range(len(names)), names, fontsize=7)
         ax.set_title(f"P(row > column): {_SPACE_TITLES.get(space, space)}", fontsize=8)
     fig.colorbar(image, ax=axes[0, -1], shrink=0.8)
-    if title:
-        fig.suptitle(title, fontsize=10)
-    return fig
+    return _titled(fig, title)
 
 
 def cdf_figure(cdf: pd.DataFrame, *, title: str | None = None) -> Figure:
@@ -182,9 +198,12 @@ def cdf_figure(cdf: pd.DataFrame, *, title: str | None = None) -> Figure:
     An empty ``cdf`` table (no classifier analysed) gives a :func:`placeholder_figure`
     (:data:`NO_CDF`).
     """
-    _require(cdf, ["space", "classifier", "x", "cdf_lower", "cdf_upper"], "cdf")
-    if cdf.empty:
-        return placeholder_figure(NO_CDF, title=title)
+    if (
+        empty := _placeholder_if_empty(
+            cdf, ["space", "classifier", "x", "cdf_lower", "cdf_upper"], "cdf", NO_CDF, title
+        )
+    ) is not None:
+        return empty
     spaces = _spaces(cdf)
     fig, axes = new_figure(1, len(spaces), panel_size=(3.4, 2.6))
     for ax, space in zip(axes[0], spaces):
@@ -203,9 +222,7 @@ def cdf_figure(cdf: pd.DataFrame, *, title: str | None = None) -> Figure:
         ax.set_ylabel("P(pd <= x)", fontsize=7)
         ax.tick_params(labelsize=6)
     axes[0, 0].legend(fontsize=6)
-    if title:
-        fig.suptitle(title, fontsize=10)
-    return fig
+    return _titled(fig, title)
 
 
 def share_bars(share: pd.DataFrame, *, title: str | None = None) -> Figure:
@@ -214,9 +231,12 @@ def share_bars(share: pd.DataFrame, *, title: str | None = None) -> Figure:
     An empty ``share`` table (no classifier analysed) gives a :func:`placeholder_figure`
     (:data:`NO_SHARE`).
     """
-    _require(share, ["space", "classifier", "p_first", "ci_low", "ci_high"], "share")
-    if share.empty:
-        return placeholder_figure(NO_SHARE, title=title)
+    if (
+        empty := _placeholder_if_empty(
+            share, ["space", "classifier", "p_first", "ci_low", "ci_high"], "share", NO_SHARE, title
+        )
+    ) is not None:
+        return empty
     spaces = _spaces(share)
     names = list(dict.fromkeys(share["classifier"]))
     fig, axes = new_figure(1, 1, panel_size=(1.2 + 0.9 * len(names), 2.8))
@@ -240,9 +260,7 @@ def share_bars(share: pd.DataFrame, *, title: str | None = None) -> Figure:
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("share ranked first", fontsize=7)
     ax.legend(fontsize=6)
-    if title:
-        fig.suptitle(title, fontsize=10)
-    return fig
+    return _titled(fig, title)
 
 
 def fine_figure7(

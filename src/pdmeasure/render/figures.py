@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from pdmeasure.pipeline.histograms import HISTOGRAM_COLUMNS
-from pdmeasure.pipeline.io import atomic_path
+from pdmeasure.pipeline.io import atomic_path, require_columns
 
 PANEL_SIZE = (2.6, 1.9)  # inches per panel (width, height)
 
@@ -68,9 +68,7 @@ def figure7(
         defined (see :mod:`pdmeasure.pipeline.histograms`); a panel whose counts are all zero (pd undefined
         at every vector, possible under ``zero_division="nan"``) says so.
     """
-    missing = set(HISTOGRAM_COLUMNS) - set(histogram.columns)
-    if missing:
-        raise ValueError(f"histogram table lacks columns {sorted(missing)}")
+    require_columns(histogram.columns, HISTOGRAM_COLUMNS, "histogram table")
     if histogram.empty:
         raise ValueError("histogram table is empty")
     datasets = list(datasets or dict.fromkeys(histogram["dataset"]))

@@ -9,7 +9,7 @@ class, not new branches in the rules.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -24,6 +24,10 @@ class EngineUnavailable(RuntimeError):
 
     The message says exactly what to install.
     """
+
+
+#: Configured parameters of one classifier (``classifiers.<engine>.<name>``).
+Params = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -91,12 +95,7 @@ class Engine(ABC):
 
     @abstractmethod
     def cross_validate(
-        self,
-        data: pd.DataFrame,
-        dataset: DatasetSpec,
-        classifier: str,
-        params: Mapping[str, Any],
-        cv: CVSpec,
+        self, data: pd.DataFrame, dataset: DatasetSpec, classifier: str, params: Params, cv: CVSpec
     ) -> pd.DataFrame:
         """Cross-validate one classifier on one dataset.
 
@@ -119,7 +118,3 @@ class Engine(ABC):
             ``row`` (0-based position in ``data``), ``actual`` and ``predicted`` (class labels
             as strings). Every row of ``data`` appears exactly once per repeat.
         """
-
-    def classifier_names(self, configured: Sequence[str]) -> list[str]:
-        """Classifiers this engine runs, in the configured order."""
-        return list(configured)

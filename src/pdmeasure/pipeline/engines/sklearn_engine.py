@@ -41,6 +41,7 @@ from pdmeasure.pipeline.engines.base import (
     DatasetSpec,
     Engine,
     EngineUnavailable,
+    Params,
 )
 
 #: Quantile bins of a numeric feature for NaiveBayes (CategoricalNB needs categories).
@@ -270,12 +271,7 @@ class SklearnEngine(Engine):
             raise ValueError(str(exc)) from None
 
     def cross_validate(
-        self,
-        data: pd.DataFrame,
-        dataset: DatasetSpec,
-        classifier: str,
-        params: Mapping[str, Any],
-        cv: CVSpec,
+        self, data: pd.DataFrame, dataset: DatasetSpec, classifier: str, params: Params, cv: CVSpec
     ) -> pd.DataFrame:
         """Stratified k-fold predictions of one classifier (see :meth:`Engine.cross_validate`).
 

@@ -41,13 +41,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdmeasure.pipeline.engines.base import (
-    PREDICTION_COLUMNS,
-    CVSpec,
-    DatasetSpec,
-    Engine,
-    EngineUnavailable,
-)
+from pdmeasure.pipeline.engines import base
+from pdmeasure.pipeline.engines.base import DatasetSpec, Engine, EngineUnavailable
 from pdmeasure.pipeline.engines.weka_encoding import to_instances
 
 #: What to do when a requirement is missing; part of every EngineUnavailable message.
@@ -369,8 +364,8 @@ class WekaEngine(Engine):
         data: pd.DataFrame,
         dataset: DatasetSpec,
         classifier: str,
-        params: Mapping[str, Any],
-        cv: CVSpec,
+        params: base.Params,
+        cv: base.CVSpec,
     ) -> pd.DataFrame:
         """Weka cross-validation of one classifier on one dataset (see :meth:`Engine.cross_validate`).
 
@@ -396,5 +391,5 @@ class WekaEngine(Engine):
                     }
                 )
             )
-        frame = pd.concat(parts, ignore_index=True)[list(PREDICTION_COLUMNS)]
+        frame = pd.concat(parts, ignore_index=True)[list(base.PREDICTION_COLUMNS)]
         return frame
