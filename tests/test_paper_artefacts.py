@@ -13,6 +13,7 @@ from pdmeasure.paper import example_tables as paper
 from pdmeasure.paper import examples, facts, published
 from pdmeasure.render import paper_figures as F
 from pdmeasure.render.figures import save_figure
+from pdmeasure.render.markdown import paper_table_markdown
 
 
 def _pd(cm, kappa):
@@ -161,16 +162,16 @@ def test_pacc_table6_is_table3_scaled():
         np.testing.assert_array_equal(examples.PACC_TABLE6[name], cm * np.array([[1], [2], [5]]))
 
 
-def test_render_markdown_uses_each_cells_decimals_and_nan():
+def test_paper_table_markdown_uses_each_cells_decimals_and_nan():
     table = paper.pacc_table2()
-    text = paper.render_markdown(table)
+    text = paper_table_markdown(table)
     assert text.startswith("# Pacc paper, Table 2")
     assert "| C " in text and "NaN" in text  # C's R_k and FMEAS are undefined
     assert "0.50" in text and "0.5 " not in text
     with pytest.raises(ValueError, match="one table"):
-        paper.render_markdown(pd.concat([table, paper.pacc_table4()]))
+        paper_table_markdown(pd.concat([table, paper.pacc_table4()]))
     with pytest.raises(ValueError, match="missing columns"):
-        paper.render_markdown(table.drop(columns="decimals"))
+        paper_table_markdown(table.drop(columns="decimals"))
 
 
 def test_read_table_round_trips_nan(tmp_path):

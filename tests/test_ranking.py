@@ -11,8 +11,8 @@ from pdmeasure.pipeline.ranking_tables import (
     competition_ranks,
     ranking_table,
     table_title,
-    to_markdown,
 )
+from pdmeasure.render.markdown import ranking_table_markdown
 
 CLASSIFIERS = ["Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest"]
 VECTORS = {"p1": [0, 0.8, 0.6, 1]}
@@ -84,7 +84,7 @@ def test_table6_layout_and_ranks():
     assert list(table["classifier"].iloc[:5]) == CLASSIFIERS
     for label, ranks in TABLE6_RANKS.items():
         assert table.loc[table["row"] == label, "rank"].tolist() == ranks, label
-    md = to_markdown(table, VECTORS)
+    md = ranking_table_markdown(table, VECTORS)
     assert md.startswith("# Table 6: car (engine weka)")
     assert "0.8600 (1)" in md and "pd p1 [0, 0.8, 0.6, 1]" in md
     line = next(x for x in md.splitlines() if x.startswith("| accuracy"))

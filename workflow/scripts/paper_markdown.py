@@ -2,12 +2,13 @@
 
 import logging
 
-from pdmeasure.paper.example_tables import read_table, render_markdown
+from pdmeasure.paper.example_tables import read_table
 from pdmeasure.pipeline.io import run_script, write_text
+from pdmeasure.render.markdown import paper_table_markdown
 
 
 def main(smk, log) -> None:
-    write_text(render_markdown(read_table(smk.input[0])), smk.output[0])
+    write_text(paper_table_markdown(read_table(smk.input[0])), smk.output[0])
     logging.info("rendered %s", smk.output[0])
 
 

@@ -2,7 +2,8 @@
 
 from pdmeasure.pipeline.io import run_script, write_csv, write_text
 from pdmeasure.pipeline.measure_table import read_measures
-from pdmeasure.pipeline.ranking_tables import ranking_table, to_markdown
+from pdmeasure.pipeline.ranking_tables import ranking_table
+from pdmeasure.render.markdown import ranking_table_markdown
 
 
 def main(smk, log) -> None:
@@ -16,7 +17,7 @@ def main(smk, log) -> None:
         kappa_vectors=vectors,
     )
     write_csv(table, smk.output.csv)
-    write_text(to_markdown(table, vectors), smk.output.md)
+    write_text(ranking_table_markdown(table, vectors), smk.output.md)
     log.info("%s/%s: %d cells", engine, dataset, len(table))
 
 

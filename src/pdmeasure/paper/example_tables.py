@@ -2,7 +2,7 @@
 
 Everything here is *compute*: it turns the papers' example matrices (:mod:`pdmeasure.paper.examples`)
 into tidy tables. Figures are drawn from those tables by :mod:`pdmeasure.render.paper_figures`, and
-Markdown is rendered from the CSV files by :func:`render_markdown`.
+Markdown is rendered from the CSV files by :func:`pdmeasure.render.markdown.paper_table_markdown`.
 
 Paper 000 (preference-driven measure, Kozak et al.):
 
@@ -32,7 +32,7 @@ import pandas as pd
 from pdmeasure import measures as M
 from pdmeasure.paper import examples
 from pdmeasure.paper.facts import PACC_PAPER, PD_PAPER
-from pdmeasure.pipeline.io import read_csv, require_columns
+from pdmeasure.pipeline.io import read_csv
 
 TABLE_COLUMNS = ("paper", "table", "row", "column", "value", "decimals")
 
@@ -424,33 +424,6 @@ TITLES: dict[tuple[str, str], str] = {
     (PACC_PAPER, "6"): "Pacc paper, Table 6: Table 3's matrices with row 2 doubled and row 3 "
     "times 5",
 }
-
-
-def _format(value: float, decimals: int) -> str:
-    return "NaN" if np.isnan(value) else f"{value:.{int(decimals)}f}"
-
-
-def render_markdown(table: pd.DataFrame) -> str:
-    """Render one tidy paper table (:data:`TABLE_COLUMNS`) as a Markdown grid.
-
-    Rows and columns keep their order of first appearance; each cell is printed with its own
-    ``decimals``; NaN prints as ``NaN``.
-    """
-    require_columns(table.columns, TABLE_COLUMNS, "paper table")
-    keys = table[["paper", "table"]].astype(str).drop_duplicates()
-    if len(keys) != 1:
-        raise ValueError(f"render_markdown renders one table at a time, got {len(keys)}")
-    paper, number = keys.iloc[0]
-    cells = table.assign(
-        cell=[_format(float(v), d) for v, d in zip(table["value"], table["decimals"])]
-    )
-    grid = cells.pivot(index="row", columns="column", values="cell")
-    grid = grid.loc[list(dict.fromkeys(table["row"])), list(dict.fromkeys(table["column"]))]
-    grid = grid.fillna("")
-    grid.index.name = ""
-    grid.columns.name = None
-    title = TITLES.get((paper, number), f"{paper}, table {number}")
-    return f"# {title}\n\n{grid.to_markdown(disable_numparse=True)}\n"
 
 
 def read_table(path) -> pd.DataFrame:

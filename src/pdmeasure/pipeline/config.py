@@ -299,7 +299,7 @@ def mirror_path(config: Mapping) -> Path | None:
 
 def results_dir(config: Mapping) -> Path:
     """The results folder (config ``results``)."""
-    return Path(config.get("results", "results"))
+    return Path(config["results"])  # validated: the schema fills the default
 
 
 def load_manifest(mirror: str | os.PathLike, *, datasets: Sequence[str] = ()) -> dict:
@@ -538,12 +538,8 @@ def dataset_spec_from_dict(values: Mapping) -> DatasetSpec:
 
 def cv_spec(config: Mapping) -> CVSpec:
     """The :class:`CVSpec` of the ``cv`` block."""
-    cv = config.get("cv", {})
-    return CVSpec(
-        folds=int(cv.get("folds", 10)),
-        seed=int(cv.get("seed", 1)),
-        repeats=int(cv.get("repeats", 1)),
-    )
+    cv = config["cv"]  # validated: the schema fills folds, seed and repeats
+    return CVSpec(folds=int(cv["folds"]), seed=int(cv["seed"]), repeats=int(cv["repeats"]))
 
 
 def classifier_params(config: Mapping, engine: str, classifier: str) -> dict:

@@ -120,38 +120,3 @@ def table_title(dataset: str, engine: str) -> str:
     number = PD_DATASET_TABLES.get(dataset)
     prefix = f"Table {number}" if number is not None else "Ranking table"
     return f"{prefix}: {dataset} (engine {engine})"
-
-
-def to_markdown(
-    table: pd.DataFrame,
-    kappa_vectors: Mapping[str, Sequence[float]],
-    *,
-    decimals: int = TABLE_DECIMALS,
-) -> str:
-    """Render a tidy ranking table as the paper's grid of ``value (rank)`` cells.
-
-    The pd rows are labelled with their vector, e.g. ``pd p1 [0, 0.8, 0.6, 1]``.
-    """
-    engines, datasets = table["engine"].unique(), table["dataset"].unique()
-    if len(engines) != 1 or len(datasets) != 1:
-        raise ValueError("to_markdown renders one engine and dataset at a time")
-    cells = table.assign(
-        cell=[
-            f"{v:.{decimals}f} ({'-' if pd.isna(r) else int(r)})"
-            for v, r in zip(table["value"], table["rank"])
-        ]
-    )
-    grid = cells.pivot(index="row", columns="classifier", values="cell")
-    grid = grid.loc[list(dict.fromkeys(table["row"])), list(dict.fromkeys(table["classifier"]))]
-    labels = {"pd default": "pd default (eq. 31)"}
-    for name, vector in kappa_vectors.items():
-        labels[f"pd {name}"] = f"pd {name} [{format_kappa(vector).replace(';', ', ')}]"
-    grid.index = [labels.get(row, row) for row in grid.index]
-    grid.index.name = "measure"
-    grid.columns.name = None
-    title = table_title(str(datasets[0]), str(engines[0]))
-    note = (
-        "Value of each measure with the classifier's rank in brackets; ties at "
-        f"{decimals} decimals share the best rank."
-    )
-    return f"# {title}\n\n{note}\n\n{grid.to_markdown()}\n"
