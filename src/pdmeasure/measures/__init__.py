@@ -76,8 +76,11 @@ from __future__ import annotations
 #   entropy     cen, pacc
 #   preference  preference_driven, class_precision_recall, fbeta_macro, fbeta_micro
 #   registry    REGISTRY, INFO, evaluate
-# Zero division and input checks live in pdmeasure._validation, kappa grids in
-# pdmeasure.measures.weights.
+#   weights     kappa vectors: lazy product grids (kappa_grid), the names written in tables
+#               (PD, DEFAULT_KAPPA), format_kappa / parse_kappa
+#   labels      label vectors -> a count matrix in a given class order; a kappa vector given
+#               as {label: weight}
+# Zero division and input checks live in pdmeasure._validation.
 from pdmeasure._validation import check_zero_division, safe_divide
 from pdmeasure.measures._core import MeasureInfo, PerClassCounts, per_class_counts
 from pdmeasure.measures.averaged import (
