@@ -115,7 +115,7 @@ def test_null_grid_plans_no_grid_histogram(tmp_path, snakemake_runner):
     write_config(tmp_path, local_config(classes, kappa_grid=None))
     done = snakemake_runner(tmp_path, "--dry-run", "--cores", "1")
     assert done.returncode == 0, done.stdout[-3000:]
-    assert "rule kappa_grid:" not in done.stdout
+    assert "rule grid_histogram:" not in done.stdout
     assert "rule grid_figure7:" not in done.stdout
     assert "rule exact_analysis:" in done.stdout
 

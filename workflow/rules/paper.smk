@@ -56,9 +56,9 @@ rule paper_tables:
             file="marked points CSV",
         ),
     log:
-        "logs/paper/paper_data.log",
+        "logs/paper/paper_tables.log",
     benchmark:
-        benchmark_path("paper/paper_data.tsv")
+        benchmark_path("paper/paper_tables.tsv")
     conda:
         CONDA_ENV
     params:
