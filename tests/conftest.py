@@ -11,7 +11,7 @@ import copy
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -34,6 +34,12 @@ def _mirror() -> Path | None:
     candidate = os.environ.get("UCI_MIRROR") or str(SHARED / "data" / "uci")
     path = Path(candidate)
     return path if (path / "MANIFEST.json").is_file() else None
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slurm: runs the workflow through a real Slurm (profiles/slurm; .ci/slurm-up)"
+    )
 
 
 @pytest.fixture(scope="session")
@@ -94,13 +100,18 @@ def write_config(workdir: Path, config: dict) -> Path:
 
 
 def run_snakemake(
-    workdir: Path, *args: str, env: dict | None = None, timeout: float = 900
+    workdir: Path,
+    *args: str,
+    env: dict | None = None,
+    timeout: float = 900,
+    prefix: Sequence[str] = (),
 ) -> subprocess.CompletedProcess:
     """Run the repository's Snakefile in ``workdir`` (its ``config.yaml``) in a subprocess.
 
     Output is captured as text (``stdout`` + ``stderr``). ``env`` entries are added to (or,
     when None, removed from) the current environment; the run is always offline (see
-    :data:`OFFLINE_PROXY`) and headless.
+    :data:`OFFLINE_PROXY`) and headless. ``prefix`` is put before the command, e.g.
+    ``("timeout", "600")`` to stop a run with SIGTERM (Snakemake then cancels its cluster jobs).
     """
     full_env = dict(
         os.environ,
@@ -118,6 +129,7 @@ def run_snakemake(
         else:
             full_env[key] = value
     command = [
+        *prefix,
         sys.executable,
         "-m",
         "snakemake",
