@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 CORES  ?= 8
-# Extra Snakemake arguments, e.g. SNAKEMAKE_ARGS='--config engines=[sklearn]' (no Java needed).
+# Extra Snakemake arguments, e.g. SNAKEMAKE_ARGS="--config 'run={engines: [sklearn]}'" (no Java needed).
 SNAKEMAKE_ARGS ?=
 # Offline fallback for ucimlrepo; override with `make reproduce UCI_MIRROR=/path`.
 UCI_MIRROR ?= $(abspath ../shared/data/uci)

@@ -77,11 +77,12 @@ def small_config(mirror: Path | None) -> dict:
     car = config["datasets"]["car"]
     car["kappa_grid"] = list(SMALL_KAPPA_GRID)
     config["datasets"] = {"car": car}
-    config["engines"] = ["sklearn"]
+    select(config, datasets=["car"], engines=["sklearn"])
     sklearn = config["classifiers"]["sklearn"]
-    for name, params in sklearn.items():
+    for entry in sklearn.values():
+        params = entry.get("params", {})
         if "n_estimators" in params:
-            sklearn[name] = {**params, "n_estimators": min(int(params["n_estimators"]), 10)}
+            params["n_estimators"] = min(int(params["n_estimators"]), 10)
     config["classifiers"] = {"sklearn": sklearn}
     config["cv"] = {**config.get("cv", {}), "folds": SMALL_FOLDS, "repeats": 1}
     exact = config.setdefault("exact", {})
@@ -89,6 +90,32 @@ def small_config(mirror: Path | None) -> dict:
     config["results"] = "results"
     config["mirror"] = str(mirror) if mirror is not None else None
     return config
+
+
+def select(config: dict, *, datasets=None, engines=None) -> dict:
+    """Point ``config``'s ``run`` block at these datasets and engines (None keeps the list),
+    as a user's ``--configfile`` does; returns ``config``."""
+    run = config.setdefault("run", {})
+    if datasets is not None:
+        run["datasets"] = list(datasets)
+    if engines is not None:
+        run["engines"] = list(engines)
+    return config
+
+
+def sklearn_entry(cls: str, **params) -> dict:
+    """A ``classifiers.sklearn`` entry of the scikit-learn class ``cls`` (short name of one of
+    the paper's four, or an import path) with ``params``."""
+    paths = {
+        "NaiveBayes": "sklearn.naive_bayes.CategoricalNB",
+        "DecisionTree": "sklearn.tree.DecisionTreeClassifier",
+        "RandomForest": "sklearn.ensemble.RandomForestClassifier",
+        "Bagging": "sklearn.ensemble.BaggingClassifier",
+    }
+    entry = {"class": paths.get(cls, cls), "params": params}
+    if cls == "NaiveBayes":
+        entry["encoding"] = "categorical"
+    return entry
 
 
 def write_config(workdir: Path, config: dict) -> Path:

@@ -25,9 +25,7 @@ def raw() -> dict:
 
 
 def validate(config: dict) -> dict:
-    pdconfig.validate_schema(config)
-    pdconfig.check_config(config)
-    return config
+    return pdconfig.prepare_config(config)
 
 
 def test_repository_config_is_valid(repo_root, uci_mirror, monkeypatch):
@@ -74,7 +72,7 @@ def test_every_schema_key_has_description_and_default(repo_root):
     ("edit", "expected"),
     [
         (lambda c: c["cv"].__setitem__("fold", c["cv"].pop("folds")), "`cv.fold`"),
-        (lambda c: c.__setitem__("engine", c.pop("engines")), "`engine`"),
+        (lambda c: c["run"].__setitem__("engine", c["run"].pop("engines")), "`run.engine`"),
         (
             lambda c: c["datasets"]["car"].__setitem__("kappa_vector", {}),
             "`datasets.car.kappa_vector`",
@@ -98,7 +96,7 @@ def test_misspelt_key(raw, edit, expected):
     [
         (lambda c: c["cv"].__setitem__("folds", "ten"), "cv.folds"),
         (lambda c: c["cv"].__setitem__("folds", 1), "cv.folds"),
-        (lambda c: c.__setitem__("engines", "sklearn"), "engines"),
+        (lambda c: c["run"].__setitem__("engines", "sklearn"), "run.engines"),
         (
             lambda c: c["datasets"]["dermatology"].__setitem__("classes", [2, 1, 3, 5, 4, 6]),
             "datasets.dermatology.classes.0",
@@ -141,18 +139,18 @@ def test_kappa_vector_length(raw):
 
 def test_exactly_one_of_uci_id_and_path(raw):
     raw["datasets"]["car"]["path"] = "car.csv"
-    with pytest.raises(ConfigError, match=r"`datasets.car`: give exactly one of `uci_id`"):
+    with pytest.raises(ConfigError, match=r"`datasets.car`: give exactly one source"):
         validate(raw)
     del raw["datasets"]["car"]["path"]
     del raw["datasets"]["car"]["uci_id"]
-    with pytest.raises(ConfigError, match=r"`datasets.car`: give exactly one of `uci_id`"):
+    with pytest.raises(ConfigError, match=r"`datasets.car`: give exactly one source"):
         validate(raw)
 
 
 def test_unknown_engine_and_missing_classifier_block(raw, monkeypatch):
     bad = copy.deepcopy(raw)
-    bad["engines"] = ["sklearn", "orange"]
-    with pytest.raises(ConfigError, match=r"`engines`: unknown engine 'orange'"):
+    bad["run"]["engines"] = ["sklearn", "orange"]
+    with pytest.raises(ConfigError, match=r"`run.engines`: unknown engine 'orange'"):
         validate(bad)
     monkeypatch.setitem(pdconfig.ENGINES, "orange", "orange_engine:OrangeEngine")
     with pytest.raises(ConfigError, match=r"`classifiers.orange`: engine 'orange' is listed"):
@@ -172,16 +170,18 @@ def test_unavailable_engine_is_a_config_error(raw, monkeypatch):
     config = validate(raw)
     monkeypatch.setattr(pdconfig, "get_engine", get_engine)
     config["engines"] = ["weka"]
-    with pytest.raises(ConfigError, match=r"`engines`: engine 'weka' is unavailable: install Java"):
+    with pytest.raises(
+        ConfigError, match=r"`run.engines`: engine 'weka' is unavailable: install Java"
+    ):
         pdconfig.check_engines(config)
     config["engines"] = ["sklearn"]
-    with pytest.raises(ConfigError, match=r"`engines`: engine 'sklearn' cannot be loaded"):
+    with pytest.raises(ConfigError, match=r"`run.engines`: engine 'sklearn' cannot be loaded"):
         pdconfig.check_engines(config)
 
 
 def test_bad_classifier_params_are_a_config_error(raw):
-    raw["engines"] = ["sklearn"]
-    raw["classifiers"]["sklearn"]["RandomForest"] = {"n_estimator": 10}
+    raw["run"]["engines"] = ["sklearn"]
+    raw["classifiers"]["sklearn"]["RandomForest"]["params"] = {"n_estimator": 10}
     config = validate(raw)
     with pytest.raises(ConfigError, match=r"`classifiers.sklearn.RandomForest`.*n_estimator"):
         pdconfig.check_engines(config)

@@ -30,18 +30,15 @@ def many_classes_csv(path, n_classes: int, rows_per_class: int = 3) -> list[str]
 
 def local_config(classes: list[str], **dataset) -> dict:
     config = copy.deepcopy(repo_config())
-    config["engines"] = ["sklearn"]
     config["mirror"] = None
     config["datasets"] = {
         "many": {"path": "many.csv", "target": "label", "classes": classes, **dataset}
     }
-    return config
+    return select(config, datasets=["many"], engines=["sklearn"])
 
 
 def validated(config: dict) -> dict:
-    pdconfig.validate_schema(config)
-    pdconfig.check_config(config)
-    return config
+    return pdconfig.prepare_config(config)
 
 
 def test_twenty_classes_with_a_three_value_grid_stop_at_config_time(tmp_path, snakemake_runner):
@@ -134,9 +131,9 @@ def test_null_grid_plans_no_grid_histogram(tmp_path, snakemake_runner):
     ],
 )
 def test_classifier_parameters_are_checked_at_config_time(classifier, params, words):
-    config = validated(copy.deepcopy(repo_config()))
-    config["engines"] = ["sklearn"]
-    config["classifiers"]["sklearn"][classifier] = params
+    raw = select(copy.deepcopy(repo_config()), engines=["sklearn"])
+    raw["classifiers"]["sklearn"][classifier]["params"] = params
+    config = validated(raw)
     with pytest.raises(ConfigError) as caught:
         pdconfig.check_engines(config)
     message = str(caught.value)
@@ -147,7 +144,7 @@ def test_classifier_parameters_are_checked_at_config_time(classifier, params, wo
 def test_bad_classifier_parameter_stops_snakemake_before_any_job(tmp_path, snakemake_runner):
     classes = many_classes_csv(tmp_path / "many.csv", 3)
     config = local_config(classes)
-    config["classifiers"]["sklearn"]["RandomForest"] = {"n_estimators": -5}
+    config["classifiers"]["sklearn"]["RandomForest"]["params"] = {"n_estimators": -5}
     write_config(tmp_path, config)
     done = snakemake_runner(tmp_path, "--cores", "1")
     assert done.returncode != 0
@@ -160,9 +157,9 @@ def test_misspelt_weka_class_is_refused_at_config_time():
 
     if not bundled_weka_classes():
         pytest.skip("python-weka-wrapper3 is not installed")
-    config = validated(copy.deepcopy(repo_config()))
-    config["engines"] = ["weka"]
-    config["classifiers"]["weka"]["J48"] = {"class": "weka.classifiers.trees.J84"}
+    raw = select(copy.deepcopy(repo_config()), engines=["weka"])
+    raw["classifiers"]["weka"]["J48"] = {"class": "weka.classifiers.trees.J84"}
+    config = validated(raw)
     with pytest.raises(ConfigError) as caught:
         pdconfig.check_engines(config)
     message = str(caught.value)

@@ -55,9 +55,8 @@ def checked_config(datasets: dict, mirror: Path | None = None) -> dict:
         for name, block in datasets.items()
     }
     config["mirror"] = str(mirror) if mirror is not None else None
-    pdconfig.validate_schema(config)
-    pdconfig.check_config(config)
-    return config
+    select(config, datasets=list(config["datasets"]))
+    return pdconfig.prepare_config(config)
 
 
 def fetch_to(out: Path, name: str, dataset: dict, mirror: Path | None = None) -> None:
@@ -395,6 +394,7 @@ def test_uci_class_not_configured_names_dataset_and_source(mirror_copy, tmp_path
 def test_snakemake_empty_csv_stops_before_any_job(tmp_path, snakemake_runner):
     config = small_config(None)
     config["datasets"] = {"toy": {**toy_block(), "kappa_vectors": {}, "kappa_grid": [0, 1]}}
+    select(config, datasets=["toy"])
     write_config(tmp_path, config)
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "toy.csv").write_bytes(b"")

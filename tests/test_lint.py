@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import repo_config, write_config
+from conftest import repo_config, select, write_config
 
 from pdmeasure.pipeline.engines import EngineUnavailable, get_engine
 
@@ -27,8 +27,8 @@ def test_snakemake_lint_is_clean(tmp_path, uci_mirror, snakemake_runner):
     config = repo_config()
     config["mirror"] = str(uci_mirror)
     # Lint every configured engine this machine can run (Weka needs Java).
-    config["engines"] = [e for e in config["engines"] if _available(e)]
-    if not config["engines"]:
+    select(config, engines=[e for e in config["run"]["engines"] if _available(e)])
+    if not config["run"]["engines"]:
         pytest.skip("no configured engine is available")
     write_config(tmp_path, config)
     done = snakemake_runner(tmp_path, "--lint")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import SMALL_FOLDS, small_config, write_config
+from conftest import SMALL_FOLDS, select, small_config, write_config
 
 from pdmeasure.pipeline.config import load_manifest
 from pdmeasure.pipeline.confusion import LONG_COLUMNS, POOLED, from_long, read_long
@@ -134,6 +134,7 @@ def test_a_new_dataset_is_one_config_block(tmp_path, uci_mirror, snakemake_runne
             "kappa_vectors": {"p1": [1, 0, 0.5]},
         }
     }
+    select(config, datasets=["toy"])
     write_config(tmp_path, config)
     done = snakemake_runner(tmp_path, "--cores", "2", "results/confusion_matrices.csv")
     assert done.returncode == 0, done.stderr[-3000:]

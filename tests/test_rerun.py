@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import filecmp
+import hashlib
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-from conftest import REPO_ROOT, run_snakemake, small_config, write_config
+from conftest import REPO_ROOT, run_snakemake, select, sklearn_entry, small_config, write_config
 
 pytestmark = [pytest.mark.slow, pytest.mark.weka]
 
@@ -103,6 +104,12 @@ def copy_toy(config, workdir):
     config["datasets"]["toy"]["path"] = "toy_copy.csv"
 
 
+def pin_toy(config, workdir):
+    """Pin toy.csv by its sha256 (the file does not change; the pin is a new parameter)."""
+    digest = hashlib.sha256((workdir / "toy.csv").read_bytes()).hexdigest()
+    config["datasets"]["toy"]["sha256"] = digest
+
+
 def mirror_copy(config, workdir):
     (workdir / "mirror_link").unlink(missing_ok=True)
     (workdir / "mirror_link").symlink_to(Path(config["mirror"]).resolve())
@@ -133,8 +140,8 @@ CHANGES: dict[str, Change] = {
             "explorer",
         ],
     ),
-    "engines": Change(
-        setter("engines", ["sklearn"]),
+    "run.engines": Change(
+        setter("run.engines", ["sklearn"]),
         [
             "aggregate_confusion",
             "aggregate_measures",
@@ -146,11 +153,55 @@ CHANGES: dict[str, Change] = {
         ],
         new_jobs=True,
     ),
+    "run.datasets": Change(
+        setter("run.datasets", ["car"]),
+        [
+            "aggregate_confusion",
+            "aggregate_measures",
+            "reproduction",
+            "stats_across",
+            "stats_cd_diagrams",
+            "stats_report",
+            "exact_collect",
+        ],
+        new_jobs=True,
+    ),
+    "run.classifiers": Change(
+        setter("run.classifiers", {"sklearn": ["NaiveBayes"]}),
+        [
+            *"aggregate_confusion",
+            "aggregate_measures",
+            "reproduction",
+            "stats_across",
+            "stats_cd_diagrams",
+            "stats_report",
+            "exact_collect",,
+            "measures engine=sklearn",
+            "grid_histogram engine=sklearn",
+            "exact_analysis engine=sklearn",
+            "stats_within engine=sklearn",
+            "explorer engine=sklearn",
+        ],
+        new_jobs=True,
+    ),
+    # No dataset of the run comes from OpenML: the OpenML folders change nothing.
+    "openml.cache": Change(setter("openml.cache", "elsewhere"), []),
+    "openml.mirror": Change(setter("openml.mirror", "elsewhere"), []),
     "cv.folds": Change(setter("cv.folds", 4), ["cross_validate", "reproduction"]),
     "cv.seed": Change(setter("cv.seed", 2), ["cross_validate", "reproduction"]),
     "cv.repeats": Change(setter("cv.repeats", 2), ["cross_validate", "reproduction"]),
-    "classifiers.*.*": Change(
-        setter("classifiers.sklearn.DecisionTree.min_samples_leaf", 3),
+    # A classifier defined for an engine outside the run changes nothing.
+    "classifiers.*.*": Change(setter("classifiers.orange.Tree", {"depth": 1}), []),
+    "classifiers.sklearn.*.class": Change(
+        setter("classifiers.sklearn.DecisionTree.class", "sklearn.tree.ExtraTreeClassifier"),
+        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
+    ),
+    "classifiers.sklearn.*.params": Change(
+        setter("classifiers.sklearn.DecisionTree.params.min_samples_leaf", 3),
+        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
+    ),
+    "classifiers.sklearn.*.encoding": Change(
+        setter("classifiers.sklearn.DecisionTree.encoding", "onehot"),
         ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
     ),
     "classifiers.weka.*.class": Change(
@@ -166,8 +217,18 @@ CHANGES: dict[str, Change] = {
     "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["grid_histogram"]),
     # A guard checked before any job: raising it changes no output.
     "histogram.max_grid_vectors": Change(setter("histogram.max_grid_vectors", 10**9), []),
+    # Every dataset of the run has an explicit grid: the budget of `auto` changes nothing.
+    "histogram.auto_grid_vectors": Change(setter("histogram.auto_grid_vectors", 100), []),
     "datasets.*.uci_id": Change(setter("datasets.car.uci_id", 76), refused="datasets.car.classes"),
+    "datasets.*.openml_id": Change(setter("datasets.toy.openml_id", 61), refused="datasets.toy"),
     "datasets.*.path": Change(copy_toy, ["fetch_data dataset=toy"]),
+    # The values that the defaults resolve to: stating them changes nothing.
+    "datasets.*.format": Change(setter("datasets.toy.format", "csv"), []),
+    "datasets.*.separator": Change(setter("datasets.toy.separator", ","), []),
+    "datasets.*.header": Change(
+        setter("datasets.toy.header", False), refused="datasets.toy.target"
+    ),
+    "datasets.*.sha256": Change(pin_toy, ["fetch_data dataset=toy"]),
     "datasets.*.target": Change(
         setter("datasets.toy.target", "grade2"), ["fetch_data dataset=toy"]
     ),
@@ -292,11 +353,11 @@ def base_config(mirror: Path) -> dict:
             "kappa_vectors": {"p1": [1, 0, 0.5]},
         },
     }
-    config["engines"] = ["sklearn", "weka"]
+    select(config, datasets=["car", "toy"], engines=["sklearn", "weka"])
     config["classifiers"] = {
         "sklearn": {
-            "NaiveBayes": {"alpha": 1.0},
-            "DecisionTree": {"criterion": "entropy", "min_samples_leaf": 2},
+            "NaiveBayes": sklearn_entry("NaiveBayes", alpha=1.0),
+            "DecisionTree": sklearn_entry("DecisionTree", criterion="entropy", min_samples_leaf=2),
         },
         "weka": {
             "J48": {"class": "weka.classifiers.trees.J48", "options": []},

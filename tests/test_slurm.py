@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, repo_config, run_snakemake, small_config, write_config
+from conftest import REPO_ROOT, repo_config, run_snakemake, select, small_config, write_config
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
@@ -74,7 +74,7 @@ def slurm_config(mirror: Path) -> dict:
     full = repo_config()
     config["datasets"] = {name: full["datasets"][name] for name in DATASETS}
     engines = ["sklearn", "weka"] if weka_available() else ["sklearn"]
-    config["engines"] = engines
+    select(config, datasets=DATASETS, engines=engines)
     config["classifiers"] = {
         engine: {
             name: (config["classifiers"].get(engine) or full["classifiers"][engine])[name]

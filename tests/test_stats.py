@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scikit_posthocs as sp
+from conftest import sklearn_entry
 from scipy import stats as ss
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.multitest import multipletests
@@ -819,8 +820,8 @@ def test_cross_validate_5x2_through_the_sklearn_engine():
     frames = [
         stats_folds.cross_validate_5x2("sklearn", data, spec, name, params, seed=3)
         for name, params in (
-            ("NaiveBayes", {"alpha": 1.0}),
-            ("DecisionTree", {"criterion": "entropy"}),
+            ("NaiveBayes", sklearn_entry("NaiveBayes", alpha=1.0)),
+            ("DecisionTree", sklearn_entry("DecisionTree", criterion="entropy")),
         )
     ]
     pred = pd.concat(frames, ignore_index=True)

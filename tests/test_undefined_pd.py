@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import run_snakemake, small_config, write_config
+from conftest import run_snakemake, select, sklearn_entry, small_config, write_config
 
 from pdmeasure import measures
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 CLASSES = ["lo", "mid", "hi"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 #: A depth-1 tree: one split on ``size``, so it never predicts one of the three classes.
-STUMP = {"criterion": "entropy", "max_depth": 1}
+STUMP = sklearn_entry("DecisionTree", criterion="entropy", max_depth=1)
 
 
 def toy_csv(path: Path, n: int = 120, seed: int = 5) -> None:
@@ -60,7 +60,7 @@ def toy_config(classifiers: dict, zero_division) -> dict:
             "kappa_vectors": {"p1": [1, 0, 0.5]},
         }
     }
-    config["engines"] = ["sklearn"]
+    select(config, datasets=["toy"], engines=["sklearn"])
     config["classifiers"] = {"sklearn": classifiers}
     config["zero_division"] = zero_division
     config["exact"] = {**config["exact"], "fine_grid_values": 5}
@@ -91,7 +91,9 @@ def _png(path: Path) -> bool:
 
 
 def test_rule_all_with_a_classifier_that_never_predicts_a_class(tmp_path):
-    config = toy_config({"NaiveBayes": {"alpha": 1.0}, "DecisionTree": STUMP}, "nan")
+    config = toy_config(
+        {"NaiveBayes": sklearn_entry("NaiveBayes", alpha=1.0), "DecisionTree": STUMP}, "nan"
+    )
     results = run_all(tmp_path / "run", config)
     workdir = results.parent
 
@@ -144,7 +146,7 @@ def test_rule_all_with_a_classifier_that_never_predicts_a_class(tmp_path):
 
 @pytest.mark.parametrize(
     "classifier, params, zero_division",
-    [("NaiveBayes", {"alpha": 1.0}, 0.0), ("DecisionTree", STUMP, "nan")],
+    [("NaiveBayes", sklearn_entry("NaiveBayes", alpha=1.0), 0.0), ("DecisionTree", STUMP, "nan")],
     ids=["one-classifier", "one-classifier-left-out"],
 )
 def test_rule_all_with_a_single_classifier(tmp_path, classifier, params, zero_division):

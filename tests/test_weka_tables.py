@@ -15,6 +15,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 import yaml
+from conftest import select
 from test_weka_engine import canonical, spec_of, weka  # noqa: F401 (weka: shared fixture)
 
 from pdmeasure.paper import published
@@ -32,7 +33,7 @@ EXACT = ("Bagging", "BayesNet", "DecisionTable", "J48")
 def config(repo_root):
     with open(repo_root / "config.yaml") as handle:
         config = yaml.safe_load(handle)
-    config["engines"] = ["weka"]
+    select(config, engines=["weka"])
     return config
 
 

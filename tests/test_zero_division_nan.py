@@ -409,8 +409,7 @@ def test_nan_measures_are_written_and_read_back_by_the_pipeline(tmp_path, uci_mi
     """
     config = small_config(uci_mirror)
     config["zero_division"] = "nan"
-    tree = config["classifiers"]["sklearn"]["DecisionTree"]
-    config["classifiers"]["sklearn"]["DecisionTree"] = {**tree, "max_depth": 1}
+    config["classifiers"]["sklearn"]["DecisionTree"]["params"]["max_depth"] = 1
     results = _run(tmp_path / "run", config)
     for name in (
         "stats/report.md",

@@ -10,28 +10,32 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 import pdmeasure.pipeline.config as pdconfig
+from pdmeasure.paper.facts import PD_DATASET_TABLES
 from pdmeasure.pipeline.stats_tables import comparison_keys, file_stem
 
 try:
     validate(config, str(pdconfig.SCHEMA_PATH), set_default=True)
 except WorkflowError as exc:
     raise pdconfig.schema_error(exc) from None
-pdconfig.check_config(config)
-pdconfig.check_engines(config)
-pdconfig.check_data(config)
+# The run: the selected datasets, engines and classifiers, each dataset resolved (class order,
+# numeric features, kappa vectors by position, kappa grid). Every rule reads RUN, not config.
+RUN = pdconfig.resolve_run(config)
+pdconfig.check_config(RUN)
+pdconfig.check_engines(RUN)
+pdconfig.check_data(RUN)
 
 # Every rule's software: the conda environment of the whole project (`snakemake --sdm conda`).
 CONDA_ENV = "../../environment.yml"
 
 
 def datasets():
-    """Configured dataset names, in configured order."""
-    return list(config["datasets"])
+    """The datasets of the run (`run.datasets`), in that order."""
+    return list(RUN["datasets"])
 
 
 def engines():
-    """Configured engine names, in configured order."""
-    return list(config["engines"])
+    """The engines of the run (`run.engines`), in that order."""
+    return list(RUN["engines"])
 
 
 wildcard_constraints:
@@ -45,14 +49,14 @@ def grid_datasets():
     return [
         name
         for name in datasets()
-        if config["datasets"][name]["kappa_grid"] is not None
+        if RUN["datasets"][name]["kappa_grid"] is not None
     ]
 
 
 def all_kappa_vectors():
     """Every dataset's named kappa vectors: {dataset: {name: vector}}."""
     return {
-        name: dict(block["kappa_vectors"]) for name, block in config["datasets"].items()
+        name: dict(block["kappa_vectors"]) for name, block in RUN["datasets"].items()
     }
 
 
@@ -64,7 +68,7 @@ def cd_keys():
     return [
         (engine, measure, kappa)
         for engine in engines()
-        if len(config["classifiers"][engine]) >= 2
+        if len(RUN["classifiers"][engine]) >= 2
         for measure, kappa in comparison_keys(all_kappa_vectors())
     ]
 
@@ -84,7 +88,7 @@ def paper_figure_points(wildcards):
 
 def results_path(*parts):
     """A path under the configured results folder (wildcards in braces are kept)."""
-    return str(pdconfig.results_dir(config).joinpath(*parts))
+    return str(pdconfig.results_dir(RUN).joinpath(*parts))
 
 
 def benchmark_path(*parts):
@@ -94,7 +98,7 @@ def benchmark_path(*parts):
 
 def cv_jobs():
     """Every (engine, dataset, classifier) to cross-validate, in configured order."""
-    return pdconfig.cv_jobs(config)
+    return pdconfig.cv_jobs(RUN)
 
 
 def cv_files(name):
@@ -113,7 +117,7 @@ def engine_cv_files(wildcards, name):
     config order."""
     return [
         results_path("cv", wildcards.engine, wildcards.dataset, classifier, name)
-        for classifier in config["classifiers"][wildcards.engine]
+        for classifier in RUN["classifiers"][wildcards.engine]
     ]
 
 
@@ -131,7 +135,7 @@ def engine_prediction_files(wildcards):
 def engine_cv5x2_files(wildcards):
     """The 5 x 2-fold CV predictions of every classifier of {engine} on {dataset}; [] when
     `stats.cv5x2` is off."""
-    if not config["stats"]["cv5x2"]:
+    if not RUN["stats"]["cv5x2"]:
         return []
     return [
         results_path(
@@ -142,30 +146,43 @@ def engine_cv5x2_files(wildcards):
             classifier,
             "predictions.csv",
         )
-        for classifier in config["classifiers"][wildcards.engine]
+        for classifier in RUN["classifiers"][wildcards.engine]
     ]
 
 
 def local_data_file(wildcards):
     """The local data file of {dataset} (`path:`), so that editing it reruns the fetch; [] for UCI."""
-    path = config["datasets"][wildcards.dataset]["path"]
+    path = RUN["datasets"][wildcards.dataset]["path"]
     return [path] if path is not None else []
 
 
 def fetch_params(wildcards):
-    """The keys of a dataset block that decide its canonical table, and the mirror (rule params).
+    """The keys of a dataset block that decide its canonical table, and where to read it
+    (rule params).
 
-    The mirror (a UCI dataset's offline fallback) is the config's `mirror`, else $UCI_MIRROR,
-    resolved here so that the job sees it as a parameter rather than reading the environment;
-    a local file has none.
+    The UCI mirror (the config's `mirror`, else $UCI_MIRROR) and the OpenML cache and mirror
+    are resolved here so that the job sees them as parameters rather than reading the
+    environment; a source that does not use one gets None.
     """
-    block = config["datasets"][wildcards.dataset]
-    keys = ("uci_id", "path", "target", "classes", "missing", "numeric_features")
-    mirror = pdconfig.mirror_path(config) if block["uci_id"] is not None else None
-    return {
-        "dataset": {key: block[key] for key in keys},
-        "mirror": str(mirror) if mirror is not None else None,
-    }
+    block = RUN["datasets"][wildcards.dataset]
+    keys = (
+        *pdconfig.SOURCE_KEYS,
+        "format",
+        "separator",
+        "header",
+        "sha256",
+        "target",
+        "classes",
+        "class_order",
+        "missing",
+        "numeric_features",
+    )
+    locations = pdconfig.data_locations(RUN)
+    if block["uci_id"] is None:
+        locations["mirror"] = None
+    if block["openml_id"] is None:
+        locations["openml_cache"] = locations["openml_mirror"] = None
+    return {"dataset": {key: block[key] for key in keys}, **locations}
 
 
 def engine_dataset_params(wildcards):
@@ -186,28 +203,28 @@ def cv_params():
 
 def engine_classifiers(wildcards):
     """The classifier names of {engine}, in configured order (rule params)."""
-    return list(config["classifiers"][wildcards.engine])
+    return list(RUN["classifiers"][wildcards.engine])
 
 
 def dataset_classes(wildcards):
     """The configured class order of {dataset} (rule params; kappa is positional)."""
-    return list(config["datasets"][wildcards.dataset]["classes"])
+    return list(RUN["datasets"][wildcards.dataset]["classes"])
 
 
 def dataset_kappa_vectors(wildcards):
     """The named kappa vectors of {dataset} (rule params)."""
-    return dict(config["datasets"][wildcards.dataset]["kappa_vectors"])
+    return dict(RUN["datasets"][wildcards.dataset]["kappa_vectors"])
 
 
 def dataset_kappa_grid(wildcards):
     """The kappa grid values of {dataset}, or None (`kappa_grid: null`) (rule params)."""
-    grid = config["datasets"][wildcards.dataset]["kappa_grid"]
+    grid = RUN["datasets"][wildcards.dataset]["kappa_grid"]
     return list(grid) if grid is not None else None
 
 
 def exact_settings():
     """The exact block and the zero-division policy (rule params of the exact analysis)."""
-    return {**config["exact"], "zero_division": config["zero_division"]}
+    return {**RUN["exact"], "zero_division": RUN["zero_division"]}
 
 
 def reproduction_params():
@@ -220,12 +237,12 @@ def reproduction_params():
     keys = ("classes", "kappa_vectors", "kappa_grid")
     return {
         "engines": engines(),
-        "classifiers": {engine: config["classifiers"][engine] for engine in engines()},
-        "cv": dict(config["cv"]),
-        "zero_division": config["zero_division"],
+        "classifiers": {engine: RUN["classifiers"][engine] for engine in engines()},
+        "cv": dict(RUN["cv"]),
+        "zero_division": RUN["zero_division"],
         "datasets": {
             name: {key: block[key] for key in keys}
-            for name, block in config["datasets"].items()
+            for name, block in RUN["datasets"].items()
         },
     }
 
@@ -254,8 +271,10 @@ def reported(path, caption, category, subcategory=None, **labels):
 
 
 def data_targets():
-    """Canonical tables of the configured datasets."""
-    return [results_path("data", f"{name}.csv") for name in datasets()]
+    """Canonical tables of the run's datasets, and what was resolved about each."""
+    return [
+        results_path("data", f"{name}.{ext}") for name in datasets() for ext in ("csv", "json")
+    ]
 
 
 def cv_targets():
@@ -296,8 +315,17 @@ def tables_targets():
     ]
 
 
+def paper_run():
+    """Whether the run touches the papers: some dataset of the run is one of the pd paper's
+    (by name). A run of one's own datasets builds no paper tables and no reproduction."""
+    return any(name in PD_DATASET_TABLES for name in datasets())
+
+
 def paper_targets():
-    """Paper tables and figures computed from the papers' own example matrices."""
+    """Paper tables and figures computed from the papers' own example matrices (runs that
+    touch the papers only)."""
+    if not paper_run():
+        return []
     return [
         *[
             results_path("paper", f"{name}.{ext}")
@@ -315,7 +343,10 @@ def paper_targets():
 
 
 def reproduction_targets():
-    """Published-against-reproduced comparison and its summary."""
+    """Published-against-reproduced comparison and its summary (runs that touch the papers
+    only)."""
+    if not paper_run():
+        return []
     return [results_path("reproduction.csv"), results_path("reproduction.md")]
 
 

@@ -1,14 +1,18 @@
 # Module data (DAG step 1): each configured dataset -> its canonical table.
-# ucimlrepo first, then the offline mirror (config `mirror` or $UCI_MIRROR), or a local CSV.
+# UCI (ucimlrepo, then the offline mirror), OpenML (scikit-learn's cache, then its mirror), or a
+# local CSV, TSV or ARFF file.
 
 
 rule fetch_data:
     input:
         local_data_file,
     output:
-        reported(
+        table=reported(
             results_path("data/{dataset}.csv"), "data", "Data", dataset="{dataset}"
         ),
+        # The class order (positional for every kappa vector), the rule that gave it, the
+        # target and the feature types, as resolved from the config and the data.
+        about=results_path("data/{dataset}.json"),
     log:
         "logs/data/{dataset}.log",
     conda:

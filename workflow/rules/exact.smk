@@ -84,7 +84,7 @@ rule exact_figure7:
         CONDA_ENV
     params:
         classifiers=engine_classifiers,
-        values=config["exact"]["fine_grid_values"],
+        values=RUN["exact"]["fine_grid_values"],
     script:
         "../scripts/exact_figure7.py"
 

@@ -22,6 +22,6 @@ rule explorer:
     params:
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,
-        zero_division=config["zero_division"],
+        zero_division=RUN["zero_division"],
     script:
         "../scripts/explorer.py"

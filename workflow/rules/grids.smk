@@ -32,9 +32,9 @@ rule grid_histogram:
     params:
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,
-        bin_width=config["histogram"]["bin_width"],
-        chunk_size=config["histogram"]["chunk_size"],
-        zero_division=config["zero_division"],
+        bin_width=RUN["histogram"]["bin_width"],
+        chunk_size=RUN["histogram"]["chunk_size"],
+        zero_division=RUN["zero_division"],
     script:
         "../scripts/grid_histogram.py"
 

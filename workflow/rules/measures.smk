@@ -19,7 +19,7 @@ rule measures:
     params:
         classes=dataset_classes,
         kappa_vectors=dataset_kappa_vectors,
-        zero_division=config["zero_division"],
+        zero_division=RUN["zero_division"],
     script:
         "../scripts/measures.py"
 

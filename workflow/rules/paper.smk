@@ -62,7 +62,7 @@ rule paper_tables:
     conda:
         CONDA_ENV
     params:
-        zero_division=config["zero_division"],
+        zero_division=RUN["zero_division"],
     script:
         "../scripts/paper_tables.py"
 

@@ -26,7 +26,7 @@ rule stats_cv5x2:
     params:
         dataset=engine_dataset_params,
         classifier=classifier_params,
-        seed=config["cv"]["seed"],
+        seed=RUN["cv"]["seed"],
     script:
         "../scripts/stats_cv5x2.py"
 
@@ -82,9 +82,9 @@ rule stats_within:
         classes=dataset_classes,
         kappa_vectors=dataset_kappa_vectors,
         classifiers=engine_classifiers,
-        zero_division=config["zero_division"],
-        alpha=config["stats"]["alpha"],
-        mcnemar_exact_below=config["stats"]["mcnemar_exact_below"],
+        zero_division=RUN["zero_division"],
+        alpha=RUN["stats"]["alpha"],
+        mcnemar_exact_below=RUN["stats"]["mcnemar_exact_below"],
     script:
         "../scripts/stats_within.py"
 
@@ -130,9 +130,9 @@ rule stats_across:
     params:
         kappa_vectors=all_kappa_vectors(),
         classifiers={
-            engine: list(config["classifiers"][engine]) for engine in engines()
+            engine: list(RUN["classifiers"][engine]) for engine in engines()
         },
-        alpha=config["stats"]["alpha"],
+        alpha=RUN["stats"]["alpha"],
     script:
         "../scripts/stats_across.py"
 
@@ -185,6 +185,6 @@ rule stats_report:
         CONDA_ENV
     params:
         figure_keys=cd_keys(),
-        alpha=config["stats"]["alpha"],
+        alpha=RUN["stats"]["alpha"],
     script:
         "../scripts/stats_report.py"

@@ -1,18 +1,39 @@
-"""Snakemake script of rule fetch_data: one dataset -> results/data/{dataset}.csv.
+"""Snakemake script of rule fetch_data: one dataset -> results/data/{dataset}.csv and .json.
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
 from pdmeasure.pipeline.fetch import fetch_dataset
-from pdmeasure.pipeline.io import run_script, write_csv
+from pdmeasure.pipeline.io import run_script, write_csv, write_json
 
 
 def main(smk, log) -> None:
     name = smk.wildcards.dataset
-    fetch = smk.params.fetch
-    frame, source = fetch_dataset(name, fetch["dataset"], mirror=fetch["mirror"], logger=log)
-    write_csv(frame, smk.output[0])
-    log.info("dataset %s: source %s -> %s", name, source, smk.output[0])
+    params = smk.params.fetch
+    dataset = params["dataset"]
+    frame, source = fetch_dataset(
+        name,
+        dataset,
+        mirror=params["mirror"],
+        openml_cache=params["openml_cache"],
+        openml_mirror=params["openml_mirror"],
+        logger=log,
+    )
+    log.info("dataset %s: class order %s (%s)", name, dataset["classes"], dataset["class_order"])
+    log.info("dataset %s: numeric features %s", name, dataset["numeric_features"])
+    write_csv(frame, smk.output.table)
+    about = {
+        "dataset": name,
+        "source": source,
+        "rows": len(frame),
+        "target": dataset["target"],
+        "classes": list(dataset["classes"]),
+        "class_order": dataset["class_order"],
+        "numeric_features": list(dataset["numeric_features"]),
+        "missing": dataset["missing"],
+    }
+    write_json(about, smk.output.about)
+    log.info("dataset %s: source %s -> %s", name, source, smk.output.table)
 
 
 if __name__ == "__main__":

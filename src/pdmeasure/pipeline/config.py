@@ -4,11 +4,20 @@
 
 1. :func:`validate_schema` -- ``snakemake.utils.validate`` against
    ``pdmeasure/pipeline/config.schema.yaml`` (types, misspelt keys, defaults);
-2. :func:`check_config` -- rules that span keys (kappa vector length = number of classes,
-   exactly one of ``uci_id``/``path``, known engines with a classifier block);
-3. :func:`check_data` -- the class order against the data, where the data (a local file, the
+2. :func:`resolve_run` -- the run's selection (``run.datasets``, ``run.engines``,
+   ``run.classifiers``) checked against the definitions, and every selected dataset resolved:
+   its source, target column, class order, numeric features, kappa vectors (a mapping by class
+   label becomes a positional list) and kappa grid (``auto`` becomes values). What the config
+   leaves out is read from the data's description (:func:`pdmeasure.pipeline.fetch.describe`);
+   the rule that gave it is kept in the block (``class_order``, ``kappa_grid_rule``);
+3. :func:`check_config` -- rules that span keys of the resolved config (kappa vector length =
+   number of classes, known engines with a classifier block, grid sizes);
+4. :func:`check_data` -- the class order against the data, where the data (a local file, the
    mirror's ``MANIFEST.json`` or an already fetched canonical table) can be read without a
    job; the fetch step repeats the check on the data it fetched.
+
+The workflow runs on the resolved config only, so every value a job uses reaches it as a rule
+parameter that Snakemake sees.
 
 Every error is a :class:`ConfigError` whose message starts with the offending key, written
 as a dotted path (``datasets.car.kappa_vectors.p1``).
@@ -16,8 +25,10 @@ as a dotted path (``datasets.car.kappa_vectors.p1``).
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import shlex
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
@@ -57,21 +68,38 @@ def load_config(path: str | os.PathLike, *, schema: str | os.PathLike | None = N
     Returns
     -------
     dict
-        The config with every default filled in.
+        The resolved config of the run (:func:`resolve_run`), every default filled in.
 
     Raises
     ------
     ConfigError
-        If the file is not a YAML mapping, or any check of :func:`validate_schema` or
-        :func:`check_config` fails.
+        If the file is not a YAML mapping, or any check of :func:`validate_schema`,
+        :func:`resolve_run` or :func:`check_config` fails.
     """
     with open(path, encoding="utf-8") as handle:
         config = yaml.safe_load(handle)
     if not isinstance(config, dict):
         raise ConfigError(f"{path}: the config must be a YAML mapping, got {type(config).__name__}")
+    return prepare_config(config, schema=schema)
+
+
+def prepare_config(config: dict, *, schema: str | os.PathLike | None = None) -> dict:
+    """:func:`validate_schema` (in place), :func:`resolve_run`, then :func:`check_config`.
+
+    Returns
+    -------
+    dict
+        The resolved config of the run.
+
+    Raises
+    ------
+    ConfigError
+        Naming the first offending key.
+    """
     validate_schema(config, schema)
-    check_config(config)
-    return config
+    resolved = resolve_run(config)
+    check_config(resolved)
+    return resolved
 
 
 def validate_schema(config: dict, schema: str | os.PathLike | None = None) -> dict:
@@ -144,38 +172,263 @@ def describe_validation_error(error) -> str:
     return f"config key `{_key(path)}`: {error.message} (got {error.instance!r})"
 
 
-def check_config(config: Mapping) -> None:
-    """Checks that span keys; ``config`` must already have passed :func:`validate_schema`.
+#: The sources of a dataset block; exactly one is given.
+SOURCE_KEYS = ("uci_id", "openml_id", "path")
 
-    - every engine of ``engines`` is registered and has a ``classifiers.<engine>`` block;
-    - every dataset has exactly one of ``uci_id`` and ``path``;
+#: File name extensions of a local data file -> its format.
+FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".arff": "arff"}
+
+#: Field separator of each delimited format when ``separator`` is not given.
+DEFAULT_SEPARATORS = {"csv": ",", "tsv": "\t"}
+
+#: Most values per class of a ``kappa_grid: auto`` (0, 0.1, ..., 1).
+AUTO_GRID_MAX_VALUES = 11
+
+
+def resolve_run(config: Mapping) -> dict:
+    """The config of this run: the selection checked, every selected dataset resolved.
+
+    ``config`` must have passed :func:`validate_schema`. The result is a new dict with the
+    same settings, where
+
+    - ``engines`` is ``run.engines``;
+    - ``classifiers`` holds, per selected engine, the selected classifiers
+      (``run.classifiers``, else every defined one), each entry normalised by
+      :func:`normalise_classifier`;
+    - ``datasets`` holds the selected datasets, in ``run.datasets`` order, each resolved by
+      :func:`resolve_dataset`;
+    - ``run`` is dropped (the three keys above replace it).
+
+    Raises
+    ------
+    ConfigError
+        A selected dataset, engine or classifier is not defined, or a dataset cannot be
+        resolved (see :func:`resolve_dataset`).
+    """
+    run = config["run"]  # validated: the schema fills the defaults
+    defined = config["datasets"]
+    names = list(defined) if run["datasets"] is None else list(run["datasets"])
+    unknown = [n for n in names if n not in defined]
+    if unknown:
+        raise ConfigError(
+            f"config key `run.datasets`: {unknown} are not defined under `datasets` (defined: "
+            f"{', '.join(defined)}); to fix: add a block `datasets: {{{unknown[0]}: {{path: ...}}}}` "
+            "or correct the name"
+        )
+    engines = list(run["engines"])
+    for engine in engines:
+        if engine not in ENGINES:
+            raise ConfigError(
+                f"config key `run.engines`: unknown engine {engine!r}; known engines: "
+                f"{', '.join(sorted(ENGINES))}"
+            )
+        if not config["classifiers"].get(engine):
+            raise ConfigError(
+                f"config key `classifiers.{engine}`: engine {engine!r} is listed in `run.engines` "
+                f"but has no classifiers; add a block `classifiers: {{{engine}: {{Name: ...}}}}`"
+            )
+    selection = run["classifiers"] or {}
+    for engine in selection:
+        if engine not in engines:
+            raise ConfigError(
+                f"config key `run.classifiers.{engine}`: engine {engine!r} is not in "
+                f"`run.engines` {engines}; add it there or remove this key"
+            )
+    classifiers = {}
+    for engine in engines:
+        chosen = selection.get(engine) or list(config["classifiers"][engine])
+        missing = [c for c in chosen if c not in config["classifiers"][engine]]
+        if missing:
+            raise ConfigError(
+                f"config key `run.classifiers.{engine}`: {missing} are not defined under "
+                f"`classifiers.{engine}` (defined: {', '.join(config['classifiers'][engine])})"
+            )
+        classifiers[engine] = {
+            c: normalise_classifier(engine, c, config["classifiers"][engine][c]) for c in chosen
+        }
+    out = {k: copy.deepcopy(v) for k, v in config.items() if k not in ("run", "datasets")}
+    out["engines"] = engines
+    out["classifiers"] = classifiers
+    out["datasets"] = {name: resolve_dataset(config, name) for name in names}
+    return out
+
+
+def normalise_classifier(engine: str, name: str, entry: Mapping) -> dict:
+    """A classifier entry with its defaults filled in.
+
+    A Weka ``options`` string is split like a shell command line (``"-C 1.0"`` ->
+    ``["-C", "1.0"]``); other entries are copied.
+
+    Raises
+    ------
+    ConfigError
+        Naming ``classifiers.<engine>.<name>.options`` when the string cannot be split.
+    """
+    entry = copy.deepcopy(dict(entry))
+    if engine == "weka" and isinstance(entry.get("options"), str):
+        try:
+            entry["options"] = shlex.split(entry["options"])
+        except ValueError as exc:
+            raise ConfigError(
+                f"config key `classifiers.weka.{name}.options`: {exc} in {entry['options']!r}; "
+                "to fix: close the quote, or give the options as a list"
+            ) from None
+    return entry
+
+
+def resolve_dataset(config: Mapping, name: str) -> dict:
+    """One dataset block with its source, target, classes, features and kappa resolved.
+
+    - exactly one of ``uci_id``, ``openml_id`` and ``path``; ``format`` of a ``path`` from
+      its extension when not given;
+    - ``target``, ``classes`` and ``numeric_features`` from the config when given, else from
+      the data's description (:func:`pdmeasure.pipeline.fetch.describe`): the class column
+      by name, keyword (``first``/``last``) or position; the class order declared by an ARFF
+      header or OpenML, else the order of first appearance in the data; the numeric features
+      declared by ARFF/OpenML, else inferred from the cells. ``class_order`` records which
+      rule gave the classes;
+    - ``kappa_vectors``: a mapping ``{label: value}`` becomes a list in class order;
+    - ``kappa_grid``: ``auto`` becomes :func:`auto_kappa_grid` values (or None);
+      ``kappa_grid_rule`` records which.
+
+    Raises
+    ------
+    ConfigError
+        Naming the key: no or several sources, an unknown file extension, data that cannot be
+        described, a kappa mapping with a missing or unknown label.
+    """
+    block = copy.deepcopy(dict(config["datasets"][name]))
+    key = f"datasets.{name}"
+    given = [k for k in SOURCE_KEYS if block.get(k) is not None]
+    if len(given) != 1:
+        raise ConfigError(
+            f"config key `{key}`: give exactly one source among `uci_id` (a UCI dataset), "
+            f"`openml_id` (an OpenML dataset) and `path` (a local CSV, TSV or ARFF file); "
+            f"got {given or 'none'}"
+        )
+    if block["path"] is not None and block["format"] is None:
+        suffix = Path(block["path"]).suffix.lower()
+        if suffix not in FORMATS:
+            raise ConfigError(
+                f"config key `{key}.format`: cannot tell the format of {block['path']!r} from "
+                f"its extension {suffix or '(none)'}; to fix: set `{key}.format` to csv, tsv "
+                "or arff"
+            )
+        block["format"] = FORMATS[suffix]
+    if block["path"] is not None and block["format"] in DEFAULT_SEPARATORS:
+        block["separator"] = block["separator"] or DEFAULT_SEPARATORS[block["format"]]
+    if block["path"] is not None and block["format"] == "arff" and block["missing"] is None:
+        block["missing"] = "?"
+    block["class_order"] = "configured"
+    needs_data = (
+        block["classes"] is None
+        or block["numeric_features"] is None
+        or block["target"] is None
+        or isinstance(block["target"], int)
+        or block["target"] in ("first", "last")
+    )
+    if needs_data:
+        # fetch imports this module, so it is imported when first needed.
+        from pdmeasure.pipeline.fetch import DataFetchError, describe
+
+        try:
+            description = describe(name, block, **data_locations(config))
+        except DataFetchError as exc:
+            raise ConfigError(f"config key `{key}`: {exc}") from None
+        block["target"] = description.target
+        if block["classes"] is None:
+            block["classes"] = list(description.classes)
+            block["class_order"] = description.class_order
+        if block["numeric_features"] is None:
+            block["numeric_features"] = list(description.numeric)
+    if block["target"] in block["numeric_features"]:
+        raise ConfigError(
+            f"config key `{key}.numeric_features`: names the target {block['target']!r}"
+        )
+    block["kappa_vectors"] = {
+        vname: kappa_by_label(vector, block["classes"], f"{key}.kappa_vectors.{vname}")
+        for vname, vector in block["kappa_vectors"].items()
+    }
+    block["kappa_grid_rule"] = "configured"
+    if block["kappa_grid"] == "auto":
+        limit = int(config["histogram"]["auto_grid_vectors"])
+        block["kappa_grid"] = auto_kappa_grid(len(block["classes"]), limit)
+        block["kappa_grid_rule"] = (
+            f"auto: {len(block['kappa_grid'])} values per class, at most {limit} vectors"
+            if block["kappa_grid"] is not None
+            else f"auto: skipped, 2 values over {len(block['classes'])} classes exceed {limit}"
+        )
+    return block
+
+
+def data_locations(config: Mapping) -> dict:
+    """Where sources are read from: the UCI mirror, the OpenML cache and OpenML mirror."""
+    openml = config["openml"]
+    cache = openml["cache"] or str(results_dir(config) / "openml")
+    mirror = mirror_path(config)
+    return {
+        "mirror": str(mirror) if mirror is not None else None,
+        "openml_cache": cache,
+        "openml_mirror": openml["mirror"],
+    }
+
+
+def kappa_by_label(vector, classes: Sequence[str], key: str) -> list[float]:
+    """A kappa vector as a list in class order; a mapping ``{label: value}`` is reordered.
+
+    A list is returned as given (its length is checked by :func:`check_config`).
+
+    Raises
+    ------
+    ConfigError
+        Naming ``key``: a mapping that leaves out a class or names a label that is not a
+        class.
+    """
+    if not isinstance(vector, Mapping):
+        return list(vector)
+    labels = {str(label): value for label, value in vector.items()}
+    unknown = [label for label in labels if label not in classes]
+    absent = [c for c in classes if c not in labels]
+    if unknown or absent:
+        parts = []
+        if unknown:
+            parts.append(f"labels {unknown} are not classes of the dataset")
+        if absent:
+            parts.append(f"classes {absent} have no value")
+        raise ConfigError(
+            f"config key `{key}`: {' and '.join(parts)}; the classes are {list(classes)} -- "
+            "to fix: give one value for every class label, spelt as in the data"
+        )
+    return [float(labels[c]) for c in classes]
+
+
+def auto_kappa_grid(n_classes: int, limit: int) -> list[float] | None:
+    """The ``kappa_grid: auto`` values for ``n_classes`` classes.
+
+    The most evenly spaced values from 0 to 1 (at most :data:`AUTO_GRID_MAX_VALUES`, at
+    least 2) whose grid ``values ** n_classes`` has at most ``limit`` kappa vectors; None
+    when even two values exceed it (the grid histogram is skipped, as with ``null``).
+    """
+    values = min(AUTO_GRID_MAX_VALUES, _largest_base(limit, n_classes))
+    if values < 2:
+        return None
+    return [round(i / (values - 1), 6) for i in range(values)]
+
+
+def check_config(config: Mapping) -> None:
+    """Checks that span keys of the resolved config (:func:`resolve_run`).
+
     - every kappa vector has one value per class, each in [0, 1];
     - ``kappa_grid`` values lie in [0, 1];
-    - ``numeric_features`` does not name the target.
+    - the grids are small enough to run (:func:`check_sizes`).
 
     Raises
     ------
     ConfigError
         Naming the key.
     """
-    for engine in config["engines"]:
-        if engine not in ENGINES:
-            raise ConfigError(
-                f"config key `engines`: unknown engine {engine!r}; known engines: "
-                f"{', '.join(sorted(ENGINES))}"
-            )
-        if not config["classifiers"].get(engine):
-            raise ConfigError(
-                f"config key `classifiers.{engine}`: engine {engine!r} is listed in `engines` "
-                "but has no classifiers; add a block `classifiers: {engine}: {Name: {params}}`"
-            )
     for name, ds in config["datasets"].items():
         key = f"datasets.{name}"
-        if (ds.get("uci_id") is None) == (ds.get("path") is None):
-            raise ConfigError(
-                f"config key `{key}`: give exactly one of `uci_id` (a UCI dataset) and `path` "
-                "(a local CSV file)"
-            )
         n_classes = len(ds["classes"])
         for vname, vector in ds.get("kappa_vectors", {}).items():
             if len(vector) != n_classes:
@@ -186,10 +439,6 @@ def check_config(config: Mapping) -> None:
                 )
             _check_unit_interval(vector, f"{key}.kappa_vectors.{vname}")
         _check_unit_interval(ds.get("kappa_grid") or [], f"{key}.kappa_grid")
-        if ds.get("target") in ds.get("numeric_features", []):
-            raise ConfigError(
-                f"config key `{key}.numeric_features`: names the target {ds['target']!r}"
-            )
     check_sizes(config)
 
 
@@ -274,15 +523,17 @@ def check_engines(config: Mapping) -> None:
             engine = get_engine(name)
         except ImportError as exc:
             raise ConfigError(
-                f"config key `engines`: engine {name!r} cannot be loaded ({exc}); remove it from "
-                f"`engines` (e.g. `--config engines=[sklearn]`) or install what is missing"
+                f"config key `run.engines`: engine {name!r} cannot be loaded ({exc}); remove it from "
+                "`run.engines` (e.g. `--config 'run={engines: [sklearn]}'`) or install what is "
+                "missing"
             ) from None
         try:
             engine.check_available()
         except EngineUnavailable as exc:
             raise ConfigError(
-                f"config key `engines`: engine {name!r} is unavailable: {exc} -- remove it from "
-                "`engines` (e.g. `--config engines=[sklearn]`) or install what is missing"
+                f"config key `run.engines`: engine {name!r} is unavailable: {exc} -- remove it "
+                "from `run.engines` (e.g. `--config 'run={engines: [sklearn]}'`) or install what "
+                "is missing"
             ) from None
         for classifier, params in config["classifiers"][name].items():
             try:
@@ -384,7 +635,12 @@ def first_appearance(labels) -> list[str]:
 
 
 def check_class_order(
-    name: str, configured: Sequence[str], observed: Sequence[str], *, source: str | None = None
+    name: str,
+    configured: Sequence[str],
+    observed: Sequence[str],
+    *,
+    source: str | None = None,
+    ordered: bool = True,
 ) -> None:
     """Check that ``configured`` (``datasets.<name>.classes``) is the data's class order.
 
@@ -399,6 +655,9 @@ def check_class_order(
     source : str, optional
         Which dataset and file the labels come from, e.g. ``dataset `toy` (file toy.csv)``;
         defaults to the dataset alone.
+    ordered : bool
+        Whether the order must match too (False: a source that declares its own class order,
+        where any configured order is the user's choice).
 
     Raises
     ------
@@ -430,7 +689,7 @@ def check_class_order(
             f"of first appearance are {observed} -- to fix: set `{key}` to that list (with one "
             "value per class in every kappa vector), or correct the data"
         )
-    if configured != observed:
+    if ordered and configured != observed:
         raise ConfigError(
             f"config key `{key}`: {subject}: {configured} is not the data's class order; the "
             f"classes first appear in the order {observed}, which is the papers' order and the "
@@ -457,7 +716,7 @@ def check_data(config: Mapping) -> None:
         ``classes`` in order of first appearance, or fewer than two.
     """
     # pdmeasure.pipeline.fetch imports this module, so its readers are imported when first needed.
-    from pdmeasure.pipeline.fetch import DataFetchError, check_table, read_local_csv
+    from pdmeasure.pipeline.fetch import DataFetchError, check_table, read_local_csv, read_source
 
     mirror = mirror_path(config)
     has_manifest = mirror is not None and (mirror / "MANIFEST.json").is_file()
@@ -466,12 +725,22 @@ def check_data(config: Mapping) -> None:
             f"config key `mirror`: {config['mirror']!r} is not a folder with MANIFEST.json "
             f"(relative paths start at the working directory {Path.cwd()})"
         )
-    uci = [name for name, ds in config["datasets"].items() if ds.get("path") is None]
+    uci = [name for name, ds in config["datasets"].items() if ds.get("uci_id") is not None]
     # Only datasets fetched from UCI read the manifest; a corrupt one is reported for them.
     manifest = load_manifest(mirror, datasets=uci) if has_manifest and uci else None
     for name, ds in config["datasets"].items():
+        if ds.get("path") is not None:
+            try:
+                source = read_source(name, ds)
+            except DataFetchError as exc:
+                raise ConfigError(f"config key `datasets.{name}.path`: {exc}") from None
+            ordered = source.classes is None
+            check_table(name, source.frame, ds, source=source.origin, ordered=ordered)
+            continue
+        if ds.get("uci_id") is None:
+            continue  # OpenML: checked by the fetch step, which downloads the data
         entry = None
-        if ds.get("path") is None and manifest is not None:
+        if manifest is not None:
             entry = manifest_entry(manifest, ds["uci_id"])
         if entry is not None:
             subject = f"dataset `{name}` (file {mirror / 'MANIFEST.json'})"
@@ -481,7 +750,7 @@ def check_data(config: Mapping) -> None:
                     f"class column of UCI dataset {ds['uci_id']} is {entry['target']!r} -- to "
                     f"fix: set `datasets.{name}.target: {entry['target']}`"
                 )
-            unknown = [f for f in ds.get("numeric_features", []) if f not in entry["columns"]]
+            unknown = [f for f in ds["numeric_features"] if f not in entry["columns"]]
             if unknown:
                 raise ConfigError(
                     f"config key `datasets.{name}.numeric_features`: {unknown} are not columns "
@@ -493,18 +762,14 @@ def check_data(config: Mapping) -> None:
             )
             continue
         fetched = results_dir(config) / "data" / f"{name}.csv"
-        if ds.get("path") is not None:
-            table, key, hint = Path(ds["path"]), f"datasets.{name}.path", ""
-        elif fetched.is_file():
-            table, key = fetched, f"datasets.{name}"
-            hint = "; or delete this fetched table so that the fetch step writes it again"
-        else:
+        if not fetched.is_file():
             continue
+        hint = "; or delete this fetched table so that the fetch step writes it again"
         try:
-            frame = read_local_csv(name, table)
+            frame = read_local_csv(name, fetched)
         except DataFetchError as exc:
-            raise ConfigError(f"config key `{key}`: {exc}{hint}") from None
-        check_table(name, frame, ds, source=table)
+            raise ConfigError(f"config key `datasets.{name}`: {exc}{hint}") from None
+        check_table(name, frame, ds, source=fetched)
 
 
 def dataset_spec(config: Mapping, name: str, engine: str | None = None) -> DatasetSpec:
@@ -518,7 +783,7 @@ def dataset_spec(config: Mapping, name: str, engine: str | None = None) -> Datas
         name=name,
         target=ds["target"],
         classes=tuple(ds["classes"]),
-        numeric_features=tuple(ds.get("numeric_features", ())),
+        numeric_features=tuple(ds["numeric_features"]),
         missing=ds.get("missing"),
         options=options,
     )

@@ -30,19 +30,23 @@ import math
 import re
 import socket
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import ucimlrepo
 
+from pdmeasure.pipeline import sources
 from pdmeasure.pipeline.config import (
+    DEFAULT_SEPARATORS,
     ConfigError,
     check_class_order,
     first_appearance,
     load_manifest,
     manifest_entry,
 )
+from pdmeasure.pipeline.sources import SourceTable
 
 #: Seconds before a UCI request gives up (ucimlrepo sets no timeout; a filtered network would
 #: otherwise hang the fetch job instead of falling back to the mirror).
@@ -55,11 +59,180 @@ class DataFetchError(RuntimeError):
     """A dataset could not be fetched; the message names the dataset, the reason and the fix."""
 
 
+@dataclass(frozen=True)
+class Description:
+    """What the config may leave out, as read from a dataset's data.
+
+    Attributes
+    ----------
+    target : str
+        The class column.
+    classes : tuple of str
+        The class order: declared (ARFF header, OpenML metadata) or of first appearance.
+    class_order : str
+        The rule that gave ``classes``, with the source, e.g. ``first appearance in file x.csv``.
+    numeric : tuple of str
+        Numeric features: declared (ARFF, OpenML), else inferred from the cells
+        (:func:`pdmeasure.pipeline.sources.infer_numeric`).
+    """
+
+    target: str
+    classes: tuple[str, ...]
+    class_order: str
+    numeric: tuple[str, ...]
+
+
+def read_source(
+    name: str,
+    dataset: Mapping,
+    *,
+    mirror: str | Path | None = None,
+    openml_cache: str | Path | None = None,
+    openml_mirror: str | Path | None = None,
+    logger: logging.Logger | None = None,
+    prefer_mirror: bool = False,
+) -> SourceTable:
+    """Read one dataset from its source into a table of strings.
+
+    Parameters
+    ----------
+    name : str
+        Dataset key.
+    dataset : mapping
+        Its resolved config block (:func:`pdmeasure.pipeline.config.resolve_dataset`):
+        ``uci_id``, ``openml_id`` or ``path`` with ``format``, ``separator``, ``header``,
+        ``sha256``, ``target`` and ``missing``.
+    mirror : path-like, optional
+        The offline UCI mirror.
+    openml_cache, openml_mirror : path-like, optional
+        scikit-learn's OpenML cache folder and its offline fallback.
+    logger : logging.Logger, optional
+        Receives the source and any failed download.
+    prefer_mirror : bool
+        Read a UCI dataset from the mirror when it has it, before trying ucimlrepo (to
+        describe the data without a network call while the workflow is parsed).
+
+    Raises
+    ------
+    DataFetchError
+        The source cannot be read (see the readers of :mod:`pdmeasure.pipeline.sources` and
+        :func:`read_mirror`).
+    """
+    log = logger or _log
+    target = dataset.get("target")
+    if dataset.get("openml_id") is not None:
+        return sources.fetch_openml(
+            name,
+            int(dataset["openml_id"]),
+            target=target,
+            cache_dir=openml_cache,
+            mirror=openml_mirror,
+            logger=log,
+        )
+    if dataset.get("path") is not None:
+        fmt = dataset.get("format") or "csv"
+        if fmt == "arff":
+            return sources.read_arff(
+                name,
+                dataset["path"],
+                target="last" if target is None else target,
+                sha256=dataset.get("sha256"),
+            )
+        return sources.read_delimited(
+            name,
+            dataset["path"],
+            separator=dataset.get("separator") or DEFAULT_SEPARATORS[fmt],
+            header=dataset.get("header", True),
+            target="last" if target is None else target,
+            missing=dataset.get("missing"),
+            sha256=dataset.get("sha256"),
+        )
+    uci_id = int(dataset["uci_id"])
+    if prefer_mirror and _mirror_columns(name, mirror, uci_id) is not None:
+        frame, path = read_mirror(name, uci_id, mirror, reason="read while parsing the workflow")
+        return _uci_table(name, frame, target, mirror, uci_id, f"offline mirror {path}")
+    try:
+        with _socket_timeout(UCI_TIMEOUT):
+            result = ucimlrepo.fetch_ucirepo(id=uci_id)
+    except Exception as exc:  # noqa: BLE001 - any failure (network, outage, API) -> mirror
+        log.warning(
+            "dataset %s: ucimlrepo.fetch_ucirepo(id=%d) failed (%s: %s); falling back to the "
+            "offline mirror",
+            name,
+            uci_id,
+            type(exc).__name__,
+            exc,
+        )
+        frame, path = read_mirror(name, uci_id, mirror, reason=f"{type(exc).__name__}: {exc}")
+        return _uci_table(name, frame, target, mirror, uci_id, f"offline mirror {path}")
+    columns = _mirror_columns(name, mirror, uci_id)
+    frame = canonicalise_uci(result.data.original, name, columns, dataset.get("missing"))
+    origin = f"UCI Machine Learning Repository via ucimlrepo (id {uci_id})"
+    return _uci_table(name, frame, target, mirror, uci_id, origin)
+
+
+def _uci_table(name, frame, target, mirror, uci_id, origin) -> SourceTable:
+    """A UCI table as a :class:`SourceTable`; the target defaults to the manifest's."""
+    if target is None:
+        entry = manifest_entry(_mirror_manifest(name, Path(mirror)), uci_id) if mirror else None
+        if entry is None:
+            raise DataFetchError(
+                f"{data_subject(name, f'UCI id {uci_id}')}: no class column is configured and "
+                f"no mirror manifest names it; to fix: set `datasets.{name}.target`"
+            )
+        target = entry["target"]
+    resolved = sources.resolve_target(name, list(frame.columns), target)
+    return SourceTable(frame, resolved, None, None, origin, None)
+
+
+def describe(
+    name: str,
+    dataset: Mapping,
+    *,
+    mirror: str | Path | None = None,
+    openml_cache: str | Path | None = None,
+    openml_mirror: str | Path | None = None,
+) -> Description:
+    """The target, class order and numeric features of a dataset, read from its data.
+
+    The class order is the one the source declares (an ARFF class attribute, OpenML's
+    metadata), else the order of first appearance in the data -- the papers' convention and
+    the order of the UCI files. Numeric features are the declared ones, else those whose
+    non-missing cells all parse as finite numbers.
+
+    Raises
+    ------
+    DataFetchError
+        The source cannot be read.
+    """
+    table = read_source(
+        name,
+        dataset,
+        mirror=mirror,
+        openml_cache=openml_cache,
+        openml_mirror=openml_mirror,
+        prefer_mirror=True,
+    )
+    if table.classes is not None:
+        classes, rule = table.classes, f"declared order in {table.origin}"
+    else:
+        labels = table.frame[table.target].to_numpy(dtype=object)
+        classes = tuple(first_appearance(labels))
+        rule = f"first appearance in {table.origin}"
+    if table.numeric is not None:
+        numeric = table.numeric
+    else:
+        numeric = sources.infer_numeric(table.frame, table.target, dataset.get("missing"))
+    return Description(table.target, tuple(classes), rule, tuple(numeric))
+
+
 def fetch_dataset(
     name: str,
     dataset: Mapping,
     *,
     mirror: str | Path | None = None,
+    openml_cache: str | Path | None = None,
+    openml_mirror: str | Path | None = None,
     logger: logging.Logger | None = None,
 ) -> tuple[pd.DataFrame, str]:
     """The canonical table of one configured dataset, and where it came from.
@@ -69,61 +242,48 @@ def fetch_dataset(
     name : str
         Dataset key in the config.
     dataset : mapping
-        Its config block (``uci_id`` or ``path``, ``target``, ``classes``, ``missing``,
-        ``numeric_features``).
+        Its resolved config block (:func:`pdmeasure.pipeline.config.resolve_dataset`).
     mirror : path-like, optional
-        Offline mirror folder (``MANIFEST.json`` + original files), used when ucimlrepo fails.
+        Offline UCI mirror folder (``MANIFEST.json`` + original files), used when ucimlrepo
+        fails.
+    openml_cache, openml_mirror : path-like, optional
+        scikit-learn's OpenML cache folder and the folder read when the download fails.
     logger : logging.Logger, optional
-        Receives the source of the data and any ucimlrepo failure.
+        Receives the source of the data and any failed download.
 
     Returns
     -------
     frame : DataFrame
         The canonical table (all cells ``str``).
     source : str
-        Human-readable origin: the UCI repository, the mirror file, or the local file.
+        Human-readable origin: the UCI repository, the mirror file, OpenML, or the local file.
 
     Raises
     ------
     DataFetchError
-        ucimlrepo failed and there is no usable mirror (none configured, a missing or corrupt
-        ``MANIFEST.json``, no entry for the id), the mirror file's sha256 differs from the
-        manifest, or a file is missing, empty, not UTF-8 or cannot be parsed.
+        The data cannot be read: no usable source or mirror, a checksum mismatch, a file that
+        is missing, empty, not UTF-8 or cannot be parsed.
     ConfigError
         The data do not match ``datasets.<name>.target``, ``.classes`` (a label not
         configured, a configured label absent, another order, a single class) or
         ``.numeric_features``.
     """
     log = logger or _log
-    if dataset.get("path") is not None:
-        frame = read_local_csv(name, dataset["path"])
-        source = f"local file {Path(dataset['path']).resolve()}"
-        origin = Path(dataset["path"])
-    else:
-        uci_id = int(dataset["uci_id"])
-        try:
-            with _socket_timeout(UCI_TIMEOUT):
-                result = ucimlrepo.fetch_ucirepo(id=uci_id)
-        except Exception as exc:  # noqa: BLE001 - any failure (network, outage, API) -> mirror
-            log.warning(
-                "dataset %s: ucimlrepo.fetch_ucirepo(id=%d) failed (%s: %s); falling back to the "
-                "offline mirror",
-                name,
-                uci_id,
-                type(exc).__name__,
-                exc,
-            )
-            frame, path = read_mirror(name, uci_id, mirror, reason=f"{type(exc).__name__}: {exc}")
-            source = f"offline mirror {path}"
-            origin = path
-        else:
-            columns = _mirror_columns(name, mirror, uci_id)
-            frame = canonicalise_uci(result.data.original, name, columns, dataset.get("missing"))
-            source = f"UCI Machine Learning Repository via ucimlrepo (id {uci_id})"
-            origin = f"UCI id {uci_id} via ucimlrepo"
-    check_table(name, frame, dataset, source=origin)
-    log.info("dataset %s: %d rows x %d columns from %s", name, len(frame), frame.shape[1], source)
-    return frame, source
+    table = read_source(
+        name,
+        dataset,
+        mirror=mirror,
+        openml_cache=openml_cache,
+        openml_mirror=openml_mirror,
+        logger=log,
+    )
+    # A source that declares its class order (ARFF, OpenML) lets any order be configured.
+    check_table(name, table.frame, dataset, source=table.origin, ordered=table.classes is None)
+    frame = table.frame
+    log.info(
+        "dataset %s: %d rows x %d columns from %s", name, len(frame), frame.shape[1], table.origin
+    )
+    return frame, table.origin
 
 
 @contextlib.contextmanager
@@ -444,7 +604,12 @@ def read_local_csv(name: str, path: str | Path) -> pd.DataFrame:
 
 
 def check_table(
-    name: str, frame: pd.DataFrame, dataset: Mapping, *, source: str | Path = "fetched data"
+    name: str,
+    frame: pd.DataFrame,
+    dataset: Mapping,
+    *,
+    source: str | Path = "fetched data",
+    ordered: bool = True,
 ) -> None:
     """Check the target column, class labels and numeric features of a dataset's table.
 
@@ -458,6 +623,9 @@ def check_table(
         Its config block (``target``, ``classes``, ``numeric_features``).
     source : str or Path
         Where the table came from, for messages (see :func:`data_subject`).
+    ordered : bool
+        Whether ``classes`` must be the order of first appearance (a source without a
+        declared class order); otherwise the same labels in any order.
 
     Raises
     ------
@@ -475,14 +643,16 @@ def check_table(
             f"config key `datasets.{name}.target`: {subject}: no column {target!r}; the columns "
             f"are {columns}; to fix: set `datasets.{name}.target` to the class column"
         )
-    unknown = [f for f in dataset.get("numeric_features", []) if f not in columns]
+    unknown = [f for f in dataset.get("numeric_features") or [] if f not in columns]
     if unknown:
         raise ConfigError(
             f"config key `datasets.{name}.numeric_features`: {unknown} are not columns of "
             f"{subject}; its columns are {columns} -- to fix: list only column names"
         )
     labels = frame[target].to_numpy(dtype=object)
-    check_class_order(name, dataset["classes"], first_appearance(labels), source=subject)
+    check_class_order(
+        name, dataset["classes"], first_appearance(labels), source=subject, ordered=ordered
+    )
 
 
 def read_canonical(path: str | Path) -> pd.DataFrame:

@@ -28,6 +28,7 @@ accepts ``nan`` and an empty cell (a producer's "not applicable", or a file writ
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import sys
@@ -138,6 +139,11 @@ def write_text(text: str, path: str | os.PathLike, encoding: str = "utf-8") -> N
     """Write ``text`` to ``path`` atomically."""
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding=encoding)
+
+
+def write_json(data: Any, path: str | os.PathLike) -> None:
+    """Write ``data`` to ``path`` atomically as indented JSON (keys in insertion order)."""
+    write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", path)
 
 
 def write_bytes(data: bytes, path: str | os.PathLike) -> None:

@@ -1,28 +1,38 @@
-"""The scikit-learn engine: Bagging, NaiveBayes, DecisionTree and RandomForest.
+"""The scikit-learn engine: any estimator class that follows the scikit-learn API.
+
+A classifier is a config entry ``{class: <import path>, params: {...}, encoding: ...}``
+(``classifiers.sklearn.<name>``); the paper's four are ``sklearn.ensemble.BaggingClassifier``,
+``sklearn.naive_bayes.CategoricalNB``, ``sklearn.tree.DecisionTreeClassifier`` and
+``sklearn.ensemble.RandomForestClassifier``.
 
 Encoding per feature type
 -------------------------
-- **Categorical features** (every feature not listed in ``numeric_features``) are mapped to
-  integer codes with :class:`~sklearn.preprocessing.OrdinalEncoder`, values in sorted order.
-  The encoder is fitted on the whole table on purpose: an attribute's domain is known up front
-  (Weka declares it in the ARFF header, too) and the mapping uses no labels, so nothing leaks
-  between folds; it also guarantees that a value absent from a training fold still has a code.
-  A missing marker in a categorical feature is kept as a value of its own.
-  Trees and ensembles split on the codes; NaiveBayes is
-  :class:`~sklearn.naive_bayes.CategoricalNB` on them (``min_categories`` = domain size, so
-  a value unseen in training gets the smoothed probability instead of an error).
-- **Numeric features** (e.g. dermatology ``age``, missing as ``"?"``) become floats with the
-  missing marker as NaN; inside each training fold the NaNs are imputed with the median
-  (:class:`~sklearn.impute.SimpleImputer`). For NaiveBayes they are then discretised into
-  :data:`NUMERIC_BINS` quantile bins (:class:`~sklearn.preprocessing.KBinsDiscretizer`),
-  like the discretisation Weka's BayesNet (the paper's counterpart) applies to numbers.
+Every categorical feature (every feature not listed in ``numeric_features``) is first mapped to
+integer codes with :class:`~sklearn.preprocessing.OrdinalEncoder`, values in sorted order. The
+encoder is fitted on the whole table on purpose: an attribute's domain is known up front (Weka
+declares it in the ARFF header, too) and the mapping uses no labels, so nothing leaks between
+folds; it also guarantees that a value absent from a training fold still has a code. A missing
+marker in a categorical feature is kept as a value of its own. Numeric features become floats
+with the missing marker as NaN. What the model then sees depends on the entry's ``encoding``
+(:data:`ENCODINGS`); every step fitted on data is fitted inside each training fold:
+
+- ``ordinal`` (default; trees and ensembles): the codes; numbers with NaN imputed by the median
+  (:class:`~sklearn.impute.SimpleImputer`).
+- ``onehot`` (linear models, SVMs, neighbours): one indicator column per category
+  (:class:`~sklearn.preprocessing.OneHotEncoder` over the whole domain); numbers median-imputed
+  and standardised (:class:`~sklearn.preprocessing.StandardScaler`).
+- ``categorical`` (:class:`~sklearn.naive_bayes.CategoricalNB`): numbers median-imputed and cut
+  into :data:`NUMERIC_BINS` quantile bins (:class:`~sklearn.preprocessing.KBinsDiscretizer`),
+  like the discretisation Weka's BayesNet (the paper's counterpart) applies to numbers; an
+  estimator with a ``min_categories`` parameter gets the domain sizes, so a value unseen in
+  training gets the smoothed probability instead of an error.
 
 Cross-validation
 ----------------
 :class:`~sklearn.model_selection.StratifiedKFold` with ``shuffle=True`` and
 ``random_state = seed + repeat - 1`` for repeat ``1..repeats``; every sample is predicted
-exactly once per repeat. Models get the same ``random_state`` and ``n_jobs=1``, so the
-predictions are identical across runs and across ``snakemake --cores``.
+exactly once per repeat. Models get the same ``random_state`` and ``n_jobs=1`` when they have
+those parameters, so the predictions are identical across runs and across ``snakemake --cores``.
 """
 
 from __future__ import annotations
@@ -44,49 +54,90 @@ from pdmeasure.pipeline.engines.base import (
     Params,
 )
 
-#: Quantile bins of a numeric feature for NaiveBayes (CategoricalNB needs categories).
+#: Quantile bins of a numeric feature under the ``categorical`` encoding.
 NUMERIC_BINS = 5
 
-#: Classifier name (config key) -> scikit-learn class path.
-CLASSIFIERS: dict[str, str] = {
-    "Bagging": "sklearn.ensemble:BaggingClassifier",
-    "NaiveBayes": "sklearn.naive_bayes:CategoricalNB",
-    "DecisionTree": "sklearn.tree:DecisionTreeClassifier",
-    "RandomForest": "sklearn.ensemble:RandomForestClassifier",
-}
+#: Feature encodings of a classifier entry (see the module docstring).
+ENCODINGS = ("ordinal", "onehot", "categorical")
+
+#: Keys of a classifier entry (``classifiers.sklearn.<name>``).
+ENTRY_KEYS = frozenset({"class", "params", "encoding"})
 
 #: Parameters the engine sets itself (determinism, one core per Snakemake job).
 _RESERVED = ("n_jobs", "random_state", "min_categories")
 
 
-def _estimator_class(classifier: str):
-    try:
-        module, cls = CLASSIFIERS[classifier].split(":")
-    except KeyError:
+def estimator_class(path: str) -> type:
+    """The class named by an import path, ``module.Class`` or ``module:Class``.
+
+    Raises
+    ------
+    ValueError
+        The path is malformed, its module cannot be imported, the module has no such
+        attribute, or the attribute is not a class with ``fit`` and ``predict``.
+    """
+    module, sep, name = path.rpartition(":") if ":" in path else path.rpartition(".")
+    if not sep or not module or not name:
         raise ValueError(
-            f"unknown scikit-learn classifier {classifier!r}; known: {', '.join(CLASSIFIERS)}"
+            f"class {path!r} is not an import path such as sklearn.svm.SVC or "
+            "sklearn.ensemble:HistGradientBoostingClassifier"
+        )
+    try:
+        loaded = importlib.import_module(module)
+    except ImportError as exc:
+        raise ValueError(
+            f"class {path!r}: module {module!r} cannot be imported ({exc}); check the spelling "
+            "or install the package that provides it"
         ) from None
-    return getattr(importlib.import_module(module), cls)
+    cls = getattr(loaded, name, None)
+    if cls is None:
+        raise ValueError(f"class {path!r}: module {module!r} has no attribute {name!r}")
+    if not isinstance(cls, type) or not all(hasattr(cls, m) for m in ("fit", "predict")):
+        raise ValueError(
+            f"class {path!r} is not an estimator class with fit and predict (scikit-learn API)"
+        )
+    return cls
+
+
+def entry_parts(entry: Mapping[str, Any]) -> tuple[str, dict, str]:
+    """``(class path, params, encoding)`` of a classifier entry, checked.
+
+    Raises
+    ------
+    ValueError
+        An unknown key, no ``class``, ``params`` that is not a mapping, or an unknown
+        ``encoding``.
+    """
+    unknown = sorted(set(entry) - ENTRY_KEYS)
+    if unknown:
+        raise ValueError(f"unknown key(s) {unknown}; an entry has {sorted(ENTRY_KEYS)}")
+    path = entry.get("class")
+    if not isinstance(path, str):
+        raise ValueError(f"`class` must be an import path such as sklearn.svm.SVC, got {path!r}")
+    params = entry.get("params") or {}
+    if not isinstance(params, Mapping):
+        raise ValueError(f"`params` must be a mapping of keyword arguments, got {params!r}")
+    encoding = entry.get("encoding") or "ordinal"
+    if encoding not in ENCODINGS:
+        raise ValueError(f"`encoding` must be one of {list(ENCODINGS)}, got {encoding!r}")
+    return path, dict(params), encoding
 
 
 def make_estimator(
-    classifier: str,
-    params: Mapping[str, Any],
+    entry: Mapping[str, Any],
     *,
     random_state: int = 0,
     n_categories: list[int] | None = None,
     n_numeric: int = 0,
 ):
-    """Build the (unfitted) model for ``classifier`` on encoded features.
+    """Build the (unfitted) model of a classifier entry on encoded features.
 
     Parameters
     ----------
-    classifier : str
-        One of :data:`CLASSIFIERS`.
-    params : mapping
-        Keyword arguments from the config (``classifiers.sklearn.<classifier>``).
+    entry : mapping
+        ``{class, params, encoding}`` from ``classifiers.sklearn.<name>``.
     random_state : int
-        Seed of the model (ignored by NaiveBayes).
+        Seed of the model, set when the class has a ``random_state`` parameter.
     n_categories : list of int, optional
         Domain size of each categorical feature, in column order (the first columns).
     n_numeric : int
@@ -95,21 +146,22 @@ def make_estimator(
     Returns
     -------
     estimator
-        A scikit-learn classifier or pipeline.
+        The estimator, or a pipeline of the encoding's steps and the estimator.
 
     Raises
     ------
     ValueError
-        Unknown classifier, a reserved parameter (``n_jobs``, ``random_state``,
-        ``min_categories``) or a parameter the estimator does not accept.
+        A bad entry (see :func:`entry_parts`, :func:`estimator_class`), a reserved parameter
+        (``n_jobs``, ``random_state``, ``min_categories``), a parameter the class does not
+        accept, or a constructor that rejects the parameters.
     """
     from sklearn.compose import ColumnTransformer
     from sklearn.impute import SimpleImputer
     from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import KBinsDiscretizer
+    from sklearn.preprocessing import KBinsDiscretizer, OneHotEncoder, StandardScaler
 
-    cls = _estimator_class(classifier)
-    params = dict(params)
+    path, params, encoding = entry_parts(entry)
+    cls = estimator_class(path)
     reserved = [p for p in _RESERVED if p in params]
     if reserved:
         raise ValueError(
@@ -117,16 +169,29 @@ def make_estimator(
             "cv.seed for reproducibility; min_categories from the data); remove them"
         )
     n_categories = list(n_categories or [])
-    accepted = cls().get_params()
+    try:
+        accepted = cls().get_params()
+    except Exception as exc:  # a third-party class: say which one failed, whatever it raised
+        raise ValueError(
+            f"{path}() without arguments fails ({type(exc).__name__}: {exc})"
+        ) from None
     unknown = [p for p in params if p not in accepted]
     if unknown:
-        raise ValueError(f"{cls.__name__} has no parameters {unknown}")
-    if "n_jobs" in accepted:
+        raise ValueError(f"{cls.__name__} has no parameters {unknown}; it has {sorted(accepted)}")
+    # n_jobs=None already means one core outside a joblib context; setting it anyway makes
+    # some estimators (LogisticRegression) warn that it has no effect.
+    if accepted.get("n_jobs", None) is not None:
         params["n_jobs"] = 1
     if "random_state" in accepted:
         params["random_state"] = random_state
-    if classifier == "NaiveBayes":
+    if encoding == "categorical" and "min_categories" in accepted:
         params["min_categories"] = n_categories + [NUMERIC_BINS] * n_numeric
+    try:
+        estimator = cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{cls.__name__}: {exc}") from None
+    n_cat = len(n_categories)
+    if encoding == "categorical":
         numeric = make_pipeline(
             SimpleImputer(strategy="median"),
             KBinsDiscretizer(
@@ -136,18 +201,22 @@ def make_estimator(
                 random_state=random_state,
             ),
         )
+    elif encoding == "onehot":
+        numeric = make_pipeline(SimpleImputer(strategy="median"), StandardScaler())
     else:
         numeric = SimpleImputer(strategy="median")
-    try:
-        estimator = cls(**params)
-    except TypeError as exc:
-        raise ValueError(f"{cls.__name__}: {exc}") from None
-    if n_numeric == 0:
+    if encoding == "onehot" and n_cat:
+        categorical: Any = OneHotEncoder(
+            categories=[np.arange(n, dtype=np.float64) for n in n_categories],
+            handle_unknown="ignore",
+        )
+    elif n_numeric == 0:
         return estimator
-    n_cat = len(n_categories)
+    else:
+        categorical = "passthrough"
     columns = ColumnTransformer(
         [
-            ("categorical", "passthrough", list(range(n_cat))),
+            ("categorical", categorical, list(range(n_cat))),
             ("numeric", numeric, list(range(n_cat, n_cat + n_numeric))),
         ]
     )
@@ -258,16 +327,20 @@ class SklearnEngine(Engine):
             ) from None
 
     def check_classifier(self, classifier: str, params: Mapping[str, Any]) -> None:
-        """Raise ValueError for an unknown classifier, a parameter it does not accept, or a value
-        outside the parameter's domain.
+        """Raise ValueError for a class that cannot be imported, a parameter it does not accept,
+        or a value outside the parameter's domain.
 
         The domain check is scikit-learn's own parameter validation (``_validate_params``, what
-        ``fit`` calls first), run on the bare estimator so that the config check needs no data.
+        ``fit`` calls first), run on the bare estimator so that the config check needs no data;
+        a third-party class without it is checked by its constructor alone.
         """
-        estimator = make_estimator(classifier, params)
+        estimator = make_estimator(params)
+        validate = getattr(estimator, "_validate_params", None)
+        if validate is None:
+            return
         try:
-            estimator._validate_params()
-        except ValueError as exc:
+            validate()
+        except (TypeError, ValueError) as exc:
             raise ValueError(str(exc)) from None
 
     def cross_validate(
@@ -278,7 +351,7 @@ class SklearnEngine(Engine):
         Raises
         ------
         ValueError
-            Unknown classifier or parameter, a label outside the configured classes, a
+            A bad classifier entry or parameter, a label outside the configured classes, a
             non-numeric value in a numeric feature, or fewer samples than folds.
         """
         from sklearn.model_selection import StratifiedKFold
@@ -289,7 +362,7 @@ class SklearnEngine(Engine):
             raise ValueError(
                 f"dataset {dataset.name!r} has {len(y)} samples, fewer than cv.folds={cv.folds}"
             )
-        make_estimator(classifier, params)  # fail on bad parameters before any fitting
+        make_estimator(params)  # fail on bad parameters before any fitting
         warn_small_classes(y, dataset, cv.folds)
         classes = np.asarray(dataset.classes, dtype=object)
         frames = []
@@ -302,7 +375,6 @@ class SklearnEngine(Engine):
                 splits = list(splitter.split(X, y))
             for fold, (train, test) in enumerate(splits, start=1):
                 model = make_estimator(
-                    classifier,
                     params,
                     random_state=state,
                     n_categories=n_categories,
