@@ -10,7 +10,7 @@ import copy
 
 import numpy as np
 import pytest
-from conftest import repo_config, write_config
+from conftest import repo_config, select, write_config
 
 import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.exact import ExactSettings

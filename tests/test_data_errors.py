@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import repo_config, small_config, write_config
+from conftest import repo_config, select, small_config, write_config
 
 import pdmeasure.pipeline.config as pdconfig
 import pdmeasure.pipeline.fetch as pddata

@@ -169,13 +169,13 @@ CHANGES: dict[str, Change] = {
     "run.classifiers": Change(
         setter("run.classifiers", {"sklearn": ["NaiveBayes"]}),
         [
-            *"aggregate_confusion",
+            "aggregate_confusion",
             "aggregate_measures",
             "reproduction",
             "stats_across",
             "stats_cd_diagrams",
             "stats_report",
-            "exact_collect",,
+            "exact_collect",
             "measures engine=sklearn",
             "grid_histogram engine=sklearn",
             "exact_analysis engine=sklearn",
