@@ -11,7 +11,7 @@ import copy
 
 import pytest
 import yaml
-from conftest import repo_config, small_config, write_config
+from conftest import repo_config, select, small_config, write_config
 
 import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.pipeline.config import ConfigError
@@ -209,7 +209,7 @@ def test_class_labels_checked_against_local_file(raw, tmp_path, monkeypatch):
             "kappa_vectors": {},
         }
     }
-    config = validate(raw)
+    config = validate(select(raw, datasets=["toy"]))
     with pytest.raises(ConfigError) as info:
         pdconfig.check_data(config)
     message = str(info.value)
@@ -227,7 +227,7 @@ def test_class_order_checked_against_fetched_table(raw, tmp_path, monkeypatch):
     raw["datasets"] = {
         "car": {**raw["datasets"]["car"], "classes": ["unacc", "acc"], "kappa_vectors": {}}
     }
-    config = validate(raw)
+    config = validate(select(raw, datasets=["car"]))
     with pytest.raises(ConfigError, match=r"`datasets.car.classes`.*\['acc', 'unacc'\]"):
         pdconfig.check_data(config)
 

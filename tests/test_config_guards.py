@@ -32,7 +32,13 @@ def local_config(classes: list[str], **dataset) -> dict:
     config = copy.deepcopy(repo_config())
     config["mirror"] = None
     config["datasets"] = {
-        "many": {"path": "many.csv", "target": "label", "classes": classes, **dataset}
+        "many": {
+            "path": "many.csv",
+            "target": "label",
+            "classes": classes,
+            "numeric_features": [],
+            **dataset,
+        }
     }
     return select(config, datasets=["many"], engines=["sklearn"])
 

@@ -7,20 +7,20 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import repo_config
+from conftest import repo_config, sklearn_entry
 
 import pdmeasure.pipeline.fetch as pddata
 from pdmeasure.pipeline.config import load_manifest
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
 from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS
-from pdmeasure.pipeline.engines.sklearn_engine import CLASSIFIERS, make_estimator
+from pdmeasure.pipeline.engines.sklearn_engine import make_estimator
 
 #: Small ensembles keep the tests fast; the code path is the same as with the config's sizes.
 FAST = {
-    "Bagging": {"n_estimators": 3},
-    "NaiveBayes": {"alpha": 1.0},
-    "DecisionTree": {"criterion": "entropy", "min_samples_leaf": 2},
-    "RandomForest": {"n_estimators": 5},
+    "Bagging": sklearn_entry("Bagging", n_estimators=3),
+    "NaiveBayes": sklearn_entry("NaiveBayes", alpha=1.0),
+    "DecisionTree": sklearn_entry("DecisionTree", criterion="entropy", min_samples_leaf=2),
+    "RandomForest": sklearn_entry("RandomForest", n_estimators=5),
 }
 
 
@@ -54,10 +54,9 @@ def test_every_configured_classifier_is_registered_and_builds_a_classifier(engin
     from sklearn.base import is_classifier
 
     configured = repo_config()["classifiers"]["sklearn"]
-    assert set(configured) <= set(CLASSIFIERS)
-    for name, params in configured.items():
-        engine.check_classifier(name, params)
-        estimator = make_estimator(name, params or {}, n_categories=[3, 2], n_numeric=0)
+    for name, entry in configured.items():
+        engine.check_classifier(name, entry)
+        estimator = make_estimator(entry, n_categories=[3, 2], n_numeric=0)
         assert is_classifier(estimator), name
 
 
@@ -119,7 +118,7 @@ def test_label_outside_classes(engine, tables):
     frame, spec = tables["car"]
     narrow = DatasetSpec(name="car", target="class", classes=("unacc", "acc", "vgood"))
     with pytest.raises(ValueError, match=r"\['good'\].*`datasets.car.classes`"):
-        engine.cross_validate(frame, narrow, "NaiveBayes", {}, CVSpec(folds=3))
+        engine.cross_validate(frame, narrow, "NaiveBayes", FAST["NaiveBayes"], CVSpec(folds=3))
 
 
 def test_non_numeric_value_in_numeric_feature(engine, tables):
@@ -128,15 +127,23 @@ def test_non_numeric_value_in_numeric_feature(engine, tables):
         name="car", target="class", classes=spec.classes, numeric_features=("doors",)
     )
     with pytest.raises(ValueError, match=r"numeric feature 'doors' has the value '5more'"):
-        engine.cross_validate(frame, wrong, "DecisionTree", {}, CVSpec(folds=3))
+        engine.cross_validate(frame, wrong, "DecisionTree", FAST["DecisionTree"], CVSpec(folds=3))
 
 
 @pytest.mark.parametrize(
     ("classifier", "params", "message"),
     [
-        ("SVM", {}, "unknown scikit-learn classifier 'SVM'"),
-        ("RandomForest", {"n_estimator": 3}, r"no parameters \['n_estimator'\]"),
-        ("Bagging", {"n_jobs": 4}, r"\['n_jobs'\] are set by the engine"),
+        ("SVM", {"params": {}}, "`class` must be an import path"),
+        ("SVM", {"class": "sklearn.svm.SVM"}, "module 'sklearn.svm' has no attribute 'SVM'"),
+        ("SVM", {"class": "SVC"}, "is not an import path"),
+        ("SVM", {"class": "sklearn.svm.SVC", "encoding": "binary"}, "`encoding` must be one of"),
+        ("SVM", {"class": "sklearn.svm.SVC", "C": 1}, r"unknown key\(s\) \['C'\]"),
+        (
+            "RandomForest",
+            sklearn_entry("RandomForest", n_estimator=3),
+            r"no parameters \['n_estimator'\]",
+        ),
+        ("Bagging", sklearn_entry("Bagging", n_jobs=4), r"\['n_jobs'\] are set by the engine"),
     ],
 )
 def test_bad_classifier(engine, classifier, params, message):
@@ -145,9 +152,9 @@ def test_bad_classifier(engine, classifier, params, message):
 
 
 def test_engine_sets_seed_and_single_core():
-    model = make_estimator("RandomForest", {"n_estimators": 3}, random_state=7)
+    model = make_estimator(sklearn_entry("RandomForest", n_estimators=3), random_state=7)
     assert model.get_params()["n_jobs"] == 1 and model.get_params()["random_state"] == 7
-    nb = make_estimator("NaiveBayes", {}, n_categories=[3, 2], n_numeric=1)
+    nb = make_estimator(sklearn_entry("NaiveBayes"), n_categories=[3, 2], n_numeric=1)
     assert nb.steps[-1][1].min_categories == [3, 2, 5]
 
 

@@ -187,18 +187,18 @@ def fetch_params(wildcards):
 
 def engine_dataset_params(wildcards):
     """DatasetSpec of {dataset} for {engine}, as a plain dict (rule params)."""
-    spec = pdconfig.dataset_spec(config, wildcards.dataset, wildcards.engine)
+    spec = pdconfig.dataset_spec(RUN, wildcards.dataset, wildcards.engine)
     return dataclasses.asdict(spec)
 
 
 def classifier_params(wildcards):
     """Parameters of classifiers.{engine}.{classifier} (rule params)."""
-    return pdconfig.classifier_params(config, wildcards.engine, wildcards.classifier)
+    return pdconfig.classifier_params(RUN, wildcards.engine, wildcards.classifier)
 
 
 def cv_params():
     """The cv block as a plain dict (rule params)."""
-    return dataclasses.asdict(pdconfig.cv_spec(config))
+    return dataclasses.asdict(pdconfig.cv_spec(RUN))
 
 
 def engine_classifiers(wildcards):

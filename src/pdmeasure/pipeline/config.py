@@ -160,6 +160,12 @@ def describe_validation_error(error) -> str:
     An unknown key (``additionalProperties``) is named in full, e.g. ``cv.fold``, with the
     keys allowed at that place.
     """
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        # Of the alternatives, the one that got furthest into the value names the real
+        # problem (`kappa_grid.1` out of range, not "not null").
+        deepest = max(error.context, key=lambda sub: len(sub.absolute_path))
+        if len(deepest.absolute_path) > len(error.absolute_path):
+            error = deepest
     path = list(error.absolute_path)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = sorted(error.schema.get("properties", {}))
@@ -332,7 +338,8 @@ def resolve_dataset(config: Mapping, name: str) -> dict:
         from pdmeasure.pipeline.fetch import DataFetchError, describe
 
         try:
-            description = describe(name, block, **data_locations(config))
+            fetched = results_dir(config) / "data" / f"{name}.csv"
+            description = describe(name, block, fetched=fetched, **data_locations(config))
         except DataFetchError as exc:
             raise ConfigError(f"config key `{key}`: {exc}") from None
         block["target"] = description.target

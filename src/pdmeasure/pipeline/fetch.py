@@ -150,7 +150,7 @@ def read_source(
     uci_id = int(dataset["uci_id"])
     if prefer_mirror and _mirror_columns(name, mirror, uci_id) is not None:
         frame, path = read_mirror(name, uci_id, mirror, reason="read while parsing the workflow")
-        return _uci_table(name, frame, target, mirror, uci_id, f"offline mirror {path}")
+        return _uci_table(name, frame, target, mirror, uci_id, f"file {path}")
     try:
         with _socket_timeout(UCI_TIMEOUT):
             result = ucimlrepo.fetch_ucirepo(id=uci_id)
@@ -164,11 +164,10 @@ def read_source(
             exc,
         )
         frame, path = read_mirror(name, uci_id, mirror, reason=f"{type(exc).__name__}: {exc}")
-        return _uci_table(name, frame, target, mirror, uci_id, f"offline mirror {path}")
+        return _uci_table(name, frame, target, mirror, uci_id, f"file {path}")
     columns = _mirror_columns(name, mirror, uci_id)
     frame = canonicalise_uci(result.data.original, name, columns, dataset.get("missing"))
-    origin = f"UCI Machine Learning Repository via ucimlrepo (id {uci_id})"
-    return _uci_table(name, frame, target, mirror, uci_id, origin)
+    return _uci_table(name, frame, target, mirror, uci_id, f"UCI id {uci_id} via ucimlrepo")
 
 
 def _uci_table(name, frame, target, mirror, uci_id, origin) -> SourceTable:
@@ -192,27 +191,47 @@ def describe(
     mirror: str | Path | None = None,
     openml_cache: str | Path | None = None,
     openml_mirror: str | Path | None = None,
+    fetched: str | Path | None = None,
 ) -> Description:
     """The target, class order and numeric features of a dataset, read from its data.
 
     The class order is the one the source declares (an ARFF class attribute, OpenML's
     metadata), else the order of first appearance in the data -- the papers' convention and
     the order of the UCI files. Numeric features are the declared ones, else those whose
-    non-missing cells all parse as finite numbers.
+    non-missing cells all parse as finite numbers. A UCI dataset is read from the mirror when
+    it has the dataset, else from ``fetched`` (the canonical table of an earlier run) when that
+    exists, else through ucimlrepo.
 
     Raises
     ------
     DataFetchError
         The source cannot be read.
     """
-    table = read_source(
-        name,
-        dataset,
-        mirror=mirror,
-        openml_cache=openml_cache,
-        openml_mirror=openml_mirror,
-        prefer_mirror=True,
-    )
+    if (
+        dataset.get("uci_id") is not None
+        and fetched is not None
+        and Path(fetched).is_file()
+        and _mirror_columns(name, mirror, int(dataset["uci_id"])) is None
+    ):
+        # No mirror: the table an earlier run fetched describes the data without a download.
+        try:
+            frame = read_local_csv(name, fetched)
+        except DataFetchError as exc:
+            raise DataFetchError(
+                f"{exc}; or delete this fetched table so that the fetch step writes it again"
+            ) from None
+        target = dataset.get("target")
+        resolved = sources.resolve_target(name, list(frame.columns), target or "last")
+        table = SourceTable(frame, resolved, None, None, f"file {fetched}", None)
+    else:
+        table = read_source(
+            name,
+            dataset,
+            mirror=mirror,
+            openml_cache=openml_cache,
+            openml_mirror=openml_mirror,
+            prefer_mirror=True,
+        )
     if table.classes is not None:
         classes, rule = table.classes, f"declared order in {table.origin}"
     else:

@@ -178,9 +178,7 @@ def make_estimator(
     unknown = [p for p in params if p not in accepted]
     if unknown:
         raise ValueError(f"{cls.__name__} has no parameters {unknown}; it has {sorted(accepted)}")
-    # n_jobs=None already means one core outside a joblib context; setting it anyway makes
-    # some estimators (LogisticRegression) warn that it has no effect.
-    if accepted.get("n_jobs", None) is not None:
+    if "n_jobs" in accepted:
         params["n_jobs"] = 1
     if "random_state" in accepted:
         params["random_state"] = random_state
