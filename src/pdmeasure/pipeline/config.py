@@ -323,8 +323,9 @@ def resolve_dataset(config: Mapping, name: str) -> dict:
         block["format"] = FORMATS[suffix]
     if block["path"] is not None and block["format"] in DEFAULT_SEPARATORS:
         block["separator"] = block["separator"] or DEFAULT_SEPARATORS[block["format"]]
-    if block["path"] is not None and block["format"] == "arff" and block["missing"] is None:
-        block["missing"] = "?"
+    declares_types = block["openml_id"] is not None or block["format"] == "arff"
+    if declares_types and block["missing"] is None:
+        block["missing"] = "?"  # the missing marker of ARFF, which OpenML serves too
     block["class_order"] = "configured"
     needs_data = (
         block["classes"] is None

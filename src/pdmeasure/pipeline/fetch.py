@@ -26,7 +26,6 @@ import csv
 import hashlib
 import io
 import logging
-import math
 import re
 import socket
 from collections.abc import Mapping
@@ -180,7 +179,7 @@ def _uci_table(name, frame, target, mirror, uci_id, origin) -> SourceTable:
                 f"no mirror manifest names it; to fix: set `datasets.{name}.target`"
             )
         target = entry["target"]
-    resolved = sources.resolve_target(name, list(frame.columns), target)
+    resolved = sources.resolve_target(name, list(frame.columns), target, origin=origin)
     return SourceTable(frame, resolved, None, None, origin, None)
 
 
@@ -221,8 +220,11 @@ def describe(
                 f"{exc}; or delete this fetched table so that the fetch step writes it again"
             ) from None
         target = dataset.get("target")
-        resolved = sources.resolve_target(name, list(frame.columns), target or "last")
-        table = SourceTable(frame, resolved, None, None, f"file {fetched}", None)
+        origin = f"file {fetched}"
+        resolved = sources.resolve_target(
+            name, list(frame.columns), target or "last", origin=origin
+        )
+        table = SourceTable(frame, resolved, None, None, origin, None)
     else:
         table = read_source(
             name,
@@ -483,16 +485,16 @@ def parse_original(text: str, columns: list[str], *, source: str = "<text>") -> 
     DataFetchError
         A non-blank line with a number of fields other than ``len(columns)``.
     """
-    rows = [row for _, row in _csv_rows(text, columns, source)]
+    rows = [row for _, row in csv_rows(text, columns, source)]
     return _string_frame(np.array(rows, dtype=object).reshape(len(rows), len(columns)), columns)
 
 
-def _csv_rows(text: str, columns: list[str] | None, source: str):
+def csv_rows(text: str, columns: list[str] | None, source: str, *, delimiter: str = ","):
     """``(line, fields)`` of every non-blank CSV row; all rows must have ``len(columns)`` fields.
 
     With ``columns`` None the first row sets the expected count (a header row).
     """
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     for row in reader:
         if not row or (len(row) == 1 and not row[0].strip()):
             continue  # blank line (nursery.data ends with one)
@@ -556,35 +558,18 @@ def canonicalise_uci(
                 f"{int(isna.sum())} missing cells but config key `datasets.{name}.missing` is "
                 "null; to fix: set it to the missing marker"
             )
-        out[:, i] = [missing if na else _as_text(v) for v, na in zip(values.tolist(), isna)]
+        out[:, i] = [
+            missing if na else sources.cell_text(v) for v, na in zip(values.tolist(), isna)
+        ]
     return _string_frame(out, list(columns))
-
-
-def _as_text(value) -> str:
-    if isinstance(value, (bool, np.bool_)):
-        return str(value)
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if math.isfinite(value) and value.is_integer():
-            return str(int(value))  # an integer column widened to float by a NaN
-        return repr(value)
-    return str(value)
 
 
 def read_local_csv(name: str, path: str | Path) -> pd.DataFrame:
     """A local CSV (one header row) with every cell kept as a string.
 
     Parsed with the ``csv`` module like the mirror's files: no cell is re-typed, and a row
-    with more or fewer fields than the header is an error rather than shifted or padded.
-
-    Parameters
-    ----------
-    name : str
-        Dataset key (for messages).
-    path : path-like
-        The file (config ``datasets.<name>.path``, relative to the working directory).
+    with more or fewer fields than the header is an error rather than shifted or padded
+    (:func:`pdmeasure.pipeline.sources.delimited_frame`).
 
     Raises
     ------
@@ -593,33 +578,7 @@ def read_local_csv(name: str, path: str | Path) -> pd.DataFrame:
         header row only, is not UTF-8, repeats a column name or has a row with the wrong
         number of fields.
     """
-    path = Path(path)
-    subject = data_subject(name, path)
-    if not path.is_file():
-        raise DataFetchError(
-            f"{subject}: no such file (relative paths start at the working directory "
-            f"{Path.cwd()}); to fix: correct config key `datasets.{name}.path` or create the file"
-        )
-    text = decode_text(
-        path.read_bytes(), subject, "save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)"
-    )
-    rows = list(_csv_rows(text, None, subject))
-    fix = "to fix: give a CSV with a header row and at least one data row"
-    if not rows:
-        raise DataFetchError(f"{subject}: the file is empty; {fix}")
-    header = rows[0][1]
-    if len(rows) == 1:
-        raise DataFetchError(
-            f"{subject}: the file has a header row ({', '.join(header)}) but no data rows; {fix}"
-        )
-    repeated = sorted({c for c in header if header.count(c) > 1})
-    if repeated:
-        raise DataFetchError(
-            f"{subject}: the header row repeats the column name(s) {repeated}; to fix: give "
-            "every column its own name"
-        )
-    body = np.array([row for _, row in rows[1:]], dtype=object)
-    return _string_frame(body.reshape(len(rows) - 1, len(header)), header)
+    return sources.delimited_frame(name, path)[0]
 
 
 def check_table(

@@ -1,0 +1,458 @@
+"""Readers of the dataset sources besides UCI: CSV/TSV files, ARFF files and OpenML.
+
+Each reader returns a :class:`SourceTable`: the data as a table of strings (the canonical table
+of :mod:`pdmeasure.pipeline.fetch`, original row order), the class column, and what the source
+declares about the data -- the class order of an ARFF class attribute or of OpenML's metadata,
+and the numeric attributes -- so that the config may leave them out. A CSV/TSV file declares
+nothing: its class order is the order of first appearance and its numeric features are inferred
+from the cells (:func:`infer_numeric`).
+
+Numbers read by a library as floats (ARFF, OpenML) are written back as text: integral values
+without a decimal point (``4``, not ``4.0``), others with ``repr``. A missing value of ARFF and
+OpenML is written ``"?"``, the ARFF marker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pdmeasure.pipeline.config import ConfigError
+
+#: The missing-value marker of ARFF (and of OpenML, whose data are ARFF).
+ARFF_MISSING = "?"
+
+#: Exceptions that mean "the download failed" for OpenML: network and HTTP errors (URLError
+#: and HTTPError are OSErrors), a truncated or corrupt body.
+_DOWNLOAD_ERRORS = (OSError, EOFError, http.client.HTTPException)
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SourceTable:
+    """One dataset as read from its source.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        Every cell a ``str``, columns named, rows in the source's order.
+    target : str
+        The class column.
+    classes : tuple of str or None
+        The class order the source declares (ARFF header, OpenML metadata); None for a source
+        that declares none.
+    numeric : tuple of str or None
+        The features the source declares numeric; None when it declares no types.
+    origin : str
+        Where the data came from, for messages: ``file data/x.csv``, ``OpenML id 61 (...)``.
+    sha256 : str or None
+        The digest of the file read (None for OpenML and ucimlrepo).
+    """
+
+    frame: pd.DataFrame
+    target: str
+    classes: tuple[str, ...] | None
+    numeric: tuple[str, ...] | None
+    origin: str
+    sha256: str | None
+
+
+def _fetch_error(message: str) -> Exception:
+    # fetch imports this module: its error class is looked up when an error is raised.
+    from pdmeasure.pipeline.fetch import DataFetchError
+
+    return DataFetchError(message)
+
+
+def resolve_target(
+    name: str, columns: Sequence[str], target: str | int, *, origin: str | None = None
+) -> str:
+    """The class column named by ``target``: a column name, ``first``, ``last`` or a position.
+
+    A column literally named ``first`` or ``last`` wins over the keyword. A position is
+    0-based and may be negative (``-1`` is the last column). ``origin`` (``file x.csv``) is
+    named in the error.
+
+    Raises
+    ------
+    ConfigError
+        Naming ``datasets.<name>.target``, the columns and the fix.
+    """
+    columns = [str(c) for c in columns]
+    if isinstance(target, str) and target in columns:
+        return target
+    if target == "first" and columns:
+        return columns[0]
+    if target == "last" and columns:
+        return columns[-1]
+    if isinstance(target, int) and not isinstance(target, bool):
+        if -len(columns) <= target < len(columns):
+            return columns[target]
+        problem = f"position {target} is outside the {len(columns)} columns"
+    else:
+        problem = f"no column {target!r}"
+    subject = f"dataset `{name}`" + (f" ({origin})" if origin else "")
+    raise ConfigError(
+        f"config key `datasets.{name}.target`: {subject}: {problem}; the columns are {columns}; "
+        f"to fix: set `datasets.{name}.target` to the class column (a name, first, last or a "
+        "0-based position)"
+    )
+
+
+def sha256_of(path: str | Path) -> str:
+    """The sha256 hex digest of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _read_file(name: str, path: str | Path, sha256: str | None) -> tuple[bytes, str, str]:
+    """``(bytes, digest, subject)`` of a local data file, its pin checked."""
+    path = Path(path)
+    subject = f"dataset `{name}` (file {path})"
+    if not path.is_file():
+        raise _fetch_error(
+            f"{subject}: no such file (relative paths start at the working directory "
+            f"{Path.cwd()}); to fix: correct config key `datasets.{name}.path` or create the file"
+        )
+    raw = path.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    if sha256 is not None and digest != sha256:
+        raise _fetch_error(
+            f"{subject}: checksum mismatch: its sha256 is {digest}, config key "
+            f"`datasets.{name}.sha256` pins {sha256}; the file changed -- to fix: restore the "
+            "pinned file, or set `sha256` to the new digest if the change is intended"
+        )
+    return raw, digest, subject
+
+
+def _decode(raw: bytes, subject: str) -> str:
+    from pdmeasure.pipeline.fetch import decode_text
+
+    return decode_text(raw, subject, "save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)")
+
+
+def read_delimited(
+    name: str,
+    path: str | Path,
+    *,
+    separator: str = ",",
+    header: bool = True,
+    target: str | int = "last",
+    missing: str | None = None,
+    sha256: str | None = None,
+) -> SourceTable:
+    """A CSV or TSV file with every cell kept as a string.
+
+    Parsed with the ``csv`` module rather than :func:`pandas.read_csv`, so that no cell is
+    re-typed or turned into NaN and a row with the wrong number of fields is an error rather
+    than padded.
+
+    Parameters
+    ----------
+    name : str
+        Dataset key (for messages).
+    path : path-like
+        The file, relative to the working directory.
+    separator : str
+        One character: ``","`` for CSV, ``"\\t"`` for TSV.
+    header : bool
+        Whether the first row names the columns; without one they are named ``column_1``,
+        ``column_2``, ... (1-based).
+    target : str or int
+        The class column (:func:`resolve_target`).
+    missing : str or None
+        The missing marker; kept verbatim (it only matters to the engines).
+    sha256 : str, optional
+        The file's expected digest.
+
+    Raises
+    ------
+    DataFetchError
+        The file does not exist, differs from its pin, is empty, has no data row, is not
+        UTF-8, repeats a column name, or has a row with the wrong number of fields.
+    ConfigError
+        ``target`` names no column.
+    """
+    frame, digest = delimited_frame(name, path, separator=separator, header=header, sha256=sha256)
+    origin = f"file {path}"
+    resolved = resolve_target(name, list(frame.columns), target, origin=origin)
+    return SourceTable(frame, resolved, None, None, origin, digest)
+
+
+def delimited_frame(
+    name: str,
+    path: str | Path,
+    *,
+    separator: str = ",",
+    header: bool = True,
+    sha256: str | None = None,
+) -> tuple[pd.DataFrame, str]:
+    """The table of strings of a CSV/TSV file and the file's sha256 (see :func:`read_delimited`).
+
+    Raises
+    ------
+    DataFetchError
+        As :func:`read_delimited`.
+    """
+    from pdmeasure.pipeline.fetch import csv_rows
+
+    raw, digest, subject = _read_file(name, path, sha256)
+    text = _decode(raw, subject)
+    rows = [row for _, row in csv_rows(text, None, subject, delimiter=separator)]
+    fix = "to fix: give a CSV with a header row and at least one data row"
+    if not rows:
+        raise _fetch_error(f"{subject}: the file is empty; {fix}")
+    if header:
+        columns, body = rows[0], rows[1:]
+        if not body:
+            raise _fetch_error(
+                f"{subject}: the file has a header row ({', '.join(columns)}) but no data rows; "
+                f"{fix}"
+            )
+    else:
+        columns, body = [f"column_{i}" for i in range(1, len(rows[0]) + 1)], rows
+    repeated = sorted({c for c in columns if columns.count(c) > 1})
+    if repeated:
+        raise _fetch_error(
+            f"{subject}: the header row repeats the column name(s) {repeated}; to fix: give "
+            "every column its own name"
+        )
+    values = np.array(body, dtype=object).reshape(len(body), len(columns))
+    frame = pd.DataFrame({c: pd.array(values[:, i], dtype=str) for i, c in enumerate(columns)})
+    return frame, digest
+
+
+def read_arff(
+    name: str, path: str | Path, *, target: str | int = "last", sha256: str | None = None
+) -> SourceTable:
+    """An ARFF file: nominal attributes stay nominal, the class order is the declared one.
+
+    Parsed with ``liac-arff`` (``arff.loads``), the reference ARFF reader, which handles
+    quoted values, comments and the header's declared value order.
+
+    Parameters
+    ----------
+    name : str
+        Dataset key (for messages).
+    path : path-like
+        The ``.arff`` file.
+    target : str or int
+        The class attribute (:func:`resolve_target`); ARFF's convention is the last one.
+    sha256 : str, optional
+        The file's expected digest.
+
+    Returns
+    -------
+    SourceTable
+        ``classes`` is the declared value order of the class attribute; ``numeric`` the
+        NUMERIC, REAL and INTEGER attributes other than the class. Missing values are ``"?"``.
+
+    Raises
+    ------
+    DataFetchError
+        The file is missing, differs from its pin, is not ARFF (the parser's message and
+        line), is sparse, or its class attribute is not nominal.
+    ConfigError
+        ``target`` names no attribute.
+    """
+    import arff
+
+    raw, digest, subject = _read_file(name, path, sha256)
+    text = _decode(raw, subject)
+    try:
+        decoded = arff.loads(text)
+    except arff.ArffException as exc:
+        raise _fetch_error(
+            f"{subject}: not a valid ARFF file ({type(exc).__name__}: {exc}); to fix: correct "
+            "the file, or give a CSV with `format: csv`"
+        ) from None
+    attributes = decoded["attributes"]
+    columns = [str(a[0]) for a in attributes]
+    data = decoded["data"]
+    if isinstance(data, dict) or (len(data) and isinstance(data[0], dict)):
+        raise _fetch_error(
+            f"{subject}: sparse ARFF data are not supported; to fix: save the file as dense ARFF"
+        )
+    if not data:
+        raise _fetch_error(f"{subject}: the file has no data rows; to fix: give data rows")
+    resolved = resolve_target(name, columns, target, origin=f"file {path}")
+    kinds = dict(attributes)
+    if not isinstance(kinds[resolved], list):
+        raise _fetch_error(
+            f"{subject}: the class attribute {resolved!r} is {kinds[resolved]}, not nominal; a "
+            "classifier needs nominal classes -- to fix: declare it nominal "
+            f"(@attribute {resolved} {{a,b,...}}) or point `datasets.{name}.target` at the class"
+        )
+    cells = [[cell_text(v) for v in row] for row in data]
+    values = np.array(cells, dtype=object).reshape(len(cells), len(columns))
+    frame = pd.DataFrame({c: pd.array(values[:, i], dtype=str) for i, c in enumerate(columns)})
+    numeric = tuple(
+        c
+        for c in columns
+        if c != resolved and str(kinds[c]).upper() in ("NUMERIC", "REAL", "INTEGER")
+    )
+    classes = tuple(str(v) for v in kinds[resolved])
+    return SourceTable(frame, resolved, classes, numeric, f"file {path}", digest)
+
+
+def cell_text(value) -> str:
+    """A parsed cell as text: None/NaN -> ``"?"``, integral floats without ``.0``."""
+    if value is None:
+        return ARFF_MISSING
+    if isinstance(value, (bool, np.bool_)):
+        return str(value)
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isnan(value):
+            return ARFF_MISSING
+        if math.isfinite(value) and value.is_integer():
+            return str(int(value))
+        return repr(value)
+    return str(value)
+
+
+def fetch_openml(
+    name: str,
+    openml_id: int,
+    *,
+    target: str | int | None = None,
+    cache_dir: str | Path | None = None,
+    mirror: str | Path | None = None,
+    logger: logging.Logger | None = None,
+) -> SourceTable:
+    """An OpenML dataset through scikit-learn's ``fetch_openml``, with an offline fallback.
+
+    The real call comes first, caching under ``cache_dir`` (scikit-learn's ``data_home``); a
+    dataset already in the cache is read from it without a download. When that fails, the
+    same call reads ``mirror``, a folder laid out like a filled cache (a copy of
+    ``cache_dir`` from a machine with network).
+
+    Parameters
+    ----------
+    name : str
+        Dataset key (for messages).
+    openml_id : int
+        The OpenML dataset id.
+    target : str or int, optional
+        The class column (:func:`resolve_target`); None is OpenML's default target.
+    cache_dir : path-like, optional
+        scikit-learn's cache folder; None is scikit-learn's default (``~/scikit_learn_data``).
+    mirror : path-like, optional
+        The offline fallback folder.
+    logger : logging.Logger, optional
+        Receives a failed download.
+
+    Returns
+    -------
+    SourceTable
+        ``classes`` is the target's declared value order (its categories in OpenML's
+        metadata); ``numeric`` the numeric features. Missing values are ``"?"``.
+
+    Raises
+    ------
+    DataFetchError
+        Both the download and the mirror failed (naming both reasons and the fix), or the
+        target is not nominal.
+    ConfigError
+        ``target`` names no column.
+    """
+    log = logger or _log
+    try:
+        bunch = _fetch_openml_frame(openml_id, cache_dir)
+        origin = f"OpenML id {openml_id} (cache {cache_dir})"
+    except _DOWNLOAD_ERRORS as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+        if mirror is None:
+            raise _fetch_error(
+                f"dataset `{name}` (OpenML id {openml_id}): cannot fetch it ({reason}) and no "
+                "OpenML mirror is configured; to fix: connect to the internet, or set config "
+                "key `openml.mirror` to a copy of a filled OpenML cache folder"
+            ) from None
+        log.warning(
+            "dataset %s: fetch_openml(data_id=%d) failed (%s); reading the mirror %s",
+            name,
+            openml_id,
+            reason,
+            mirror,
+        )
+        try:
+            bunch = _fetch_openml_frame(openml_id, mirror)
+        except _DOWNLOAD_ERRORS as again:
+            raise _fetch_error(
+                f"dataset `{name}` (OpenML id {openml_id}): the download failed ({reason}) and "
+                f"the mirror {mirror} does not hold it ({type(again).__name__}: {again}); to "
+                "fix: connect to the internet, or copy a filled OpenML cache (with this id) "
+                "into config key `openml.mirror`"
+            ) from None
+        origin = f"OpenML id {openml_id} (mirror {mirror})"
+    frame = bunch.frame
+    default = bunch.details.get("default_target_attribute") or str(frame.columns[-1])
+    resolved = resolve_target(
+        name, list(frame.columns), default if target is None else target, origin=origin
+    )
+    column = frame[resolved]
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        raise _fetch_error(
+            f"dataset `{name}` ({origin}): the class column {resolved!r} is {column.dtype}, not "
+            "nominal; to fix: point `datasets.{name}.target` at a nominal attribute"
+        )
+    classes = tuple(str(c) for c in column.cat.categories)
+    numeric = tuple(
+        str(c)
+        for c in frame.columns
+        if c != resolved and pd.api.types.is_numeric_dtype(frame[c].dtype)
+    )
+    text = {
+        str(c): pd.array([cell_text(v) for v in frame[c].astype(object)], dtype=str)
+        for c in frame.columns
+    }
+    return SourceTable(pd.DataFrame(text), resolved, classes, numeric, origin, None)
+
+
+def _fetch_openml_frame(openml_id: int, data_home: str | Path | None):
+    """``sklearn.datasets.fetch_openml`` as a frame, target kept among the columns."""
+    from sklearn.datasets import fetch_openml
+
+    return fetch_openml(
+        data_id=openml_id,
+        data_home=None if data_home is None else str(data_home),
+        as_frame=True,
+        target_column=None,
+        parser="liac-arff",
+        n_retries=1,
+        delay=0.1,
+    )
+
+
+def infer_numeric(frame: pd.DataFrame, target: str, missing: str | None) -> tuple[str, ...]:
+    """Features whose cells are all numbers: the rule when neither config nor source says.
+
+    A feature is numeric when every cell other than the missing marker parses as a finite
+    float and at least one such cell exists; every other feature is categorical. The target
+    is never a feature.
+    """
+    numeric = []
+    for column in frame.columns:
+        if column == target:
+            continue
+        present = [v for v in frame[column].to_numpy(dtype=object) if v != missing]
+        if present and all(_is_number(v) for v in present):
+            numeric.append(str(column))
+    return tuple(numeric)
+
+
+def _is_number(text) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except (TypeError, ValueError):
+        return False
