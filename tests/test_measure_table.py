@@ -43,10 +43,15 @@ def test_rows_equal_direct_measure_calls(pooled):
         assert rows[("preference_driven", "default")] == pytest.approx(
             measures.preference_driven(cm, None, zero_division=0.0)
         )
-        for vector in VECTORS.values():
-            assert rows[("preference_driven", format_kappa(vector))] == pytest.approx(
+        for name, vector in VECTORS.items():
+            assert rows[("preference_driven", name)] == pytest.approx(
                 measures.preference_driven(cm, vector, zero_division=0.0)
             )
+        written = table[table["classifier"] == classifier].set_index("kappa")["kappa_values"]
+        for name, vector in VECTORS.items():
+            assert written[name] == format_kappa(vector)
+        shares = cm.sum(axis=1) / cm.sum()
+        np.testing.assert_allclose(parse_kappa(written["default"]), shares, rtol=1e-15)
     n_rows = len(measures.REGISTRY) - 1 + 1 + len(VECTORS)
     assert len(table) == n_rows * len(pooled)
 
@@ -70,13 +75,16 @@ def test_round_trip_keeps_empty_kappa_as_text(pooled, tmp_path):
     table.to_csv(path, index=False)
     back = read_measures(path)
     assert (back["kappa"] == table["kappa"]).all()
+    assert (back["kappa_values"] == table["kappa_values"]).all()
     np.testing.assert_allclose(back["value"], table["value"], rtol=0, atol=0)
 
 
-def test_two_names_for_one_vector_give_one_row(pooled):
+def test_two_names_for_one_vector_give_a_row_each(pooled):
     table = measures_table(pooled, {"toy": {"a": [0, 1, 0.5], "b": [0.0, 1.0, 0.5]}})
     pd_rows = table[(table["measure"] == "preference_driven") & (table["classifier"] == "X")]
-    assert list(pd_rows["kappa"]) == ["default", "0;1;0.5"]
+    assert list(pd_rows["kappa"]) == ["default", "a", "b"]
+    assert list(pd_rows["kappa_values"])[1:] == ["0;1;0.5", "0;1;0.5"]
+    assert pd_rows["value"].iloc[1] == pd_rows["value"].iloc[2]
 
 
 @pytest.mark.slow
@@ -100,8 +108,8 @@ def test_pipeline_measures_csv_matches_direct_calls(small_pipeline):
             assert values[(*key, name, "")] == pytest.approx(
                 measures.REGISTRY[name](cm, zero_division=zero_division)
             )
-        for vector in config["datasets"][dataset]["kappa_vectors"].values():
-            assert values[(*key, "preference_driven", format_kappa(vector))] == pytest.approx(
+        for name, vector in config["datasets"][dataset]["kappa_vectors"].items():
+            assert values[(*key, "preference_driven", name)] == pytest.approx(
                 measures.preference_driven(cm, vector, zero_division=zero_division)
             )
     per_matrix = len(measures.REGISTRY) + len(config["datasets"]["car"]["kappa_vectors"])

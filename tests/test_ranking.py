@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from pdmeasure.measures.weights import format_kappa
+from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
 from pdmeasure.pipeline.ranking_tables import (
     competition_ranks,
     ranking_table,
@@ -38,17 +39,16 @@ def measures_frame(values_by_row):
         "F1": ("f1_macro", ""),
         "MCC": ("mcc", ""),
         "pd default": ("preference_driven", "default"),
-        "pd p1": ("preference_driven", format_kappa(VECTORS["p1"])),
+        "pd p1": ("preference_driven", "p1"),
     }
     for label, values in values_by_row.items():
         measure, kappa = keys[label]
+        written = format_kappa(VECTORS[kappa]) if kappa in VECTORS else ""
         for classifier, value in zip(CLASSIFIERS, values):
-            rows.append(("weka", "car", classifier, measure, kappa, value))
+            rows.append(("weka", "car", classifier, measure, kappa, written, value))
     # another engine's rows must not leak into the table
-    rows.append(("sklearn", "car", "Bagging", "accuracy", "", 0.0))
-    return pd.DataFrame(
-        rows, columns=["engine", "dataset", "classifier", "measure", "kappa", "value"]
-    )
+    rows.append(("sklearn", "car", "Bagging", "accuracy", "", "", 0.0))
+    return pd.DataFrame(rows, columns=list(MEASURE_COLUMNS))
 
 
 TABLE6 = {  # paper 000 Table 6 (car)

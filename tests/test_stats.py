@@ -33,6 +33,7 @@ from pdmeasure import measures, stats
 from pdmeasure.pipeline import stats_across, stats_folds, stats_tables, stats_within
 from pdmeasure.pipeline.confusion import confusion_matrix
 from pdmeasure.pipeline.engines import DatasetSpec
+from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
 from pdmeasure.render import stats_report
 
 DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
@@ -472,24 +473,19 @@ P1_NOTE = "p1 differs across datasets (d1: [0, 1], d2: [1, 0], d3: [0.5, 0.5]); 
 def _measures_frame(
     nan_at: tuple[str, str] | None = None, kappa_vectors=KAPPA_VECTORS
 ) -> pd.DataFrame:
-    """A measures table like measures_table writes: one pd row per distinct vector."""
+    """A measures table like measures_table writes: one pd row per vector name."""
     rng = np.random.default_rng(5)
     rows = []
     for dataset, vectors in kappa_vectors.items():
-        written = dict.fromkeys(
-            ";".join(np.format_float_positional(float(v), trim="-") for v in vector)
-            for vector in vectors.values()
-        )
         for j, classifier in enumerate(["A", "B", "C"]):
             base = 0.6 + 0.1 * j + rng.random() * 0.05
-            rows.append(("e", dataset, classifier, "accuracy", "", base))
-            rows.append(("e", dataset, classifier, "error_rate", "", 1 - base))
-            rows.append(("e", dataset, classifier, "preference_driven", "default", base - 0.1))
-            for kappa in written:
-                rows.append(("e", dataset, classifier, "preference_driven", kappa, base))
-    frame = pd.DataFrame(
-        rows, columns=["engine", "dataset", "classifier", "measure", "kappa", "value"]
-    )
+            rows.append(("e", dataset, classifier, "accuracy", "", "", base))
+            rows.append(("e", dataset, classifier, "error_rate", "", "", 1 - base))
+            rows.append(("e", dataset, classifier, "preference_driven", "default", "", base - 0.1))
+            for name, vector in vectors.items():
+                written = ";".join(np.format_float_positional(float(v), trim="-") for v in vector)
+                rows.append(("e", dataset, classifier, "preference_driven", name, written, base))
+    frame = pd.DataFrame(rows, columns=list(MEASURE_COLUMNS))
     if nan_at:
         mask = (
             (frame["dataset"] == nan_at[0])
@@ -604,24 +600,15 @@ def test_default_kappa_is_pooled_whatever_the_named_vectors():
 
 
 def test_a_vector_with_two_names_on_a_dataset_counts_for_both():
-    # measures.csv holds one row per distinct vector: d1's row at 0;1 serves "a" and "b"
+    # measures.csv holds one row per name: d1's vector 0;1 has rows "a" and "b"
     vectors = {"d1": {"a": [0, 1], "b": [0, 1]}, "d2": {"a": [0, 1]}, "d3": {"b": [0, 1]}}
     frame = _measures_frame(kappa_vectors=vectors)
-    assert (frame[frame["dataset"] == "d1"]["kappa"] == "0;1").sum() == 3
-    assert stats_tables.kappa_names("0;1", vectors["d1"]) == ["a", "b"]
-    assert stats_tables.kappa_names("1;0", vectors["d1"]) == ["1;0"]
+    d1 = frame[frame["dataset"] == "d1"]
+    assert (d1["kappa_values"] == "0;1").sum() == 6
+    assert set(d1[d1["kappa_values"] == "0;1"]["kappa"]) == {"a", "b"}
     tables = stats_across.compare_across_datasets(frame, alpha=0.05, kappa_vectors=vectors)
     datasets = tables.ranks.drop_duplicates("kappa").set_index("kappa")["datasets"]
     assert datasets["a"] == "d1;d2" and datasets["b"] == "d1;d3"
-
-
-def test_unnamed_vectors_are_pooled_only_when_their_values_are_equal():
-    vectors = {"d1": {"x": [0, 1]}, "d2": {"y": [0, 1]}, "d3": {"z": [1, 0]}}
-    tables = stats_across.compare_across_datasets(
-        _measures_frame(kappa_vectors=vectors), alpha=0.05
-    )
-    n = tables.ranks.drop_duplicates("kappa").set_index("kappa")["n_datasets"]
-    assert n["0;1"] == 2 and n["1;0"] == 1
 
 
 def test_report_says_which_vectors_were_not_pooled(tmp_path):

@@ -46,6 +46,7 @@ from pdmeasure.paper.facts import PD_CLASSIFIERS, PD_DATASET_TABLES, PD_PAPER, R
 from pdmeasure.paper.kappa_search import search_kappa_grid
 from pdmeasure.paper.published import reproduces
 from pdmeasure.pipeline.engines import ENGINES
+from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
 from pdmeasure.pipeline.ranking_tables import competition_ranks, table_rows
 
 REPRODUCTION_COLUMNS = (
@@ -662,9 +663,7 @@ def reproduction_table(
     data_tables = set(PD_DATASET_TABLES.values())
     is_data = (published["paper"] == PD_PAPER) & published["table"].astype(str).isin(data_tables)
     if measures is None:
-        measures = pd.DataFrame(
-            columns=["engine", "dataset", "classifier", "measure", "kappa", "value"]
-        )
+        measures = pd.DataFrame(columns=list(MEASURE_COLUMNS))
     if rankings is None:
         rankings = pd.DataFrame(columns=["engine", "dataset", "row", "classifier", "value", "rank"])
     parts = [

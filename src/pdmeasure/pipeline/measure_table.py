@@ -2,11 +2,14 @@
 
 One row per (engine, dataset, classifier, measure, kappa)::
 
-    engine, dataset, classifier, measure, kappa, value
+    engine, dataset, classifier, measure, kappa, kappa_values, value
 
-``measure`` is a key of :data:`pdmeasure.measures.REGISTRY`. ``kappa`` is empty for measures
-without a preference vector; for ``preference_driven`` it is ``default`` (actual-class shares,
-paper 000 eq. 31) or the configured vector written ``0;0.8;0.6;1`` (see :func:`format_kappa`).
+``measure`` is a key of :data:`pdmeasure.measures.REGISTRY`. For measures without a preference
+vector ``kappa`` and ``kappa_values`` are empty. For ``preference_driven``, ``kappa`` is the
+vector's name -- ``default`` (actual-class shares, paper 000 eq. 31) or a configured name such
+as ``p1`` -- so that results group by name without parsing, and ``kappa_values`` holds its
+values in class order, written ``0;0.8;0.6;1`` (:func:`format_kappa`; for ``default``, the
+shares of that row's matrix).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pdmeasure import measures
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa, parse_kappa
 from pdmeasure.pipeline.io import read_csv
 
-MEASURE_COLUMNS = ("engine", "dataset", "classifier", "measure", "kappa", "value")
+MEASURE_COLUMNS = ("engine", "dataset", "classifier", "measure", "kappa", "kappa_values", "value")
 
 MatrixKey = tuple[str, str, str]
 
@@ -50,7 +53,7 @@ def measures_table(
         :func:`pdmeasure.pipeline.confusion.pooled_matrices`.
     kappa_vectors : mapping
         Dataset -> {vector name -> kappa vector}; the config's ``kappa_vectors``. A dataset
-        missing here gets only the default pd. Vectors with equal values share one row.
+        missing here gets only the default pd. Each name gets its own rows.
     zero_division : {"nan", 0.0, 1.0}
         Value of 0/0 in every measure; the pipeline uses the papers' convention 0.0.
 
@@ -58,7 +61,8 @@ def measures_table(
     -------
     DataFrame
         Columns :data:`MEASURE_COLUMNS`, rows grouped by matrix in the order of ``pooled``,
-        measures in registry order, then pd default, then the vectors in configured order.
+        measures in registry order, then pd default, then one row per configured vector
+        name, in configured order (two names of equal vectors get a row each).
     """
     blocks: dict[MatrixKey, pd.DataFrame] = {}
     # Stack the matrices of one dataset (same C) so each measure is one batched call.
@@ -69,27 +73,17 @@ def measures_table(
         cms = np.stack([np.asarray(pooled[k]) for k in keys])
         vectors = dict(kappa_vectors.get(dataset, {}))
         _check_vectors(dataset, cms.shape[-1], vectors)
-        columns: list[tuple[str, str, np.ndarray]] = []
-        for name, func in measures.REGISTRY.items():
-            if name != PD:
-                columns.append((name, NO_KAPPA, func(cms, zero_division=zero_division)))
-        columns.append(
-            (PD, DEFAULT_KAPPA, measures.preference_driven(cms, None, zero_division=zero_division))
-        )
-        # Two names for the same vector give one row: the row is keyed by the vector itself.
-        for written in dict.fromkeys(format_kappa(v) for v in vectors.values()):
-            kappa = parse_kappa(written)
-            value = measures.preference_driven(cms, kappa, zero_division=zero_division)
-            columns.append((PD, written, value))
+        rows = pd_rows(cms, vectors, zero_division=zero_division)
         for i, key in enumerate(keys):
             blocks[key] = pd.DataFrame(
                 {
                     "engine": key[0],
                     "dataset": key[1],
                     "classifier": key[2],
-                    "measure": [c[0] for c in columns],
-                    "kappa": [c[1] for c in columns],
-                    "value": [float(np.asarray(c[2])[i]) for c in columns],
+                    "measure": [r[0] for r in rows],
+                    "kappa": [r[1] for r in rows],
+                    "kappa_values": [r[2][i] for r in rows],
+                    "value": [float(np.asarray(r[3])[i]) for r in rows],
                 }
             )
     if not blocks:
@@ -97,8 +91,43 @@ def measures_table(
     return pd.concat([blocks[key] for key in pooled], ignore_index=True)
 
 
+def pd_rows(
+    cms: np.ndarray, vectors: Mapping[str, Sequence[float]], *, zero_division: float | str
+) -> list[tuple[str, str, list[str], np.ndarray]]:
+    """``(measure, kappa name, kappa values per matrix, value per matrix)`` of every row.
+
+    Registry measures (empty name and values), pd at ``default`` (the values are each
+    matrix's actual-class shares, eq. 31), then pd at each named vector. Each distinct vector
+    is evaluated once, whatever the number of names it goes by.
+    """
+    n = len(cms)
+    rows: list[tuple[str, str, list[str], np.ndarray]] = [
+        (name, NO_KAPPA, [""] * n, func(cms, zero_division=zero_division))
+        for name, func in measures.REGISTRY.items()
+        if name != PD
+    ]
+    shares = cms.sum(axis=-1) / cms.sum(axis=(-2, -1))[..., None]
+    rows.append(
+        (
+            PD,
+            DEFAULT_KAPPA,
+            [format_kappa(v) for v in shares],
+            measures.preference_driven(cms, None, zero_division=zero_division),
+        )
+    )
+    values: dict[str, np.ndarray] = {}
+    for name, vector in vectors.items():
+        written = format_kappa(vector)
+        if written not in values:
+            kappa = parse_kappa(written)
+            values[written] = measures.preference_driven(cms, kappa, zero_division=zero_division)
+        rows.append((PD, str(name), [written] * n, values[written]))
+    return rows
+
+
 def read_measures(path) -> pd.DataFrame:
-    """Read ``measures.csv`` keeping ``kappa`` as text (empty stays ``""``) and value as float.
+    """Read ``measures.csv`` keeping ``kappa`` and ``kappa_values`` as text (empty stays
+    ``""``) and value as float.
 
     ``value`` goes through :func:`~pdmeasure.pipeline.io.text_to_float`, so a ``NaN`` cell (a measure
     undefined under ``zero_division: nan``) reads back as NaN.

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa
+from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.paper.facts import PD_DATASET_TABLES, TABLE_DECIMALS
 
 #: Printed precision of the paper's tables.
@@ -32,13 +32,13 @@ RANKING_COLUMNS = ("engine", "dataset", "row", "classifier", "value", "rank")
 
 
 def table_rows(kappa_vectors: Mapping[str, Sequence[float]]) -> list[tuple[str, str, str]]:
-    """``(row label, measure, kappa)`` of every table row, in order.
+    """``(row label, measure, kappa name)`` of every table row, in order.
 
-    Row labels match :func:`pdmeasure.paper.published.load`: ``pd default`` and ``pd <name>``.
+    The kappa name is the ``kappa`` cell of ``measures.csv``. Row labels match :func:`pdmeasure.paper.published.load`: ``pd default`` and ``pd <name>``.
     """
     rows = [(label, measure, NO_KAPPA) for label, measure in FIXED_ROWS]
     rows.append(("pd default", PD, DEFAULT_KAPPA))
-    rows += [(f"pd {name}", PD, format_kappa(v)) for name, v in kappa_vectors.items()]
+    rows += [(f"pd {name}", PD, str(name)) for name in kappa_vectors]
     return rows
 
 

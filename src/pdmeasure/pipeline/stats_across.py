@@ -34,7 +34,6 @@ from pdmeasure.pipeline.stats_tables import (
     describe,
     differing_kappa_vectors,
     drop_nan_rows,
-    name_kappas,
     not_pooled_note,
 )
 from pdmeasure.stats.omnibus import TestResult, friedman, friedman_aligned_ranks, quade
@@ -188,21 +187,18 @@ def compare_across_datasets(
     Parameters
     ----------
     frame : DataFrame
-        ``measures.csv`` rows: ``engine, dataset, classifier, measure, kappa, value``.
+        ``measures.csv`` rows (:data:`~pdmeasure.pipeline.measure_table.MEASURE_COLUMNS`).
     alpha : float
         Significance level.
     kappa_vectors : mapping, optional
-        Dataset -> {name -> vector} (config ``kappa_vectors``). A pd row at a configured
-        vector takes the vector's name (every name, when several names share the vector on
-        that dataset; :func:`~pdmeasure.pipeline.stats_tables.name_kappas`). A name is compared
-        across datasets only if its vector has the same values on every dataset configuring
-        it; otherwise (:func:`~pdmeasure.pipeline.stats_tables.differing_kappa_vectors`) its
-        comparison is not run: it gets only omnibus rows with NaN results, ``n_datasets``
-        0 and a ``note`` such as ``p1 differs across datasets (car: [0, 0.8, 0.6, 1],
-        nursery: [0, 0, 0, 1, 0]); not pooled``, and a logging warning names the vector
-        and the datasets. A vector without a name keeps its written form, so it is pooled
-        only with equal vectors. The output ``kappa`` column holds ``""``, ``"default"``,
-        a name or a written vector.
+        Dataset -> {name -> vector} (config ``kappa_vectors``). pd rows are grouped by the
+        ``kappa`` name of ``measures.csv``. A name is compared across datasets only if its
+        vector has the same values on every dataset configuring it; otherwise
+        (:func:`~pdmeasure.pipeline.stats_tables.differing_kappa_vectors`) its comparison is
+        not run: it gets only omnibus rows with NaN results, ``n_datasets`` 0 and a ``note``
+        such as ``p1 differs across datasets (car: [0, 0.8, 0.6, 1], nursery: [0, 0, 0, 1,
+        0]); not pooled``, and a logging warning names the vector and the datasets. The
+        output ``kappa`` column holds ``""``, ``"default"`` or a name.
     classifiers : mapping, optional
         Engine -> classifier order (config ``classifiers``); default: order of appearance.
 
@@ -220,7 +216,7 @@ def compare_across_datasets(
     require_columns(frame.columns, MEASURE_COLUMNS, "measures table")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-    named = name_kappas(frame, kappa_vectors or {})
+    named = frame.copy()
     named["value"] = named["value"].astype("float64")
     notes = {
         name: not_pooled_note(name, vectors)

@@ -12,11 +12,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from pdmeasure import measures
-from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.pipeline.confusion import confusion_matrix
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
 from pdmeasure.pipeline.io import require_columns
+from pdmeasure.pipeline.measure_table import pd_rows
 from pdmeasure.pipeline.stats_tables import FOLD_COLUMNS
 
 PREDICTION_KEYS = (
@@ -144,32 +143,17 @@ def fold_measure_values(
         raise ValueError("no predictions")
     repeat_size = pred.groupby(["engine", "dataset", "classifier", "repeat"]).size()
     cms = np.stack([confusion_matrix(g["actual"], g["predicted"], classes) for _, g in groups])
-    columns: list[tuple[str, str, np.ndarray]] = [
-        (name, NO_KAPPA, func(cms, zero_division=zero_division))
-        for name, func in measures.REGISTRY.items()
-        if name != PD
-    ]
-    columns.append(
-        (PD, DEFAULT_KAPPA, measures.preference_driven(cms, None, zero_division=zero_division))
-    )
-    for name, vector in (kappa_vectors or {}).items():
-        columns.append(
-            (
-                PD,
-                str(name),
-                measures.preference_driven(
-                    cms, np.asarray(vector, dtype=float), zero_division=zero_division
-                ),
-            )
-        )
+    rows = pd_rows(cms, dict(kappa_vectors or {}), zero_division=zero_division)
     index = pd.DataFrame([key for key, _ in groups], columns=keys)
     index["scheme"] = scheme
     index["n_test"] = [len(g) for _, g in groups]
     index["n_train"] = [repeat_size[key[:4]] - len(g) for key, g in groups]
     out = pd.concat(
         [
-            index.assign(measure=name, kappa=kappa, value=np.asarray(values, float))
-            for name, kappa, values in columns
+            index.assign(
+                measure=measure, kappa=kappa, kappa_values=written, value=np.asarray(values, float)
+            )
+            for measure, kappa, written, values in rows
         ],
         ignore_index=True,
     )

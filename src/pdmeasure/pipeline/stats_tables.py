@@ -2,8 +2,8 @@
 
 Every tidy table the statistics step writes has its column order here (``*_COLUMNS``), every
 test its name in the ``test`` column (``*_TESTS``). The naming helpers turn a
-``(measure, kappa)`` into the config names of its vector (:func:`kappa_names`), a file stem
-(:func:`file_stem`) and a label (:func:`measure_label`).
+``(measure, kappa name)`` into a file stem (:func:`file_stem`) and a label
+(:func:`measure_label`).
 
 Kappa vectors are positional (one weight per class of the dataset), so a name such as ``p1``
 means a different vector on each dataset that configures its own ``p1``. pd at a named vector
@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure import measures
-from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, parse_kappa
+from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.pipeline.io import text_to_float
 
 #: Test names, as written in the ``test`` column of the output tables.
@@ -96,6 +96,7 @@ FOLD_COLUMNS = (
     "n_train",
     "measure",
     "kappa",
+    "kappa_values",
     "value",
 )
 PAIRWISE_COLUMNS = (
@@ -194,59 +195,6 @@ def format_vector(vector: Sequence[float]) -> str:
     """A kappa vector as ``[0, 0.8, 0.6, 1]`` (shortest round-tripping decimals), for messages."""
     values = np.asarray(vector, dtype=float).ravel()
     return "[" + ", ".join(np.format_float_positional(v, trim="-") for v in values) + "]"
-
-
-def kappa_names(kappa: str, vectors: Mapping[str, Sequence[float]]) -> list[str]:
-    """Every name a ``measures.csv`` kappa cell goes by on one dataset.
-
-    Parameters
-    ----------
-    kappa : str
-        The ``kappa`` cell: ``""``, ``"default"`` or a vector written ``0;0.8;0.6;1``.
-    vectors : mapping
-        Name -> vector, the ``kappa_vectors`` of the dataset the cell belongs to.
-
-    Returns
-    -------
-    list of str
-        ``[kappa]`` for ``""`` and ``"default"``; for a written vector, the names of every
-        configured vector with the same values (compared numerically, in config order; the
-        measures table writes one row per distinct vector, so two names sharing a vector
-        share that row), or ``[kappa]`` unchanged when no name matches.
-    """
-    if kappa in (NO_KAPPA, DEFAULT_KAPPA):
-        return [kappa]
-    values = parse_kappa(kappa)
-    names = [str(name) for name, vector in vectors.items() if same_vector(vector, values)]
-    return names or [kappa]
-
-
-def kappa_name(dataset: str, kappa: str, vectors: Mapping[str, Sequence[float]]) -> str:
-    """The first of :func:`kappa_names`: ``""``, ``"default"`` or a config name of the vector.
-
-    ``dataset`` is the dataset ``vectors`` belong to (kept for callers that pass it). A name
-    alone does not identify a vector across datasets: see :func:`differing_kappa_vectors`.
-    """
-    return kappa_names(kappa, vectors)[0]
-
-
-def name_kappas(
-    frame: pd.DataFrame, kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]]
-) -> pd.DataFrame:
-    """Copy of a measures table with every ``kappa`` cell replaced by its config name.
-
-    A row whose vector goes by several names on its dataset (:func:`kappa_names`) is repeated
-    once per name, so that each name's comparison has that dataset's value. A written vector
-    without a name keeps its written form, so unnamed vectors meet across datasets only when
-    their values are the same.
-    """
-    names = [
-        kappa_names(str(k), kappa_vectors.get(d, {}))
-        for d, k in zip(frame["dataset"], frame["kappa"])
-    ]
-    out = frame.iloc[np.repeat(np.arange(len(frame)), [len(n) for n in names])].copy()
-    out["kappa"] = [name for row in names for name in row]
-    return out.reset_index(drop=True)
 
 
 def differing_kappa_vectors(
