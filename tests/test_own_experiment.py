@@ -393,3 +393,26 @@ def test_small_test_experiment(tmp_path):
     assert iris["classes"] == ["Iris-setosa", "Iris-versicolor", "Iris-virginica"]
     tables = pd.read_csv(results / "tables" / "table_zoo_sklearn.csv", keep_default_na=False)
     assert "vertebrates" in " ".join(tables.astype(str).to_numpy().ravel())
+
+
+@pytest.mark.weka
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [("-Q 1.0", "Illegal options: -Q 1.0"), ("-C abc", 'For input string: "abc"')],
+)
+def test_bad_weka_options_are_a_config_error(options, words):
+    engine = get_engine("weka")
+    try:
+        engine.check_available()
+    except Exception as exc:  # noqa: BLE001 - any reason the engine cannot run skips
+        pytest.skip(f"weka engine unavailable: {exc}")
+    config = select(copy.deepcopy(repo_config()), engines=["weka"])
+    config["classifiers"]["weka"]["SMO"] = {
+        "class": "weka.classifiers.functions.SMO",
+        "options": options,
+    }
+    config["run"]["classifiers"] = {"weka": ["SMO"]}
+    with pytest.raises(ConfigError) as caught:
+        pdconfig.check_engines(pdconfig.prepare_config(config))
+    assert str(caught.value).startswith("config key `classifiers.weka.SMO`: Weka rejects")
+    assert words in str(caught.value)

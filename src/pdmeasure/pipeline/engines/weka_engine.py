@@ -341,23 +341,34 @@ class WekaEngine(Engine):
             ) from None
 
     def check_classifier(self, name: str, params: Mapping[str, Any]) -> None:
-        """Validate one configured classifier entry without starting Java (config check hook).
+        """Validate one configured classifier entry (config check hook).
 
         Besides :func:`classifier_setup`, the class must exist in the bundled ``weka.jar``
-        (read as a zip file, so a misspelt class stops the run before any job). Options are
-        parsed by Weka itself in the job.
+        (read as a zip file, so a misspelt class stops the run before any job), and an entry
+        with options is built once so that Weka parses them (an unknown option or a value
+        of the wrong type stops the run before any job).
 
         Raises
         ------
         ValueError
             See :func:`classifier_setup`; or the class is not in ``weka.jar``.
         """
-        class_name, _ = classifier_setup(params)
+        class_name, options = classifier_setup(params)
         known = bundled_weka_classes()
         if known and class_name not in known:
             close = difflib.get_close_matches(class_name, sorted(known), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise ValueError(f"class {class_name!r} is not in the bundled weka.jar{hint}")
+        if options and known:
+            # Weka parses its own options: build the classifier once (this starts the JVM,
+            # about 1.5 s, so only entries that set options pay for it).
+            try:
+                make_classifier(params)
+            except Exception as exc:  # noqa: BLE001 - Java exceptions arrive as JPype types
+                message = str(exc).replace("java.lang.Exception: ", "")
+                raise ValueError(
+                    f"Weka rejects the options {options} of {class_name}: {message}"
+                ) from None
 
     def cross_validate(
         self,
