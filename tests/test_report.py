@@ -36,7 +36,7 @@ MODULES = ("data", "cv", "measures", "grids", "tables", "paper", "reproduction",
 LEFT_OUT = (
     # per-sample predictions: large, summarised by the confusion matrices and the statistics
     re.compile(r"cv/[^/]+/[^/]+/[^/]+/predictions\.csv"),
-    re.compile(r"stats/cv5x2/[^/]+/[^/]+/[^/]+/predictions\.csv"),
+    re.compile(r"stats/cv5x2/[^/]+/[^/]+/[^/]+/predictions\.csv\.gz"),
     # per engine and dataset parts of measures.csv and warnings.csv
     re.compile(r"(measures|warnings)/[^/]+/[^/]+\.csv"),
     # per engine and dataset exact tables: collected by exact_collect, or drawn in the figures

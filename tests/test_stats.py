@@ -847,14 +847,20 @@ def test_pipeline_stats_outputs(small_pipeline):
     classifiers = list(config["classifiers"]["sklearn"])
     folder = small_pipeline / "stats" / "sklearn" / "car"
     five = stats_folds.read_predictions(
-        small_pipeline / "stats" / "cv5x2" / "sklearn" / "car" / classifiers[0] / "predictions.csv"
+        small_pipeline
+        / "stats"
+        / "cv5x2"
+        / "sklearn"
+        / "car"
+        / classifiers[0]
+        / "predictions.csv.gz"
     )
     assert sorted(set(zip(five["repeat"], five["fold"]))) == [
         (r, f) for r in range(1, 6) for f in (1, 2)
     ]
     folds = stats_tables.read_stats_table(folder / "fold_measures.csv")
     pred = stats_folds.read_predictions(
-        small_pipeline / "cv" / "sklearn" / "car" / classifiers[0] / "predictions.csv"
+        small_pipeline / "cv" / "sklearn" / "car" / classifiers[0] / "predictions.csv.gz"
     )
     first = pred[pred["fold"] == 1]
     accuracy = folds[

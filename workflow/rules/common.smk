@@ -4,6 +4,7 @@
 # wrong type, a kappa vector of the wrong length, a class order that does not match the data
 # or an unavailable engine stops Snakemake with a message naming the config key.
 import dataclasses
+import math
 import re
 
 from snakemake.exceptions import WorkflowError
@@ -42,14 +43,14 @@ wildcard_constraints:
     dataset="|".join(re.escape(name) for name in datasets()),
     engine="|".join(re.escape(name) for name in engines()),
     classifier="[A-Za-z0-9_]+",
+    repeat="[0-9]+",
+    fold="[0-9]+",
 
 
 def grid_datasets():
     """Datasets with a kappa grid histogram (`kappa_grid: null` skips it)."""
     return [
-        name
-        for name in datasets()
-        if RUN["datasets"][name]["kappa_grid"] is not None
+        name for name in datasets() if RUN["datasets"][name]["kappa_grid"] is not None
     ]
 
 
@@ -84,6 +85,32 @@ def cd_figures():
 def paper_figure_points(wildcards):
     """The marked points of Figure 2 (the other paper figures have none)."""
     return results_path("paper", "pd_figure2_points.csv") if wildcards.n == "2" else []
+
+
+def mem_mb(base):
+    """Memory (MB) of a rule's jobs: the measured need `base` x `resources.scale` x the
+    attempt (a job retried with --retries asks for more)."""
+
+    def memory(wildcards, attempt):
+        return math.ceil(base * RUN["resources"]["scale"] * attempt)
+
+    return memory
+
+
+def runtime(minutes):
+    """Wall time (minutes) of a rule's jobs: `minutes` x `resources.scale` x the attempt."""
+
+    def wall(wildcards, attempt):
+        return math.ceil(minutes * RUN["resources"]["scale"] * attempt)
+
+    return wall
+
+
+def cv_mem_mb(wildcards, attempt):
+    """Memory (MB) of a cross-validation job of {engine}: `resources.cv_mem_mb` (the Weka
+    engine gives the JVM all but 512 MB of it as heap)."""
+    base = RUN["resources"]["cv_mem_mb"].get(wildcards.engine, 1024)
+    return math.ceil(base * RUN["resources"]["scale"] * attempt)
 
 
 def results_path(*parts):
@@ -121,6 +148,24 @@ def engine_cv_files(wildcards, name):
     ]
 
 
+def cv_fold_files(wildcards):
+    """The fold predictions of {engine}/{dataset}/{classifier}, in (repeat, fold) order: the
+    order of the whole cross-validation (`cv.per_fold`)."""
+    cv = RUN["cv"]
+    return [
+        results_path(
+            "cv",
+            wildcards.engine,
+            wildcards.dataset,
+            wildcards.classifier,
+            "folds",
+            f"{repeat}_{fold}.csv",
+        )
+        for repeat in range(1, cv["repeats"] + 1)
+        for fold in range(1, cv["folds"] + 1)
+    ]
+
+
 def engine_confusion_files(wildcards):
     """confusion.csv of every classifier of {engine} on {dataset} (input function of the
     per-(engine, dataset) rules: measures, grids, exact, explorer)."""
@@ -144,7 +189,7 @@ def engine_cv5x2_files(wildcards):
             wildcards.engine,
             wildcards.dataset,
             classifier,
-            "predictions.csv",
+            "predictions.csv.gz",
         )
         for classifier in RUN["classifiers"][wildcards.engine]
     ]
@@ -273,7 +318,9 @@ def reported(path, caption, category, subcategory=None, **labels):
 def data_targets():
     """Canonical tables of the run's datasets, and what was resolved about each."""
     return [
-        results_path("data", f"{name}.{ext}") for name in datasets() for ext in ("csv", "json")
+        results_path("data", f"{name}.{ext}")
+        for name in datasets()
+        for ext in ("csv", "json")
     ]
 
 
@@ -317,7 +364,8 @@ def tables_targets():
 
 def paper_run():
     """Whether the run touches the papers: some dataset of the run is one of the pd paper's
-    (by name). A run of one's own datasets builds no paper tables and no reproduction."""
+    (by name). A run of one's own datasets builds no paper tables and no reproduction.
+    """
     return any(name in PD_DATASET_TABLES for name in datasets())
 
 

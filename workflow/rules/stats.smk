@@ -11,10 +11,10 @@ rule stats_cv5x2:
     input:
         data=results_path("data/{dataset}.csv"),
     output:
-        # Not in the report: per-sample predictions (the largest files of a run), summarised
-        # by the reported within-dataset tests.
+        # Not in the report: per-sample predictions (the largest files of a run, so gzipped:
+        # 91 MB of CSV -> a tenth), summarised by the reported within-dataset tests.
         predictions=results_path(
-            "stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv"
+            "stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv.gz"
         ),
     log:
         "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
@@ -23,6 +23,9 @@ rule stats_cv5x2:
     conda:
         CONDA_ENV
     threads: 1
+    resources:
+        mem_mb=cv_mem_mb,
+        runtime=runtime(30),
     params:
         dataset=engine_dataset_params,
         classifier=classifier_params,
@@ -78,6 +81,10 @@ rule stats_within:
         benchmark_path("stats/within/{engine}/{dataset}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(1024),
+        runtime=runtime(10),
     params:
         classes=dataset_classes,
         kappa_vectors=dataset_kappa_vectors,
@@ -127,11 +134,13 @@ rule stats_across:
         benchmark_path("stats/across.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         kappa_vectors=all_kappa_vectors(),
-        classifiers={
-            engine: list(RUN["classifiers"][engine]) for engine in engines()
-        },
+        classifiers={engine: list(RUN["classifiers"][engine]) for engine in engines()},
         alpha=RUN["stats"]["alpha"],
     script:
         "../scripts/stats_across.py"
@@ -154,8 +163,14 @@ rule stats_cd_diagrams:
         ],
     log:
         "logs/stats/cd_diagrams.log",
+    benchmark:
+        benchmark_path("stats/cd_diagrams.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         figure_keys=cd_keys(),
     script:
@@ -181,8 +196,14 @@ rule stats_report:
         ),
     log:
         "logs/stats/report.log",
+    benchmark:
+        benchmark_path("stats/report.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         figure_keys=cd_keys(),
         alpha=RUN["stats"]["alpha"],

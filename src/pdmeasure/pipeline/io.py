@@ -126,10 +126,15 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike, **kwargs) -> None:
         Destination (written through :func:`atomic_path`).
     **kwargs
         Passed to :meth:`DataFrame.to_csv`; ``index`` defaults to False and ``na_rep`` to
-        :data:`NAN_TEXT`.
+        :data:`NAN_TEXT`. A ``path`` ending in ``.gz`` is gzip-compressed (pandas would infer
+        it from the temporary name, which ends in ``.tmp``); :func:`pandas.read_csv` reads it
+        back by its name.
     """
     kwargs.setdefault("index", False)
     kwargs.setdefault("na_rep", NAN_TEXT)
+    if str(path).endswith(".gz"):
+        # mtime=0: the same table gives the same bytes, so reruns compare equal.
+        kwargs.setdefault("compression", {"method": "gzip", "mtime": 0})
     frame = _missing_text_as_empty(frame)
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, **kwargs)
