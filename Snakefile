@@ -36,6 +36,17 @@ include: "workflow/rules/exact.smk"
 include: "workflow/rules/explorer.smk"
 
 
+# Jobs of a few seconds that only collect or reformat tables: on a cluster they run on the
+# submitting node instead of waiting in the queue.
+localrules:
+    aggregate_confusion,
+    aggregate_measures,
+    ranking_table,
+    paper_markdown,
+    reproduction_summary,
+    exact_collect,
+
+
 rule all:
     default_target: True
     input:

@@ -326,7 +326,8 @@ GENERIC = [
     "stats/sklearn/{d}/pairwise.csv",
     "stats/sklearn/{d}/significance.csv",
     "stats/sklearn/{d}/fold_measures.csv",
-    "exact/sklearn/{d}/distribution_summary.csv",
+    "exact/sklearn/{d}/summary.csv",
+    "exact/sklearn/{d}/win.csv",
     "exact/robustness_summary.csv",
     "explorer/sklearn/{d}.html",
 ]

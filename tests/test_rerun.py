@@ -33,7 +33,16 @@ SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config.schema.yaml"
 #: Which rules read the outputs of which (rule level, written from the rule files' intent).
 #: A consumer job depends on a producer job when their shared wildcards agree.
 CONSUMERS = {
-    "fetch_data": ["cross_validate", "stats_cv5x2"],
+    "fetch_data": ["cross_validate", "cross_validate_fold", "stats_cv5x2"],
+    "cross_validate_fold": ["assemble_folds"],
+    "assemble_folds": [
+        "aggregate_confusion",
+        "measures",
+        "grid_histogram",
+        "exact_analysis",
+        "stats_within",
+        "explorer",
+    ],
     "cross_validate": [
         "aggregate_confusion",
         "measures",
@@ -190,6 +199,10 @@ CHANGES: dict[str, Change] = {
     "cv.folds": Change(setter("cv.folds", 4), ["cross_validate", "reproduction"]),
     "cv.seed": Change(setter("cv.seed", 2), ["cross_validate", "reproduction"]),
     "cv.repeats": Change(setter("cv.repeats", 2), ["cross_validate", "reproduction"]),
+    # Per-fold jobs write the same files, but through other rules: Snakemake reruns them.
+    "cv.per_fold": Change(
+        setter("cv.per_fold", True), ["cross_validate_fold", "reproduction"], new_jobs=True
+    ),
     # A classifier defined for an engine outside the run changes nothing.
     "classifiers.*.*": Change(setter("classifiers.orange.Tree", {"depth": 1}), []),
     "classifiers.sklearn.*.class": Change(
@@ -212,6 +225,9 @@ CHANGES: dict[str, Change] = {
         setter("classifiers.weka.J48.options", ["-C", "0.2"]),
         ["cross_validate engine=weka classifier=J48", "reproduction"],
     ),
+    # What the jobs ask of a scheduler changes no result.
+    "resources.scale": Change(setter("resources.scale", 2.0), []),
+    "resources.cv_mem_mb": Change(setter("resources.cv_mem_mb", {"weka": 4096}), []),
     "histogram.bin_width": Change(setter("histogram.bin_width", 0.05), ["grid_histogram"]),
     # Only bounds memory: the histograms do not change, but the jobs that use it rerun.
     "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["grid_histogram"]),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -353,3 +355,25 @@ def test_repeats_use_consecutive_seeds(weka, uci_mirror, config):
     pd.testing.assert_frame_equal(got, second.drop(columns="repeat"))
     first = two[two["repeat"] == 1]
     assert not np.array_equal(first["row"].to_numpy(), second["row"].to_numpy())
+
+
+def test_jvm_takes_heap_and_processors_from_the_job(weka):
+    """configure_jvm(threads, mem_mb) before the JVM starts: -Xmx and ActiveProcessorCount.
+
+    Run in a fresh process, since a process has one JVM for good.
+    """
+    code = (
+        "from pdmeasure.pipeline.engines import get_engine, weka_engine\n"
+        "get_engine('weka').configure(threads=1, mem_mb=1024)\n"
+        "weka_engine.ensure_jvm()\n"
+        "from jpype import JClass\n"
+        "rt = JClass('java.lang.Runtime').getRuntime()\n"
+        "print(rt.availableProcessors(), rt.maxMemory() // 2**20)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    processors, heap = map(int, done.stdout.split()[-2:])
+    assert processors == 1
+    # -Xmx512m (1024 - JVM_OVERHEAD_MB); the JVM reports a little less (a survivor space).
+    assert 0.85 * 512 <= heap <= 512

@@ -1,36 +1,106 @@
 # Module cv (DAG steps 2-3): cross-validation per engine, dataset and classifier -> predictions
-# and per-fold/pooled confusion matrices; then every matrix in one long-format file.
+# and per-fold/pooled confusion matrices (one job each, or with `cv.per_fold` one job per fold
+# and repeat, assembled into the same files); then every matrix in one long-format file.
 
 
-rule cross_validate:
-    input:
-        data=results_path("data/{dataset}.csv"),
-    output:
-        # The per-sample predictions stay out of the report: one row per sample and fold of
-        # every job (tens of MB over a full run, base64-inflated in a self-contained HTML
-        # report), summarised by the reported confusion matrices and statistics.
-        predictions=results_path("cv/{engine}/{dataset}/{classifier}/predictions.csv"),
-        confusion=reported(
-            results_path("cv/{engine}/{dataset}/{classifier}/confusion.csv"),
-            "cv_confusion",
-            "Cross-validation",
-            "{engine}",
-            dataset="{dataset}",
-            classifier="{classifier}",
-        ),
-    log:
-        "logs/cv/{engine}/{dataset}/{classifier}.log",
-    benchmark:
-        benchmark_path("cv/{engine}/{dataset}/{classifier}.tsv")
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        dataset=engine_dataset_params,
-        classifier=classifier_params,
-        cv=cv_params(),
-    script:
-        "../scripts/cross_validate.py"
+if RUN["cv"]["per_fold"]:
+
+    rule cross_validate_fold:
+        input:
+            data=results_path("data/{dataset}.csv"),
+        output:
+            # One fold's predictions, deleted once assembled.
+            temp(
+                results_path(
+                    "cv/{engine}/{dataset}/{classifier}/folds/{repeat}_{fold}.csv"
+                )
+            ),
+        log:
+            "logs/cv/{engine}/{dataset}/{classifier}/{repeat}_{fold}.log",
+        benchmark:
+            benchmark_path("cv/{engine}/{dataset}/{classifier}/{repeat}_{fold}.tsv")
+        conda:
+            CONDA_ENV
+        threads: 1
+        resources:
+            mem_mb=cv_mem_mb,
+            runtime=runtime(30),
+        params:
+            dataset=engine_dataset_params,
+            classifier=classifier_params,
+            cv=cv_params(),
+        script:
+            "../scripts/cross_validate_fold.py"
+
+    rule assemble_folds:
+        input:
+            cv_fold_files,
+        output:
+            # The per-sample predictions stay out of the report: one row per sample and fold of
+            # every job (tens of MB over a full run, base64-inflated in a self-contained HTML
+            # report), summarised by the reported confusion matrices and statistics.
+            predictions=results_path(
+                "cv/{engine}/{dataset}/{classifier}/predictions.csv"
+            ),
+            confusion=reported(
+                results_path("cv/{engine}/{dataset}/{classifier}/confusion.csv"),
+                "cv_confusion",
+                "Cross-validation",
+                "{engine}",
+                dataset="{dataset}",
+                classifier="{classifier}",
+            ),
+        log:
+            "logs/cv/{engine}/{dataset}/{classifier}.log",
+        benchmark:
+            benchmark_path("cv/{engine}/{dataset}/{classifier}.tsv")
+        conda:
+            CONDA_ENV
+        threads: 1
+        resources:
+            mem_mb=mem_mb(512),
+            runtime=runtime(5),
+        params:
+            classes=dataset_classes,
+        script:
+            "../scripts/assemble_folds.py"
+
+else:
+
+    rule cross_validate:
+        input:
+            data=results_path("data/{dataset}.csv"),
+        output:
+            # The per-sample predictions stay out of the report: one row per sample and fold of
+            # every job (tens of MB over a full run, base64-inflated in a self-contained HTML
+            # report), summarised by the reported confusion matrices and statistics.
+            predictions=results_path(
+                "cv/{engine}/{dataset}/{classifier}/predictions.csv"
+            ),
+            confusion=reported(
+                results_path("cv/{engine}/{dataset}/{classifier}/confusion.csv"),
+                "cv_confusion",
+                "Cross-validation",
+                "{engine}",
+                dataset="{dataset}",
+                classifier="{classifier}",
+            ),
+        log:
+            "logs/cv/{engine}/{dataset}/{classifier}.log",
+        benchmark:
+            benchmark_path("cv/{engine}/{dataset}/{classifier}.tsv")
+        conda:
+            CONDA_ENV
+        threads: 1
+        resources:
+            mem_mb=cv_mem_mb,
+            runtime=runtime(30),
+        params:
+            dataset=engine_dataset_params,
+            classifier=classifier_params,
+            cv=cv_params(),
+        script:
+            "../scripts/cross_validate.py"
 
 
 rule aggregate_confusion:
@@ -45,7 +115,13 @@ rule aggregate_confusion:
         ),
     log:
         "logs/cv/aggregate_confusion.log",
+    benchmark:
+        benchmark_path("cv/aggregate_confusion.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     script:
         "../scripts/aggregate_confusion.py"

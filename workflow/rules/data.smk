@@ -15,8 +15,14 @@ rule fetch_data:
         about=results_path("data/{dataset}.json"),
     log:
         "logs/data/{dataset}.log",
+    benchmark:
+        benchmark_path("data/{dataset}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         fetch=fetch_params,
     script:

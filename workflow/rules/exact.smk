@@ -29,6 +29,10 @@ rule exact_analysis:
         benchmark_path("exact/{engine}/{dataset}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(1024),
+        runtime=runtime(10),
     params:
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,
@@ -57,8 +61,14 @@ rule exact_figures:
         },
     log:
         "logs/exact/figures/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("exact/figures/{engine}/{dataset}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     script:
         "../scripts/exact_figures.py"
 
@@ -80,8 +90,14 @@ rule exact_figure7:
         ),
     log:
         "logs/exact/figures/figure7_fine_{engine}.log",
+    benchmark:
+        benchmark_path("exact/figures/figure7_fine_{engine}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         classifiers=engine_classifiers,
         values=RUN["exact"]["fine_grid_values"],
@@ -119,7 +135,13 @@ rule exact_collect:
         ),
     log:
         "logs/exact/collect.log",
+    benchmark:
+        benchmark_path("exact/collect.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     script:
         "../scripts/exact_collect.py"

@@ -17,8 +17,14 @@ rule explorer:
         ),
     log:
         "logs/explorer/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("explorer/{engine}/{dataset}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,

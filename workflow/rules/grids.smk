@@ -29,6 +29,10 @@ rule grid_histogram:
         benchmark_path("grids/{engine}/{dataset}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(10),
     params:
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,
@@ -56,8 +60,14 @@ rule grid_figure7:
         ),
     log:
         "logs/figures/figure7_{engine}.log",
+    benchmark:
+        benchmark_path("figures/figure7_{engine}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         classifiers=engine_classifiers,
     script:

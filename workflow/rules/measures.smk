@@ -14,8 +14,14 @@ rule measures:
         warnings=results_path("warnings/{engine}/{dataset}.csv"),
     log:
         "logs/measures/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("measures/{engine}/{dataset}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         classes=dataset_classes,
         kappa_vectors=dataset_kappa_vectors,
@@ -45,7 +51,13 @@ rule aggregate_measures:
         ),
     log:
         "logs/measures/aggregate_measures.log",
+    benchmark:
+        benchmark_path("measures/aggregate_measures.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     script:
         "../scripts/aggregate_measures.py"

@@ -61,6 +61,10 @@ rule paper_tables:
         benchmark_path("paper/paper_tables.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         zero_division=RUN["zero_division"],
     script:
@@ -81,10 +85,16 @@ rule paper_markdown:
         ),
     log:
         "logs/paper/{name}_md.log",
+    benchmark:
+        benchmark_path("paper/{name}_md.tsv")
     wildcard_constraints:
         name="|".join(PAPER_TABLE_NAMES),
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     script:
         "../scripts/paper_markdown.py"
 
@@ -104,9 +114,15 @@ rule paper_figure:
         ),
     log:
         "logs/paper/pd_figure{n}.log",
+    benchmark:
+        benchmark_path("paper/pd_figure{n}.tsv")
     wildcard_constraints:
         n="|".join(str(n) for n in PAPER_FIGURES),
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     script:
         "../scripts/paper_figure.py"

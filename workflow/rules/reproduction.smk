@@ -26,6 +26,10 @@ rule reproduction:
         benchmark_path("reproduction/reproduction.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(10),
     params:
         config=reproduction_params(),
     script:
@@ -45,7 +49,13 @@ rule reproduction_summary:
         ),
     log:
         "logs/reproduction/reproduction_summary.log",
+    benchmark:
+        benchmark_path("reproduction/reproduction_summary.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     script:
         "../scripts/reproduction_summary.py"

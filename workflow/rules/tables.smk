@@ -24,8 +24,14 @@ rule ranking_table:
         ),
     log:
         "logs/tables/table_{dataset}_{engine}.log",
+    benchmark:
+        benchmark_path("tables/table_{dataset}_{engine}.tsv")
     conda:
         CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
         classifiers=engine_classifiers,
         kappa_vectors=dataset_kappa_vectors,

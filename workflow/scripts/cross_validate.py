@@ -5,7 +5,7 @@ Writes the per-sample predictions and the per-fold and pooled confusion matrices
 """
 
 from pdmeasure.pipeline.config import dataset_spec_from_dict
-from pdmeasure.pipeline.confusion import predictions_to_long
+from pdmeasure.pipeline.confusion import cv_tables
 from pdmeasure.pipeline.engines import CVSpec, get_engine
 from pdmeasure.pipeline.fetch import read_canonical
 from pdmeasure.pipeline.io import run_script, write_csv
@@ -19,10 +19,10 @@ def main(smk, log) -> None:
     params = dict(smk.params.classifier)
     data = read_canonical(smk.input.data)
     log.info("%s: %d rows, %s, params %s", keys, len(data), cv, params)
-    predictions = get_engine(w.engine).cross_validate(data, spec, w.classifier, params, cv)
-    confusion = predictions_to_long(predictions, spec.classes, **keys)
-    for position, (key, value) in enumerate(keys.items()):
-        predictions.insert(position, key, value)
+    engine = get_engine(w.engine)
+    engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb)
+    predictions = engine.cross_validate(data, spec, w.classifier, params, cv)
+    predictions, confusion = cv_tables(predictions, spec.classes, **keys)
     write_csv(predictions, smk.output.predictions)
     write_csv(confusion, smk.output.confusion)
     log.info("accuracy %.4f", (predictions["actual"] == predictions["predicted"]).mean())

@@ -3,6 +3,7 @@
 import logging
 
 from pdmeasure.pipeline.config import dataset_spec_from_dict
+from pdmeasure.pipeline.engines import get_engine
 from pdmeasure.pipeline.fetch import read_canonical
 from pdmeasure.pipeline.io import run_script, write_csv
 from pdmeasure.pipeline.stats_folds import cross_validate_5x2
@@ -12,6 +13,7 @@ def main(smk, log) -> None:
     engine, classifier = smk.wildcards.engine, smk.wildcards.classifier
     spec = dataset_spec_from_dict(smk.params.dataset)
     data = read_canonical(smk.input.data)
+    get_engine(engine).configure(threads=smk.threads, mem_mb=smk.resources.mem_mb)
     pred = cross_validate_5x2(
         engine, data, spec, classifier, smk.params.classifier, seed=smk.params.seed
     )

@@ -37,6 +37,37 @@ def to_long(cm: np.ndarray, classes: Sequence[str], **keys) -> pd.DataFrame:
     return frame
 
 
+def cv_tables(
+    predictions: pd.DataFrame, classes: Sequence[str], **keys: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The two files of a cross-validation: predictions with their keys, and the matrices.
+
+    Parameters
+    ----------
+    predictions : DataFrame
+        An engine's predictions (:data:`pdmeasure.pipeline.engines.base.PREDICTION_COLUMNS`),
+        every fold of every repeat in order.
+    classes : sequence of str
+        The dataset's class order.
+    **keys : str
+        ``engine``, ``dataset`` and ``classifier``, written as the first columns of both.
+
+    Returns
+    -------
+    predictions, confusion : DataFrame
+        ``predictions.csv`` and ``confusion.csv`` of the job (:func:`predictions_to_long`).
+    """
+    return with_keys(predictions, **keys), predictions_to_long(predictions, classes, **keys)
+
+
+def with_keys(predictions: pd.DataFrame, **keys: str) -> pd.DataFrame:
+    """A copy of ``predictions`` with ``keys`` (engine, dataset, classifier) as first columns."""
+    out = predictions.copy()
+    for position, (key, value) in enumerate(keys.items()):
+        out.insert(position, key, value)
+    return out
+
+
 def predictions_to_long(pred: pd.DataFrame, classes: Sequence[str], **keys) -> pd.DataFrame:
     """Per-fold and pooled (``fold == "all"``) matrices of every repeat, in long format.
 

@@ -68,6 +68,18 @@ class CVSpec:
     repeats: int = 1
 
 
+def repeats_to_run(cv: CVSpec, only: tuple[int, int] | None) -> range:
+    """The repeats of a cross-validation to compute: all, or that of ``only`` (checked)."""
+    if only is None:
+        return range(1, cv.repeats + 1)
+    repeat, fold = only
+    if not (1 <= repeat <= cv.repeats and 1 <= fold <= cv.folds):
+        raise ValueError(
+            f"(repeat, fold) = {only} is outside the {cv.repeats} repeats of {cv.folds} folds"
+        )
+    return range(repeat, repeat + 1)
+
+
 class Engine(ABC):
     """A classifier engine.
 
@@ -93,9 +105,25 @@ class Engine(ABC):
             Naming what is wrong with the entry.
         """
 
+    def configure(self, *, threads: int, mem_mb: int | None = None) -> None:  # noqa: B027 (a hook)
+        """Fit the engine to the job's resources before :meth:`cross_validate`.
+
+        ``threads`` cores and ``mem_mb`` megabytes are what the Snakemake job declared (and a
+        cluster granted). The default does nothing: a scikit-learn model runs single-threaded
+        (``n_jobs=1``) within the Python process's memory. Engines with a runtime of their
+        own (a JVM) size it from these.
+        """
+
     @abstractmethod
     def cross_validate(
-        self, data: pd.DataFrame, dataset: DatasetSpec, classifier: str, params: Params, cv: CVSpec
+        self,
+        data: pd.DataFrame,
+        dataset: DatasetSpec,
+        classifier: str,
+        params: Params,
+        cv: CVSpec,
+        *,
+        only: tuple[int, int] | None = None,
     ) -> pd.DataFrame:
         """Cross-validate one classifier on one dataset.
 
@@ -110,6 +138,10 @@ class Engine(ABC):
         params : mapping
             That classifier's parameters from the config.
         cv : CVSpec
+        only : (int, int), optional
+            ``(repeat, fold)``, both 1-based: compute that fold alone. Its rows must be exactly
+            that fold's rows of the whole cross-validation, so that the folds, computed as
+            separate jobs and concatenated in order, give the whole run's table.
 
         Returns
         -------

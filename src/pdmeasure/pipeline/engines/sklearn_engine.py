@@ -52,6 +52,7 @@ from pdmeasure.pipeline.engines.base import (
     Engine,
     EngineUnavailable,
     Params,
+    repeats_to_run,
 )
 
 #: Quantile bins of a numeric feature under the ``categorical`` encoding.
@@ -342,7 +343,14 @@ class SklearnEngine(Engine):
             raise ValueError(str(exc)) from None
 
     def cross_validate(
-        self, data: pd.DataFrame, dataset: DatasetSpec, classifier: str, params: Params, cv: CVSpec
+        self,
+        data: pd.DataFrame,
+        dataset: DatasetSpec,
+        classifier: str,
+        params: Params,
+        cv: CVSpec,
+        *,
+        only: tuple[int, int] | None = None,
     ) -> pd.DataFrame:
         """Stratified k-fold predictions of one classifier (see :meth:`Engine.cross_validate`).
 
@@ -364,7 +372,7 @@ class SklearnEngine(Engine):
         warn_small_classes(y, dataset, cv.folds)
         classes = np.asarray(dataset.classes, dtype=object)
         frames = []
-        for repeat in range(1, cv.repeats + 1):
+        for repeat in repeats_to_run(cv, only):
             state = cv.seed + repeat - 1
             splitter = StratifiedKFold(n_splits=cv.folds, shuffle=True, random_state=state)
             with warnings.catch_warnings():
@@ -372,6 +380,8 @@ class SklearnEngine(Engine):
                 warnings.filterwarnings("ignore", message="The least populated class in y")
                 splits = list(splitter.split(X, y))
             for fold, (train, test) in enumerate(splits, start=1):
+                if only is not None and fold != only[1]:
+                    continue  # the splits are drawn whole, so fold i is the same alone
                 model = make_estimator(
                     params,
                     random_state=state,
@@ -392,7 +402,8 @@ class SklearnEngine(Engine):
                     )
                 )
         out = pd.concat(frames, ignore_index=True)[list(PREDICTION_COLUMNS)]
-        _check_coverage(out, len(y), cv.repeats)
+        if only is None:
+            _check_coverage(out, len(y), cv.repeats)
         return out
 
 

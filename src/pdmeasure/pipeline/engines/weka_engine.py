@@ -73,6 +73,15 @@ JVM_MISSING = (
 DEFAULT_MAX_HEAP = "2g"
 MAX_HEAP_ENV = "PDMEASURE_WEKA_MAX_HEAP"
 
+#: Memory of a job that is not Java heap: the JVM's own (metaspace, JIT code, thread stacks)
+#: and the Python process around it. The heap of a job with ``mem_mb`` is ``mem_mb`` minus
+#: this (at least :data:`MIN_HEAP_MB`).
+JVM_OVERHEAD_MB = 512
+MIN_HEAP_MB = 256
+
+#: The JVM settings of this process, set by :meth:`WekaEngine.configure` before the JVM starts.
+_JVM: dict[str, str | int | None] = {"max_heap": None, "threads": None}
+
 #: Keys allowed in a classifier's entry of ``config["classifiers"]["weka"]``.
 PARAM_KEYS = frozenset({"class", "options"})
 
@@ -80,8 +89,8 @@ PARAM_KEYS = frozenset({"class", "options"})
 def ensure_jvm() -> None:
     """Start the JVM with the Weka jars bundled in python-weka-wrapper3, once per process.
 
-    The maximum heap is ``$PDMEASURE_WEKA_MAX_HEAP`` or :data:`DEFAULT_MAX_HEAP`. Later calls
-    do nothing. The JVM is never stopped: JPype cannot start a second one in the
+    The maximum heap is :func:`max_heap_size`, the processor count the one of
+    :func:`configure_jvm` (a Snakemake job's ``threads``). Later calls do nothing. The JVM is never stopped: JPype cannot start a second one in the
     same process, so stopping it would break every later Weka call.
 
     Raises
@@ -99,6 +108,15 @@ def ensure_jvm() -> None:
         return
     WekaEngine().check_available()
     max_heap = max_heap_size()
+    threads = _JVM["threads"]
+    if threads:
+        # The JVM sizes its garbage-collector and JIT-compiler thread pools from the
+        # processors it sees: make it see the job's cores, not the machine's.
+        # JAVA_TOOL_OPTIONS is read by every JVM at start, JPype's included.
+        flag = f"-XX:ActiveProcessorCount={int(threads)}"
+        current = os.environ.get("JAVA_TOOL_OPTIONS", "")
+        if "ActiveProcessorCount" not in current:
+            os.environ["JAVA_TOOL_OPTIONS"] = f"{current} {flag}".strip()
     import weka.core.jvm as jvm
 
     # packages=False: no Weka packages loaded (runs do not depend on ~/wekafiles contents).
@@ -124,15 +142,48 @@ def bundled_weka_classes() -> frozenset[str]:
         )
 
 
+def configure_jvm(*, threads: int | None = None, mem_mb: int | None = None) -> None:
+    """Size the JVM of this process from a job's resources; call before it starts.
+
+    Parameters
+    ----------
+    threads : int, optional
+        Cores of the job: the JVM's ``-XX:ActiveProcessorCount``, which sizes its GC and JIT
+        thread pools.
+    mem_mb : int, optional
+        Memory of the job: the heap (``-Xmx``) is ``mem_mb - JVM_OVERHEAD_MB`` MB, at least
+        :data:`MIN_HEAP_MB`.
+
+    Raises
+    ------
+    RuntimeError
+        If the JVM already runs with other settings (a JVM cannot be restarted in a process).
+    """
+    heap = None if mem_mb is None else f"{max(int(mem_mb) - JVM_OVERHEAD_MB, MIN_HEAP_MB)}m"
+    wanted = {"max_heap": heap, "threads": threads}
+    try:
+        import jpype
+
+        started = jpype.isJVMStarted()
+    except ImportError:
+        started = False
+    if started and wanted != _JVM:
+        raise RuntimeError(
+            f"the JVM already runs with {_JVM}; it cannot be resized to {wanted} in this process"
+        )
+    _JVM.update(wanted)
+
+
 def max_heap_size() -> str:
-    """The JVM's ``-Xmx`` value: ``$PDMEASURE_WEKA_MAX_HEAP``, else :data:`DEFAULT_MAX_HEAP`.
+    """The JVM's ``-Xmx`` value: the job's (:func:`configure_jvm`), else
+    ``$PDMEASURE_WEKA_MAX_HEAP``, else :data:`DEFAULT_MAX_HEAP`.
 
     Raises
     ------
     ValueError
         If the variable is set to something that is not a heap size (``2g``, ``768m``, ...).
     """
-    value = os.environ.get(MAX_HEAP_ENV) or DEFAULT_MAX_HEAP
+    value = str(_JVM["max_heap"] or os.environ.get(MAX_HEAP_ENV) or DEFAULT_MAX_HEAP)
     if not re.fullmatch(r"[1-9][0-9]*[kKmMgG]?", value):
         raise ValueError(f"{MAX_HEAP_ENV}={value!r} is not a Java heap size such as 2g or 768m")
     return value
@@ -255,7 +306,43 @@ def replay_fold_order(instances, folds: int, seed: int) -> np.ndarray:
     )
 
 
-def cross_validate_instances(instances, classifier, folds: int, seed: int) -> CVResult:
+def evaluate_one_fold(instances, classifier, folds: int, seed: int, fold: int):
+    """The ``Evaluation`` of fold ``fold`` (1-based) alone, exactly as inside
+    ``crossValidateModel(classifier, instances, folds, new Random(seed))``.
+
+    ``crossValidateModel`` copies the data, calls ``randomize(random)`` and ``stratify``,
+    then for each fold i draws ``trainCV(folds, i, random)`` -- which shuffles the training
+    set with the same ``random`` -- builds a copy of the classifier on it and evaluates it on
+    ``testCV(folds, i)``. Here the same draws are replayed: ``randomize``, ``stratify`` and the
+    ``trainCV`` of every earlier fold (a copy of the data, no model), so fold ``fold`` gets the
+    training set, in the same order, that it gets inside the whole cross-validation.
+
+    Returns
+    -------
+    weka.classifiers.Evaluation
+        With the fold's predictions, in the order of ``testCV(folds, fold - 1)``.
+    """
+    from jpype import JClass
+
+    random = JClass("java.util.Random")(seed)
+    data = JClass("weka.core.Instances")(instances)
+    data.randomize(random)
+    if data.classAttribute().isNominal():
+        data.stratify(folds)
+    for earlier in range(fold - 1):
+        data.trainCV(folds, earlier, random)
+    train = data.trainCV(folds, fold - 1, random)
+    evaluation = JClass("weka.classifiers.Evaluation")(data)
+    evaluation.setPriors(train)
+    model = JClass("weka.classifiers.AbstractClassifier").makeCopy(classifier)
+    model.buildClassifier(train)
+    evaluation.evaluateModel(model, data.testCV(folds, fold - 1))
+    return evaluation
+
+
+def cross_validate_instances(
+    instances, classifier, folds: int, seed: int, *, only_fold: int | None = None
+) -> CVResult:
     """Weka's ``Evaluation.crossValidateModel(classifier, instances, folds, new Random(seed))``
     with each prediction's fold and row.
 
@@ -266,6 +353,9 @@ def cross_validate_instances(instances, classifier, folds: int, seed: int) -> CV
     classifier : weka.classifiers.Classifier
         Copied by Weka for every fold; not modified.
     folds, seed : int
+    only_fold : int, optional
+        Evaluate this fold (1-based) alone (:func:`evaluate_one_fold`); the result holds
+        its predictions only, identical to that fold's part of the whole run.
 
     Raises
     ------
@@ -279,8 +369,18 @@ def cross_validate_instances(instances, classifier, folds: int, seed: int) -> CV
     if folds < 2 or folds > n:
         raise ValueError(f"folds must be between 2 and the number of instances ({n}), got {folds}")
     order = replay_fold_order(instances, folds, seed)
-    evaluation = JClass("weka.classifiers.Evaluation")(instances)
-    evaluation.crossValidateModel(classifier, instances, folds, JClass("java.util.Random")(seed))
+    fold = np.repeat(np.arange(1, folds + 1), fold_sizes(n, folds))
+    if only_fold is None:
+        evaluation = JClass("weka.classifiers.Evaluation")(instances)
+        evaluation.crossValidateModel(
+            classifier, instances, folds, JClass("java.util.Random")(seed)
+        )
+    else:
+        if not 1 <= only_fold <= folds:
+            raise ValueError(f"fold must be between 1 and {folds}, got {only_fold}")
+        evaluation = evaluate_one_fold(instances, classifier, folds, seed, only_fold)
+        order, fold = order[fold == only_fold], fold[fold == only_fold]
+        n = len(order)
     predictions = evaluation.predictions()
     if predictions.size() != n:
         raise RuntimeError(f"Weka returned {predictions.size()} predictions for {n} instances")
@@ -312,7 +412,6 @@ def cross_validate_instances(instances, classifier, folds: int, seed: int) -> CV
     )
     if not np.array_equal(mine, confusion):
         raise RuntimeError("per-instance predictions disagree with Weka's confusion matrix")
-    fold = np.repeat(np.arange(1, folds + 1), fold_sizes(n, folds))
     return CVResult(fold=fold, row=order, actual=actual, predicted=predicted, confusion=confusion)
 
 
@@ -339,6 +438,10 @@ class WekaEngine(Engine):
             raise EngineUnavailable(
                 f"{JVM_MISSING.format(error=exc)} {HOW_TO_RUN_WITHOUT}"
             ) from None
+
+    def configure(self, *, threads: int, mem_mb: int | None = None) -> None:
+        """Size the JVM from the job's resources (:func:`configure_jvm`)."""
+        configure_jvm(threads=threads, mem_mb=mem_mb)
 
     def check_classifier(self, name: str, params: Mapping[str, Any]) -> None:
         """Validate one configured classifier entry (config check hook).
@@ -377,11 +480,14 @@ class WekaEngine(Engine):
         classifier: str,
         params: base.Params,
         cv: base.CVSpec,
+        *,
+        only: tuple[int, int] | None = None,
     ) -> pd.DataFrame:
         """Weka cross-validation of one classifier on one dataset (see :meth:`Engine.cross_validate`).
 
         The data are encoded with the dataset's ``weka`` rules
         (:mod:`pdmeasure.pipeline.engines.weka_encoding`); repeat ``r`` uses seed ``cv.seed + r - 1``.
+        A single ``(repeat, fold)`` replays Weka's random draws (:func:`evaluate_one_fold`).
         """
         if cv.repeats < 1:
             raise ValueError(f"cv.repeats must be >= 1, got {cv.repeats}")
@@ -389,8 +495,14 @@ class WekaEngine(Engine):
         instances = to_instances(data, dataset)
         labels = np.asarray(dataset.classes, dtype=object)
         parts = []
-        for repeat in range(1, cv.repeats + 1):
-            result = cross_validate_instances(instances, model, cv.folds, cv.seed + repeat - 1)
+        for repeat in base.repeats_to_run(cv, only):
+            result = cross_validate_instances(
+                instances,
+                model,
+                cv.folds,
+                cv.seed + repeat - 1,
+                only_fold=None if only is None else only[1],
+            )
             parts.append(
                 pd.DataFrame(
                     {

@@ -1,0 +1,63 @@
+"""`cv.per_fold`: one job per fold and repeat gives byte-identical files, for both engines.
+
+The Weka engine replays the random draws of ``crossValidateModel`` (randomize, stratify and
+each earlier fold's ``trainCV``) so that a fold computed alone is the fold of the whole run.
+"""
+
+from __future__ import annotations
+
+import filecmp
+
+import pytest
+from conftest import run_snakemake, select, sklearn_entry, small_config, write_config
+
+from pdmeasure.pipeline.engines import get_engine
+
+pytestmark = pytest.mark.slow
+
+
+def _engines() -> list[str]:
+    try:
+        get_engine("weka").check_available()
+    except Exception:  # noqa: BLE001 - any reason Weka cannot run: test the sklearn engine
+        return ["sklearn"]
+    return ["sklearn", "weka"]
+
+
+def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
+    engines = _engines()
+    config = select(small_config(uci_mirror), engines=engines)
+    config["classifiers"] = {
+        "sklearn": {
+            "DecisionTree": sklearn_entry("DecisionTree", criterion="entropy"),
+            "RandomForest": sklearn_entry("RandomForest", n_estimators=5),
+        },
+        "weka": {
+            "J48": {"class": "weka.classifiers.trees.J48", "options": []},
+            "RandomForest": {"class": "weka.classifiers.trees.RandomForest", "options": "-I 10"},
+        },
+    }
+    config["cv"] = {"folds": 4, "seed": 3, "repeats": 2}
+    runs = {}
+    for per_fold in (False, True):
+        workdir = tmp_path / f"per_fold_{per_fold}"
+        config["cv"]["per_fold"] = per_fold
+        write_config(workdir, config)
+        done = run_snakemake(workdir, "--cores", "2", "results/confusion_matrices.csv")
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs[per_fold] = workdir / "results"
+    planned = (runs[True] / "benchmarks" / "cv").rglob("[0-9]*_[0-9]*.tsv")
+    assert len(list(planned)) == 2 * 4 * 2 * len(engines)  # a job per fold and repeat
+    for engine in engines:
+        for classifier in config["classifiers"][engine]:
+            for name in ("predictions.csv", "confusion.csv"):
+                part = f"cv/{engine}/car/{classifier}/{name}"
+                assert filecmp.cmp(runs[False] / part, runs[True] / part, shallow=False), part
+            assert not (runs[True] / f"cv/{engine}/car/{classifier}/folds").exists() or not list(
+                (runs[True] / f"cv/{engine}/car/{classifier}/folds").iterdir()
+            ), "fold files are temporary"
+    assert filecmp.cmp(
+        runs[False] / "confusion_matrices.csv",
+        runs[True] / "confusion_matrices.csv",
+        shallow=False,
+    )
