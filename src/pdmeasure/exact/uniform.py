@@ -12,13 +12,17 @@ We evaluate it in integer arithmetic: scaling every ``c_i`` and ``t`` by the com
 contribute; they are enumerated depth first over ascending ``a`` with pruning, and the symmetry
 ``P(Y <= t) = 1 - P(Y <= sum c - t)`` keeps ``t`` at most half the range. The number of terms
 can still reach ``2**(n-1)``; past ``max_terms`` a :class:`TooManyTerms` is raised and callers
-fall back to :func:`pdmeasure.exact.lattice.uniform_lattice`.
+fall back to :func:`pdmeasure.exact.lattice.uniform_lattice`. A float count of the terms
+(:func:`_more_terms_than`, a rigorous lower bound) raises it before any term is computed
+when the budget is surely exceeded, so a hopeless case costs milliseconds, not the budget.
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
+
+import numpy as np
 
 from pdmeasure.exact.forms import LinearForm
 from pdmeasure.exact.grid import _as_threshold
@@ -31,12 +35,35 @@ class TooManyTerms(RuntimeError):
     """The inclusion-exclusion sum needs more terms than allowed."""
 
 
+def _more_terms_than(a: list[int], limit: int, max_terms: int) -> bool:
+    """Whether surely more than ``max_terms`` subsets of ``a`` sum to less than ``limit``.
+
+    A cheap float count before the exact enumeration: the subset sums of ``a_i / limit``
+    (positive, ascending) are grown class by class in a numpy array, keeping only those below
+    ``1 - 1e-9``. Each float sum is within ``n`` roundings of its exact value, far inside that
+    margin, so every subset kept has an exact sum below ``limit``: the count is a lower bound,
+    and True means the enumeration would exceed its budget. It stops as soon as it does.
+    """
+    bound = 1.0 - 1e-9
+    sums = np.zeros(1)
+    for value in a:
+        w = value / limit  # int / int: correctly rounded
+        if w >= bound:
+            break
+        sums = np.concatenate([sums, sums[sums + w < bound] + w])
+        if len(sums) > max_terms:
+            return True
+    return False
+
+
 def _simplex_cdf(widths: list[Fraction], t: Fraction, max_terms: int) -> Fraction:
     """``P(sum_i c_i U_i <= t)`` for positive ``c_i`` and ``0 <= t <= sum c / 2``."""
     n = len(widths)
     scale = math.lcm(t.denominator, *(c.denominator for c in widths))
     a = sorted(int(c * scale) for c in widths)
     limit = int(t * scale)
+    if _more_terms_than(a, limit, max_terms):  # the enumeration below would raise anyway
+        raise TooManyTerms(f"more than {max_terms} inclusion-exclusion terms for {n} classes")
     total = 0
     visited = 0
     # Iterative depth-first enumeration of subsets S with sum a_S < T (ascending a: once
