@@ -26,7 +26,7 @@ from pdmeasure.exact import (
     uniform_cdf,
 )
 from pdmeasure.exact.grid import mitm_plan, mitm_seconds
-from pdmeasure.exact.uniform import TooManyTerms
+from pdmeasure.exact.uniform import TooManyTerms, term_seconds
 from pdmeasure.pipeline.exact_tables import DatasetAnalysis
 
 
@@ -151,6 +151,11 @@ def test_uniform_budget_is_raised_at_once_exactly_when_exceeded():
     assert 0 < value < 1
     with pytest.raises(TooManyTerms):
         uniform_cdf(form, base + t, max_terms=terms - 1)
+    # The time budget refuses by the fixed cost model only; within it the value is the same.
+    assert uniform_cdf(form, base + t, max_terms=terms, max_seconds=1e9) == value
+    with pytest.raises(TooManyTerms, match="would take about"):
+        uniform_cdf(form, base + t, max_terms=terms, max_seconds=1e-12)
+    assert term_seconds(2 * terms, 12, 100) == pytest.approx(2 * term_seconds(terms, 12, 100))
 
 
 @pytest.mark.parametrize("n_classes", [20, 50])

@@ -27,15 +27,21 @@ from pdmeasure.exact.lattice import grid_lattice, uniform_lattice
 #: over a grid is computed on the lattice instead of exactly. An analysis has about 15
 #: distributions per grid (5 classifiers and their 10 pairs), so this keeps it to seconds.
 DEFAULT_EXACT_SECONDS = 0.25
+#: Estimated seconds (:func:`~pdmeasure.exact.uniform.term_seconds`) above which a win
+#: probability under uniform kappa falls back from the exact inclusion-exclusion sum to the
+#: lattice; the papers' datasets need at most 0.42 (krkopt), the 10 pairs of 5 classifiers
+#: at most 6.
+DEFAULT_UNIFORM_EXACT_SECONDS = 0.6
 
 
 @dataclass(frozen=True)
 class ExactSettings:
     """Knobs of the analysis (config block ``exact``, plus ``zero_division``).
 
-    ``max_half`` and ``exact_seconds`` choose between the exact and the lattice method (see
-    :func:`distribution`); they are not in the config, since they change speed and the
-    ``method`` of a result, never what it means.
+    ``max_half`` and ``exact_seconds`` choose between the exact and the lattice method over
+    grids (see :func:`distribution`), ``uniform_exact_seconds`` under uniform kappa (with the
+    term budget ``uniform_max_terms``); they are not in the config, since they change speed
+    and the ``method`` of a result, never what it means.
     """
 
     fine_grid_values: int = 11
@@ -49,6 +55,7 @@ class ExactSettings:
     cdf_points: int = 401
     max_half: int = DEFAULT_MAX_HALF
     exact_seconds: float = DEFAULT_EXACT_SECONDS
+    uniform_exact_seconds: float = DEFAULT_UNIFORM_EXACT_SECONDS
     zero_division: float = 0.0
 
 

@@ -15,7 +15,8 @@ Distributions are exact (:class:`~pdmeasure.exact.grid.GridDistribution`) when m
 middle fits ``max_half`` partial sums per half and its estimated time is within
 ``exact_seconds`` (:func:`pdmeasure.exact.analysis.distribution`), otherwise lattice bounds
 (:mod:`pdmeasure.exact.lattice`); win probabilities under uniform kappa are exact fractions
-(:mod:`pdmeasure.exact.uniform`) within a term budget, else lattice bounds. Every table carries
+(:mod:`pdmeasure.exact.uniform`) within a term budget and an estimated-time budget, else
+lattice bounds. Every table carries
 a ``method`` column and, where it applies, ``error_bound`` (0 for exact results).
 
 Classifiers with an undefined pd (``zero_division="nan"``)
@@ -370,7 +371,12 @@ class DatasetAnalysis:
 
     def _uniform_win(self, diff: LinearForm):
         try:
-            less = uniform_cdf(diff, 0, max_terms=self.settings.uniform_max_terms)
+            less = uniform_cdf(
+                diff,
+                0,
+                max_terms=self.settings.uniform_max_terms,
+                max_seconds=self.settings.uniform_exact_seconds,
+            )
         except TooManyTerms:
             dist = uniform_lattice(diff, size=self.settings.lattice_size)
             return probabilities(dist.bounds([0.0]), 1.0), dist.method, dist.error_bound
