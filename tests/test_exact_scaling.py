@@ -24,6 +24,7 @@ from pdmeasure.exact import (
     grid_lattice,
     pd_form,
     uniform_cdf,
+    uniform_lattice,
 )
 from pdmeasure.exact.grid import mitm_plan, mitm_seconds
 from pdmeasure.exact.uniform import TooManyTerms, term_seconds
@@ -190,3 +191,34 @@ def test_many_classes_give_finite_monotone_cdfs(n_classes):
     summary = tables["summary"]
     fine = summary[summary["space"] == "fine"]
     assert set(fine["n_vectors"]) == {str(11**n_classes)}
+
+
+def gathered_uniform_weights(form: LinearForm, size: int) -> np.ndarray:
+    """The uniform lattice weights by explicit index gathers (the reference formula)."""
+    widths = [abs(s) for s in form.slopes if s != 0]
+    step = sum(widths, Fraction(0)) / size
+    weights = np.ones(1)
+    for w in widths:
+        m = w / step
+        full = math.floor(m)
+        part = float((m - full) / m)
+        n = len(weights)
+        new = np.zeros(n + full + 1)
+        if full:
+            cum = np.concatenate([[0.0], np.cumsum(weights)])
+            k = np.arange(n + full)
+            new[: n + full] = (
+                cum[np.minimum(k + 1, n)] - cum[np.maximum(k + 1 - full, 0)]
+            ) / float(m)
+        if part:
+            new[full : full + n] += weights * part
+        weights = new
+    return weights
+
+
+@pytest.mark.parametrize("n_classes", [3, 6, 18])
+def test_uniform_lattice_weights_equal_the_gathered_formula_bit_for_bit(n_classes):
+    forms = [pd_form(cm) for cm in random_matrices(n_classes, 2, seed=n_classes).values()]
+    for form in (*forms, forms[0] - forms[1]):
+        expected = gathered_uniform_weights(form, 2**14)
+        assert np.array_equal(uniform_lattice(form, size=2**14).weights, expected)

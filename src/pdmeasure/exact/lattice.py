@@ -214,11 +214,12 @@ def uniform_lattice(form: LinearForm, *, size: int = DEFAULT_SIZE) -> LatticeDis
         n = len(weights)
         new = np.zeros(n + full + 1)
         if full:
-            cum = np.concatenate([[0.0], np.cumsum(weights)])
-            k = np.arange(n + full)
-            new[: n + full] = (
-                cum[np.minimum(k + 1, n)] - cum[np.maximum(k + 1 - full, 0)]
-            ) / float(m)
+            # Box sum of ``full`` neighbours: cell k gets cum[min(k+1, n)] - cum[max(k+1-full,
+            # 0)], written with slices (cum[0] == 0) instead of gathers, which cost more.
+            cum = np.cumsum(weights)
+            upper = np.concatenate([cum, np.full(full, cum[-1])])
+            lower = np.concatenate([np.zeros(full), cum])
+            new[: n + full] = (upper - lower) / float(m)
         if part:
             new[full : full + n] += weights * part
         weights = new
