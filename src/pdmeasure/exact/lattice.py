@@ -215,11 +215,14 @@ def uniform_lattice(form: LinearForm, *, size: int = DEFAULT_SIZE) -> LatticeDis
         new = np.zeros(n + full + 1)
         if full:
             # Box sum of ``full`` neighbours: cell k gets cum[min(k+1, n)] - cum[max(k+1-full,
-            # 0)], written with slices (cum[0] == 0) instead of gathers, which cost more.
+            # 0)] (cum of the k+1 first weights), built in place with slices rather than index
+            # gathers; cells k < full keep their upper end, since their lower end is 0.
             cum = np.cumsum(weights)
-            upper = np.concatenate([cum, np.full(full, cum[-1])])
-            lower = np.concatenate([np.zeros(full), cum])
-            new[: n + full] = (upper - lower) / float(m)
+            box = new[: n + full]
+            box[:n] = cum
+            box[n:] = cum[-1]
+            box[full:] -= cum
+            box /= float(m)
         if part:
             new[full : full + n] += weights * part
         weights = new
