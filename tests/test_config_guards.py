@@ -60,17 +60,27 @@ def test_twenty_classes_with_a_three_value_grid_stop_at_config_time(tmp_path, sn
     assert not (tmp_path / "results").exists() and not (tmp_path / "logs").exists()
 
 
-@pytest.mark.parametrize("n_classes, largest", [(19, 9), (20, 8)])
-def test_fine_grid_too_large_to_count_names_the_key(tmp_path, snakemake_runner, n_classes, largest):
-    classes = many_classes_csv(tmp_path / "many.csv", n_classes)
-    write_config(tmp_path, local_config(classes, kappa_grid=None))
-    done = snakemake_runner(tmp_path, "--cores", "2", timeout=10)
-    assert done.returncode != 0
-    out = done.stdout + done.stderr
-    assert "config key `exact.fine_grid_values`" in out
-    assert f"{n_classes} classes of dataset `many`" in out
-    assert f"`exact.fine_grid_values: {largest}` or fewer" in out
-    assert not (tmp_path / "results").exists()
+@pytest.mark.parametrize("n_classes", [19, 20, 50])
+def test_fine_grid_past_int64_passes(n_classes):
+    # 11**19 and more vectors no longer fit int64; the exact analysis counts them in float64.
+    config = validated(local_config([f"c{i:02d}" for i in range(n_classes)], kappa_grid=None))
+    assert config["exact"]["fine_grid_values"] ** n_classes > 2**63
+    pdconfig.check_sizes(config)
+
+
+def test_fine_grid_past_the_float_range_names_the_key():
+    config = local_config([f"c{i:03d}" for i in range(300)], kappa_grid=None)
+    config["exact"]["fine_grid_values"] = 10
+    validated(config)
+    config["exact"]["fine_grid_values"] = 11  # 11**300 = 2.62e+312 > 2**1023
+    with pytest.raises(ConfigError) as caught:
+        pdconfig.check_sizes(config)
+    message = str(caught.value)
+    assert "config key `exact.fine_grid_values`" in message
+    assert "300 classes of dataset `many`" in message and "2.62e+312 kappa vectors" in message
+    assert "`exact.fine_grid_values: 10` or fewer" in message
+    config["exact"]["fine_grid_values"] = 10
+    pdconfig.check_sizes(config)
 
 
 def test_grid_limit_is_the_config_key():
@@ -88,6 +98,8 @@ def test_grid_limit_is_the_config_key():
 
 
 def test_largest_base_is_exact():
+    assert pdconfig._largest_base(pdconfig.MAX_COUNTABLE_VECTORS, 295) == 11
+    assert pdconfig._largest_base(pdconfig.MAX_COUNTABLE_VECTORS, 296) == 10
     assert pdconfig._largest_base(2**63 - 1, 18) == 11
     assert pdconfig._largest_base(2**63 - 1, 19) == 9
     assert pdconfig._largest_base(10**8, 20) == 2

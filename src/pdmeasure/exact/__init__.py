@@ -8,9 +8,11 @@ so over a product grid its values, and the differences ``pd_A - pd_B`` of two cl
 are sums of independent per-class terms. This package computes, without enumerating the grid:
 
 - exact distributions over product grids (:class:`GridDistribution`, meet in the middle with
-  exact rational tie-breaking), lattice distributions with rigorous bounds for grids too large
-  for that and for kappa uniform on [0, 1]^C (:func:`grid_lattice`, :func:`uniform_lattice`),
-  and the exact piecewise-polynomial CDF under uniform kappa (:func:`uniform_cdf`);
+  exact rational tie-breaking, every query point in one sweep), lattice distributions with
+  rigorous bounds for grids too large or too slow for that (a fixed cost model decides, see
+  :func:`distribution`; counts in float64 past 2**63 vectors) and for kappa uniform on
+  [0, 1]^C (:func:`grid_lattice`, :func:`uniform_lattice`), and the exact piecewise-polynomial
+  CDF under uniform kappa within a term and time budget (:func:`uniform_cdf`);
 - exact minimum and maximum with the kappa attaining them (:func:`extremes`);
 - best-classifier shares and ranking robustness by linear programming (``first_place``).
 

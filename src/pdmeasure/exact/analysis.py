@@ -1,8 +1,10 @@
 """The exact analysis of one linear form over a kappa space: distribution, extremes, moments.
 
-Distributions are exact (:class:`~pdmeasure.exact.grid.GridDistribution`) when the grid
-splits into halves of at most ``max_half`` partial sums, otherwise lattice bounds
-(:mod:`pdmeasure.exact.lattice`); ``grid=None`` stands for kappa uniform on [0, 1]^C.
+Distributions are exact (:class:`~pdmeasure.exact.grid.GridDistribution`) when meet in the
+middle fits ``max_half`` partial sums per half and its estimated time
+(:func:`~pdmeasure.exact.grid.mitm_seconds`, a fixed cost model) is within
+``exact_seconds``; otherwise lattice bounds (:mod:`pdmeasure.exact.lattice`). ``grid=None``
+stands for kappa uniform on [0, 1]^C.
 :func:`undefined_ratios` names the 0/0 ratios that leave pd undefined somewhere in kappa space
 under ``zero_division="nan"``. The tidy tables of a whole engine and dataset are built from
 these by :class:`pdmeasure.pipeline.exact_tables.DatasetAnalysis`.
@@ -18,13 +20,29 @@ import numpy as np
 
 from pdmeasure._validation import check_zero_division
 from pdmeasure.exact.forms import LinearForm, ProductGrid
-from pdmeasure.exact.grid import DEFAULT_MAX_HALF, GridDistribution, largest_half
+from pdmeasure.exact.grid import DEFAULT_MAX_HALF, GridDistribution, mitm_seconds
 from pdmeasure.exact.lattice import grid_lattice, uniform_lattice
+
+#: Estimated seconds (:func:`~pdmeasure.exact.grid.mitm_seconds`) above which a distribution
+#: over a grid is computed on the lattice instead of exactly. An analysis has about 15
+#: distributions per grid (5 classifiers and their 10 pairs), so this keeps it to seconds.
+DEFAULT_EXACT_SECONDS = 0.25
+#: Estimated seconds (:func:`~pdmeasure.exact.uniform.term_seconds`) above which a win
+#: probability under uniform kappa falls back from the exact inclusion-exclusion sum to the
+#: lattice; the papers' datasets need at most 0.42 (krkopt), the 10 pairs of 5 classifiers
+#: at most 6.
+DEFAULT_UNIFORM_EXACT_SECONDS = 0.6
 
 
 @dataclass(frozen=True)
 class ExactSettings:
-    """Knobs of the analysis (config block ``exact``, plus ``zero_division``)."""
+    """Knobs of the analysis (config block ``exact``, plus ``zero_division``).
+
+    ``max_half`` and ``exact_seconds`` choose between the exact and the lattice method over
+    grids (see :func:`distribution`), ``uniform_exact_seconds`` under uniform kappa (with the
+    term budget ``uniform_max_terms``); they are not in the config, since they change speed
+    and the ``method`` of a result, never what it means.
+    """
 
     fine_grid_values: int = 11
     monte_carlo_samples: int = 200_000
@@ -36,18 +54,38 @@ class ExactSettings:
     bin_width: float = 0.002
     cdf_points: int = 401
     max_half: int = DEFAULT_MAX_HALF
+    exact_seconds: float = DEFAULT_EXACT_SECONDS
+    uniform_exact_seconds: float = DEFAULT_UNIFORM_EXACT_SECONDS
     zero_division: float = 0.0
 
 
-def distribution(form: LinearForm, grid: ProductGrid | None, settings: ExactSettings):
-    """Exact distribution over ``grid`` if meet in the middle fits, else lattice bounds.
+def distribution(
+    form: LinearForm, grid: ProductGrid | None, settings: ExactSettings, *, n_queries: int = 1
+):
+    """Exact distribution over ``grid`` if meet in the middle is affordable, else lattice bounds.
 
-    ``grid=None`` means kappa uniform on [0, 1]^C (lattice bounds).
+    Parameters
+    ----------
+    form : LinearForm
+    grid : ProductGrid or None
+        None means kappa uniform on [0, 1]^C (lattice bounds).
+    settings : ExactSettings
+        Meet in the middle is used when it fits ``max_half`` and its estimated time for
+        ``n_queries`` points (:func:`~pdmeasure.exact.grid.mitm_seconds`, a fixed model, so
+        the choice is the same on every machine) is at most ``exact_seconds``.
+    n_queries : int
+        How many points the caller will ask for in one call (CDF points, histogram edges).
+
+    Returns
+    -------
+    GridDistribution or LatticeDistribution
     """
     if grid is None:
         return uniform_lattice(form, size=settings.lattice_size)
-    if largest_half(grid.sizes) <= settings.max_half:
-        return GridDistribution(form, grid, max_half=settings.max_half)
+    slopes = form.slopes_float
+    sizes = [n for s, n in zip(slopes, grid.sizes) if s != 0.0 and n > 1]
+    if mitm_seconds(sizes, n_queries, settings.max_half) <= settings.exact_seconds:
+        return GridDistribution(form, grid, max_half=settings.max_half, n_queries=n_queries)
     return grid_lattice(form, grid, size=settings.lattice_size)
 
 

@@ -4,15 +4,24 @@ Over a product grid the value ``const + sum_i s_i kappa_i`` is a sum of independ
 terms ``t_i = s_i kappa_i``. Its distribution is the convolution of the per-class
 distributions; we never build it explicitly. The classes are split into two groups A and B
 (classes with zero slope only multiply the counts). All ``|A|`` and ``|B|`` partial sums are
-enumerated and B is sorted. The number of vectors with value ``< y`` is then
-``sum_a #{b : a + b < y}``, that is ``|A|`` binary searches per query:
-``O(|A| log |B|)`` instead of ``|A| |B|`` evaluations. For krkopt's 2**18 grid that is
-512 searches among 512 sums.
+enumerated; A and B are sorted. The number of vectors with value ``< y`` is then
+``sum_a #{b : a + b < y}``. All query points are answered in one sweep: the queries are
+sorted and, for each ``a`` in A, the increasing keys ``y_1 - a < y_2 - a < ...`` are searched
+in B at once, so the search runs along B instead of restarting for each query. That is
+``Q |A|`` searches of cost ``log |B|`` for ``Q`` queries, plus sorting B. For krkopt's 2**18
+grid that is 512 sums on each side.
+
+Which classes go into A and which into B is chosen from a cost model
+(:func:`mitm_plan`): a small A makes the searches cheap, a large B makes the sort expensive,
+and with many queries the best A is about ``sqrt(N / Q)``. The same model lets callers
+(:func:`pdmeasure.exact.analysis.distribution`) pick the lattice method when meet in the
+middle would take too long.
 
 Exactness: the sums are floats, with a rigorous rounding bound ``tol`` (summation error of at
-most ``n + 2`` roundings of the largest magnitudes, times a safety factor of 8). A pair whose
-float sum lies within ``tol`` of the query is decided in exact rational arithmetic from its
-kappa indices. Every count returned is therefore exact, ties (``== y``) included.
+most ``n + 2`` roundings of the largest magnitudes, times a safety factor of 8). Only a pair
+whose float sum lies within ``tol`` of the query can tie with it, and only such a pair is
+decided in exact rational arithmetic from its kappa indices. Every count returned is
+therefore exact, ties (``== y``) included; counts are Python ints, also past 2**63.
 """
 
 from __future__ import annotations
@@ -91,6 +100,75 @@ def _split(sizes: list[int]) -> tuple[list[int], list[int]]:
     return sorted(groups[0]), sorted(groups[1])
 
 
+#: Cost model of meet in the middle, in nanoseconds (deterministic: never measured at run
+#: time, so the choice of method, and with it every result, is the same on every machine).
+#: Building and sorting B costs about ``_SORT_NS * log2 |B|`` per sum; one search costs
+#: ``_SEARCH_NS`` per level of the binary search plus ``_MISS_NS`` per level beyond the
+#: ``2**_CACHED_LEVELS`` sums that stay in cache.
+_SORT_NS = 10.0
+_SEARCH_NS = 4.0
+_MISS_NS = 30.0
+_CACHED_LEVELS = 15
+
+
+def _cost_seconds(size_a: int, size_b: int, n_queries: int) -> float:
+    """Estimated seconds of one distribution: sort B, then ``n_queries * |A|`` searches in B."""
+    depth = math.log2(max(size_b, 2))
+    search = _SEARCH_NS * depth + _MISS_NS * max(0.0, depth - _CACHED_LEVELS)
+    return 1e-9 * (_SORT_NS * depth * size_b + search * n_queries * size_a)
+
+
+@functools.lru_cache(maxsize=256)
+def mitm_plan(
+    sizes: tuple[int, ...], n_queries: int, max_half: int
+) -> tuple[tuple[int, ...], tuple[int, ...], float] | None:
+    """The cheapest split of a grid into the searched group A and the sorted group B.
+
+    Parameters
+    ----------
+    sizes : tuple of int
+        Values per class of the classes that vary (slope not zero, more than one value).
+    n_queries : int
+        Query points the distribution will answer (more queries favour a smaller A).
+    max_half : int
+        Largest number of partial sums allowed in either group.
+
+    Returns
+    -------
+    (group_a, group_b, seconds) or None
+        Positions in ``sizes`` of each group and the estimated time (:func:`_cost_seconds`);
+        None when no split keeps both groups within ``max_half``.
+    """
+    total = math.prod(sizes)
+    queries = max(1, int(n_queries))
+    candidates = {tuple(_split(list(sizes))[0])}
+    if sizes:
+        # Products of A from 1 to the whole grid, around the optimum sqrt(N / Q).
+        for k in range(-40, 41):
+            target = math.sqrt(total / queries) * 2.0 ** (k / 2)
+            candidates.add(tuple(_split_for(list(sizes), target)[0]))
+    best = None
+    for group_a in candidates:
+        group_b = tuple(i for i in range(len(sizes)) if i not in group_a)
+        size_a = math.prod(sizes[i] for i in group_a)
+        size_b = math.prod(sizes[i] for i in group_b)
+        if max(size_a, size_b) > max_half:
+            continue
+        seconds = _cost_seconds(size_a, size_b, queries)
+        if best is None or (seconds, size_b) < (best[2], math.prod(sizes[i] for i in best[1])):
+            best = (tuple(sorted(group_a)), group_b, seconds)
+    return best
+
+
+def mitm_seconds(sizes, n_queries: int, max_half: int = DEFAULT_MAX_HALF) -> float:
+    """Estimated seconds of :class:`GridDistribution` on a grid with these per-class sizes.
+
+    ``inf`` when no split fits ``max_half`` (the grid needs the lattice method).
+    """
+    plan = mitm_plan(tuple(s for s in sizes if s > 1), max(1, int(n_queries)), max_half)
+    return math.inf if plan is None else plan[2]
+
+
 class _Group:
     """All partial sums of a group of classes: float values, exact values on demand by index."""
 
@@ -124,6 +202,9 @@ class GridDistribution:
         Largest number of partial sums per group; a larger grid raises ``ValueError`` before
         anything is built (use :func:`pdmeasure.exact.lattice.grid_lattice`, which bounds its
         error, instead).
+    n_queries : int
+        About how many points each call of :meth:`counts` will ask for; only the split into
+        groups (:func:`mitm_plan`), and so the speed, depends on it, never a result.
 
     Attributes
     ----------
@@ -136,7 +217,14 @@ class GridDistribution:
     method = "exact"
     error_bound = 0.0
 
-    def __init__(self, form: LinearForm, grid: ProductGrid, *, max_half: int = DEFAULT_MAX_HALF):
+    def __init__(
+        self,
+        form: LinearForm,
+        grid: ProductGrid,
+        *,
+        max_half: int = DEFAULT_MAX_HALF,
+        n_queries: int = 1,
+    ):
         if form.n_classes != grid.n_classes:
             raise ValueError(f"form has {form.n_classes} classes, the grid {grid.n_classes}")
         self.form, self.grid = form, grid
@@ -148,29 +236,31 @@ class GridDistribution:
         self._const_float = form.const_float + sum(
             slopes[i] * floats[i][0] for i in range(grid.n_classes) if i not in set(active)
         )
-        sizes = [len(floats[i]) for i in active]
+        sizes = tuple(len(floats[i]) for i in active)
         self.multiplicity = self.total // math.prod(sizes)
-        first, second = _split(sizes) if active else ([], [])
-        half = max(math.prod(sizes[k] for k in g) for g in (first, second))
-        if half > max_half:  # checked before any partial sum is built
+        plan = mitm_plan(sizes, max(1, int(n_queries)), max_half)
+        if plan is None:  # checked before any partial sum is built
+            half = largest_half(sizes)
             raise ValueError(
                 f"grid of {self.total} vectors needs {half} partial sums per half, "
                 f"more than max_half={max_half}; use the lattice method"
             )
         float_terms = [slopes[i] * floats[i] for i in active]
-        groups = [
+        self._a, self._b = (
             _Group([float_terms[k] for k in g], lambda pos, g=g: self._exact_terms(active[g[pos]]))
-            for g in (first, second)
-        ]
-        groups.sort(key=lambda grp: len(grp.sums))
-        self._a, self._b = groups
+            for g in plan[:2]
+        )
+        # Both groups sorted: A ascending gives, per query, decreasing targets y - a; B
+        # ascending is searched. ``_order_*`` map sorted positions back to partial-sum indices.
+        self._order_a = np.argsort(self._a.sums, kind="stable")
+        self._sorted_a = self._a.sums[self._order_a]
         self._order = np.argsort(self._b.sums, kind="stable")
         self._sorted_b = self._b.sums[self._order]
         self._scale = float(sum(np.abs(t).max() for t in float_terms)) if active else 0.0
         self._n_terms = len(active)
         self._range = (
-            self._a.sums.min() + self._sorted_b[0],
-            self._a.sums.max() + self._sorted_b[-1],
+            self._sorted_a[0] + self._sorted_b[0],
+            self._sorted_a[-1] + self._sorted_b[-1],
         )
         self._term_cache: dict[int, list[Fraction]] = {}
         self._const_exact: Fraction | None = None
@@ -207,6 +297,11 @@ class GridDistribution:
     def counts(self, xs) -> tuple[list[int], list[int]]:
         """Exact numbers of kappa vectors with value ``< x`` and ``== x``, for each ``x``.
 
+        All points are answered in one sweep (see the module docstring): the points are
+        sorted, and for each partial sum ``a`` of group A the increasing targets
+        ``x_q - const - a`` are located in the sorted group B by one vectorised search. A
+        pair closer to a target than the rounding bound is settled in exact arithmetic.
+
         Parameters
         ----------
         xs : sequence of numbers
@@ -215,34 +310,48 @@ class GridDistribution:
         Returns
         -------
         less, equal : list of int
+            Exact Python ints (any size).
         """
         xs = list(xs) if not isinstance(xs, np.ndarray) else xs
         x = np.array([float(v) for v in xs]) if not isinstance(xs, np.ndarray) else xs.astype(float)
         y = x - self._const_float
         tol = self._tolerance(x)
-        a_sums, sb = self._a.sums, self._sorted_b
+        sa, sb = self._sorted_a, self._sorted_b
+        n_b = len(sb)
         # Queries clearly outside the range of values need no search.
         above = y > self._range[1] + tol
-        below = np.where(above, self.total, 0).astype(object)
-        ties = np.zeros(len(y), dtype=object)
         inside = np.flatnonzero((y >= self._range[0] - tol) & ~above)
-        step = max(1, _BATCH // max(1, len(a_sums)))
-        for first in range(0, len(inside), step):
-            block = inside[first : first + step]
-            target = y[block, None] - a_sums[None, :]
-            lo = np.searchsorted(sb, target - tol[block, None], side="left")
-            hi = np.searchsorted(sb, target + tol[block, None], side="right")
-            definite = lo.sum(axis=1)
-            for q, n_less in zip(block, definite):
-                below[q] = int(n_less)
-            for q_pos, ia in zip(*np.nonzero(hi > lo)):
-                q = block[q_pos]
-                goal = _as_threshold(xs[q]) - self._exact_const()
-                a_exact = self._a.exact(int(ia))
-                for k in range(lo[q_pos, ia], hi[q_pos, ia]):
-                    value = a_exact + self._b.exact(int(self._order[k]))
-                    below[q] += value < goal
-                    ties[q] += value == goal
+        inside = inside[np.argsort(y[inside], kind="stable")]
+        below = np.zeros(len(y), dtype=object)
+        ties = np.zeros(len(y), dtype=object)
+        near: list[tuple[int, int]] = []  # (query, sorted position in A) to settle exactly
+        if len(inside):
+            yq, tq = y[inside], tol[inside]
+            definite = np.zeros(len(inside), dtype=np.int64)
+            # Rows: partial sums of A; columns: the sorted queries (increasing keys per row).
+            step = max(1, _BATCH // len(inside))
+            for first in range(0, len(sa), step):
+                rows = sa[first : first + step, None]
+                target = yq[None, :] - rows
+                lo = np.searchsorted(sb, target - tq[None, :], side="left")
+                definite += lo.sum(axis=0)
+                # A pair within tol of the target exists iff the next sum is <= target + tol.
+                window = (lo < n_b) & (sb[np.minimum(lo, n_b - 1)] <= target + tq[None, :])
+                for r, c in zip(*np.nonzero(window)):
+                    near.append((int(c), first + int(r)))
+            for c, n_less in enumerate(definite.tolist()):
+                below[inside[c]] = n_less
+        for c, ia_sorted in near:
+            q = int(inside[c])
+            goal = _as_threshold(xs[q]) - self._exact_const()
+            a_exact = self._a.exact(int(self._order_a[ia_sorted]))
+            target = y[q] - sa[ia_sorted]
+            lo = int(np.searchsorted(sb, target - tol[q], side="left"))
+            hi = int(np.searchsorted(sb, target + tol[q], side="right"))
+            for k in range(lo, hi):
+                value = a_exact + self._b.exact(int(self._order[k]))
+                below[q] += value < goal
+                ties[q] += value == goal
         less = [
             int(v) * self.multiplicity if not above[i] else self.total for i, v in enumerate(below)
         ]

@@ -450,9 +450,10 @@ def check_config(config: Mapping) -> None:
     check_sizes(config)
 
 
-#: The exact analysis counts kappa vectors in int64 (pdmeasure.exact.lattice); a grid with
-#: more vectors than this cannot be counted.
-MAX_COUNTABLE_VECTORS = 2**63 - 1
+#: The exact analysis counts kappa vectors exactly (Python ints) or, past 2**63, in float64
+#: (pdmeasure.exact.lattice): a grid with more vectors than float64 can hold cannot be counted.
+#: 2**1023 is a power of two just below the largest float (about 1.8e308).
+MAX_COUNTABLE_VECTORS = 2**1023
 
 
 def check_sizes(config: Mapping) -> None:
@@ -461,7 +462,9 @@ def check_sizes(config: Mapping) -> None:
     - ``datasets.<name>.kappa_grid``: the grid histogram enumerates ``len(kappa_grid) **
       n_classes`` kappa vectors; at most ``histogram.max_grid_vectors``.
     - ``exact.fine_grid_values`` (and the kappa grid): the exact analysis counts the vectors of
-      its grids in int64, so a grid may have at most 2**63 - 1 vectors.
+      its grids exactly where they fit int64 and in float64 beyond, so a grid may have at most
+      :data:`MAX_COUNTABLE_VECTORS` (2**1023, about 9e307) vectors; 11 values per class allow
+      any number of classes up to 295.
 
     Raises
     ------
@@ -485,18 +488,28 @@ def check_sizes(config: Mapping) -> None:
             )
         if grid is not None and len(grid) ** n_classes > MAX_COUNTABLE_VECTORS:
             raise ConfigError(
-                f"config key `{key}`: {len(grid) ** n_classes:.3g} kappa vectors on dataset "
-                f"`{name}`, more than the exact analysis can count (2**63 - 1); give at most "
-                f"{_largest_base(MAX_COUNTABLE_VECTORS, n_classes)} values, or `kappa_grid: null`"
+                f"config key `{key}`: {_sci(len(grid) ** n_classes)} kappa vectors on dataset "
+                f"`{name}`, more than the exact analysis can count (2**1023, the float64 range); "
+                f"give at most {_largest_base(MAX_COUNTABLE_VECTORS, n_classes)} values, or "
+                "`kappa_grid: null`"
             )
         if fine**n_classes > MAX_COUNTABLE_VECTORS:
             raise ConfigError(
                 f"config key `exact.fine_grid_values`: {fine} values per class over the "
-                f"{n_classes} classes of dataset `{name}` make {fine**n_classes:.3g} kappa "
-                "vectors, more than the exact analysis can count (2**63 - 1 = 9.2e18). Fix: "
-                f"`exact.fine_grid_values: {_largest_base(MAX_COUNTABLE_VECTORS, n_classes)}` or "
-                "fewer (uniform kappa is analysed as well and has no such limit)"
+                f"{n_classes} classes of dataset `{name}` make {_sci(fine**n_classes)} kappa "
+                "vectors, more than the exact analysis can count (2**1023 = 9e307, the float64 "
+                f"range). Fix: `exact.fine_grid_values: "
+                f"{_largest_base(MAX_COUNTABLE_VECTORS, n_classes)}` or fewer (uniform kappa is "
+                "analysed as well and has no such limit)"
             )
+
+
+def _sci(number: int) -> str:
+    """A non-negative int in ``.3g`` notation, also past the float range (``1.23e+400``)."""
+    if number < 10**300:
+        return f"{number:.3g}"
+    exponent = len(str(number)) - 1
+    return f"{number / 10 ** (exponent - 2) / 100:.3g}e+{exponent}"
 
 
 def _largest_base(limit: int, exponent: int) -> int:

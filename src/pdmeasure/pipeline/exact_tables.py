@@ -11,10 +11,12 @@ Three kappa spaces are analysed for every set of pooled confusion matrices:
 ``uniform``
     kappa uniform on [0, 1]^C.
 
-Distributions are exact (:class:`~pdmeasure.exact.grid.GridDistribution`) when the grid
-splits into halves of at most ``max_half`` partial sums, otherwise lattice bounds
+Distributions are exact (:class:`~pdmeasure.exact.grid.GridDistribution`) when meet in the
+middle fits ``max_half`` partial sums per half and its estimated time is within
+``exact_seconds`` (:func:`pdmeasure.exact.analysis.distribution`), otherwise lattice bounds
 (:mod:`pdmeasure.exact.lattice`); win probabilities under uniform kappa are exact fractions
-(:mod:`pdmeasure.exact.uniform`) within a term budget, else lattice bounds. Every table carries
+(:mod:`pdmeasure.exact.uniform`) within a term budget and an estimated-time budget, else
+lattice bounds. Every table carries
 a ``method`` column and, where it applies, ``error_bound`` (0 for exact results).
 
 Classifiers with an undefined pd (``zero_division="nan"``)
@@ -327,7 +329,8 @@ class DatasetAnalysis:
                 )
             )
             for name, form in zip(self.names, self.forms):
-                dist = distribution(form, grid, self.settings)
+                # Both calls below (CDF points, histogram edges) share one distribution.
+                dist = distribution(form, grid, self.settings, n_queries=len(points) + len(edges))
                 total = dist.total
                 b = dist.bounds(points)
                 scale = float(total)
@@ -368,7 +371,12 @@ class DatasetAnalysis:
 
     def _uniform_win(self, diff: LinearForm):
         try:
-            less = uniform_cdf(diff, 0, max_terms=self.settings.uniform_max_terms)
+            less = uniform_cdf(
+                diff,
+                0,
+                max_terms=self.settings.uniform_max_terms,
+                max_seconds=self.settings.uniform_exact_seconds,
+            )
         except TooManyTerms:
             dist = uniform_lattice(diff, size=self.settings.lattice_size)
             return probabilities(dist.bounds([0.0]), 1.0), dist.method, dist.error_bound
