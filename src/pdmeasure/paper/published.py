@@ -41,7 +41,6 @@ from importlib import resources
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from pdmeasure.paper.facts import PAPERS
 
@@ -189,4 +188,7 @@ def paper_ranks(values, decimals: int = 4) -> np.ndarray:
     values = np.asarray(values, dtype=float)
     if values.ndim != 1 or np.isnan(values).any():
         raise ValueError("paper_ranks needs a 1-D array of numbers without NaN")
+    # Imported here: scipy.stats takes about 0.5 s to import, most of a table job's time.
+    from scipy.stats import rankdata
+
     return rankdata(-np.round(values, decimals), method="min").astype(int)

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.paper.facts import PD_DATASET_TABLES, TABLE_DECIMALS
@@ -49,6 +48,9 @@ def competition_ranks(values: Sequence[float], decimals: int = TABLE_DECIMALS) -
     same value always show the same rank.
     """
     printed = np.array([float(f"{v:.{decimals}f}") for v in np.asarray(values, dtype=float)])
+    # Imported here: scipy.stats takes about 0.5 s to import, most of a table job's time.
+    from scipy.stats import rankdata
+
     return rankdata(-printed, method="min", nan_policy="omit")
 
 
