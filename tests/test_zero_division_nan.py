@@ -102,7 +102,8 @@ def _measures_frame() -> pd.DataFrame:
             "dataset": "car",
             "classifier": ["A", "A", "B"],
             "measure": ["precision_macro", "preference_driven", "precision_macro"],
-            "kappa": ["", "0;1;0.5", ""],
+            "kappa": ["", "p1", ""],
+            "kappa_values": ["", "0;1;0.5", ""],
             "value": [0.5, np.nan, np.nan],
         }
     )[list(MEASURE_COLUMNS)]
@@ -163,10 +164,10 @@ def _exact_frame() -> pd.DataFrame:
             "winner": "A",
             "challenger": ["B", "C"],
             "distance": [np.inf, 0.25],
-            "kappa": [None, "0;1"],
+            "kappa_values": [None, "0;1"],
             "pd_winner": [np.nan, 0.75],
             "pd_challenger": [np.nan, 0.5],
-            "default_kappa": "0.5;0.5",
+            "default_kappa_values": "0.5;0.5",
             "status": "optimal",
         }
     )

@@ -15,8 +15,8 @@ _TEXT = {
     "classifier_b": str,
     "winner": str,
     "challenger": str,
-    "kappa": str,
-    "default_kappa": str,
+    "kappa_values": str,
+    "default_kappa_values": str,
     "n_vectors": str,
 }
 

@@ -135,11 +135,11 @@ ROBUSTNESS_COLUMNS = (
     "winner",
     "challenger",
     "distance",
-    "kappa",
+    "kappa_values",
     "pd_winner",
     "pd_challenger",
     "pd_winner_default",
-    "default_kappa",
+    "default_kappa_values",
     "status",
 )
 ROBUSTNESS_SUMMARY_COLUMNS = (
@@ -149,8 +149,8 @@ ROBUSTNESS_SUMMARY_COLUMNS = (
     "winner",
     "new_winner",
     "distance",
-    "kappa",
-    "default_kappa",
+    "kappa_values",
+    "default_kappa_values",
     "status",
 )
 
@@ -501,11 +501,11 @@ class DatasetAnalysis:
                         "winner": self.names[winner],
                         "challenger": name,
                         "distance": distance,
-                        "kappa": "" if kappa is None else _kappa_text(kappa),
+                        "kappa_values": "" if kappa is None else _kappa_text(kappa),
                         "pd_winner": at(self.forms[winner]) if at else float("nan"),
                         "pd_challenger": at(self.forms[c]) if at else float("nan"),
                         "pd_winner_default": float(best),
-                        "default_kappa": _kappa_text(self.kappa0),
+                        "default_kappa_values": _kappa_text(self.kappa0),
                         "status": status,
                     }
                 )
