@@ -117,6 +117,8 @@ rule aggregate_confusion:
         "logs/cv/aggregate_confusion.log",
     benchmark:
         benchmark_path("cv/aggregate_confusion.tsv")
+    # On the path from the last CV job to the end of the run: scheduled first.
+    priority: 10
     conda:
         CONDA_ENV
     threads: 1

@@ -24,6 +24,8 @@ rule reproduction:
         "logs/reproduction/reproduction.log",
     benchmark:
         benchmark_path("reproduction/reproduction.tsv")
+    # On the path from the last CV job to the end of the run: scheduled first.
+    priority: 10
     conda:
         CONDA_ENV
     threads: 1
@@ -51,6 +53,8 @@ rule reproduction_summary:
         "logs/reproduction/reproduction_summary.log",
     benchmark:
         benchmark_path("reproduction/reproduction_summary.tsv")
+    # On the path from the last CV job to the end of the run: scheduled first.
+    priority: 10
     conda:
         CONDA_ENV
     threads: 1

@@ -132,6 +132,8 @@ rule stats_across:
         "logs/stats/across.log",
     benchmark:
         benchmark_path("stats/across.tsv")
+    # On the path from the last CV job to the end of the run: scheduled first.
+    priority: 10
     conda:
         CONDA_ENV
     threads: 1
@@ -165,6 +167,8 @@ rule stats_cd_diagrams:
         "logs/stats/cd_diagrams.log",
     benchmark:
         benchmark_path("stats/cd_diagrams.tsv")
+    # On the path from the last CV job to the end of the run: scheduled first.
+    priority: 10
     conda:
         CONDA_ENV
     threads: 1
@@ -198,6 +202,8 @@ rule stats_report:
         "logs/stats/report.log",
     benchmark:
         benchmark_path("stats/report.tsv")
+    # On the path from the last CV job to the end of the run: scheduled first.
+    priority: 10
     conda:
         CONDA_ENV
     threads: 1
