@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO_ROOT, repo_config, run_snakemake, select
+from conftest import REPO_ROOT, ZOO_CLASSES, repo_config, run_snakemake, select
 
 import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.pipeline.config import ConfigError
@@ -284,20 +284,32 @@ def test_weka_options_string_is_split_like_a_command_line():
         pdconfig.prepare_config(config)
 
 
-@pytest.mark.weka
-def test_weka_classifier_by_class_name_cross_validates():
+@pytest.fixture
+def weka_engine():
+    """The Weka engine, or a skip naming why it cannot run here."""
     engine = get_engine("weka")
     try:
         engine.check_available()
     except Exception as exc:  # noqa: BLE001 - any reason the engine cannot run skips
         pytest.skip(f"weka engine unavailable: {exc}")
+    return engine
+
+
+def smo_config(options: str) -> dict:
+    """The repository config running only a Weka SMO with ``options``, resolved."""
     config = select(copy.deepcopy(repo_config()), engines=["weka"])
     config["classifiers"]["weka"]["SMO"] = {
         "class": "weka.classifiers.functions.SMO",
-        "options": "-C 1.0",
+        "options": options,
     }
     config["run"]["classifiers"] = {"weka": ["SMO"]}
-    resolved = pdconfig.prepare_config(config)
+    return pdconfig.prepare_config(config)
+
+
+@pytest.mark.weka
+def test_weka_classifier_by_class_name_cross_validates(weka_engine):
+    engine = weka_engine
+    resolved = smo_config("-C 1.0")
     pdconfig.check_engines(resolved)
     data = pd.read_csv(WINE, dtype=str, keep_default_na=False)
     numeric = tuple(c for c in data.columns if c != "cultivar")
@@ -380,15 +392,7 @@ def test_small_test_experiment(tmp_path):
     for dataset in ("wine", "zoo", "iris"):
         assert_generic_outputs(results, dataset, ["DecisionTree", "SVM"])
     zoo = json.loads((results / "data" / "zoo.json").read_text())
-    assert zoo["classes"] == [
-        "mammal",
-        "bird",
-        "reptile",
-        "fish",
-        "amphibian",
-        "insect",
-        "invertebrate",
-    ]
+    assert zoo["classes"] == list(ZOO_CLASSES)
     assert zoo["class_order"].startswith("declared order")
     iris = json.loads((results / "data" / "iris.json").read_text())
     assert iris["classes"] == ["Iris-setosa", "Iris-versicolor", "Iris-virginica"]
@@ -401,19 +405,8 @@ def test_small_test_experiment(tmp_path):
     ("options", "words"),
     [("-Q 1.0", "Illegal options: -Q 1.0"), ("-C abc", 'For input string: "abc"')],
 )
-def test_bad_weka_options_are_a_config_error(options, words):
-    engine = get_engine("weka")
-    try:
-        engine.check_available()
-    except Exception as exc:  # noqa: BLE001 - any reason the engine cannot run skips
-        pytest.skip(f"weka engine unavailable: {exc}")
-    config = select(copy.deepcopy(repo_config()), engines=["weka"])
-    config["classifiers"]["weka"]["SMO"] = {
-        "class": "weka.classifiers.functions.SMO",
-        "options": options,
-    }
-    config["run"]["classifiers"] = {"weka": ["SMO"]}
+def test_bad_weka_options_are_a_config_error(weka_engine, options, words):
     with pytest.raises(ConfigError) as caught:
-        pdconfig.check_engines(pdconfig.prepare_config(config))
+        pdconfig.check_engines(smo_config(options))
     assert str(caught.value).startswith("config key `classifiers.weka.SMO`: Weka rejects")
     assert words in str(caught.value)

@@ -67,6 +67,18 @@ CONSUMERS = {
 
 Job = tuple  # (rule, frozenset of (wildcard, value))
 
+#: The jobs that read every engine's or dataset's results: they rerun when the run's
+#: selection (engines, datasets, classifiers) changes.
+COLLECTING = [
+    "aggregate_confusion",
+    "aggregate_measures",
+    "reproduction",
+    "stats_across",
+    "stats_cd_diagrams",
+    "stats_report",
+    "exact_collect",
+]
+
 
 @dataclass
 class Change:
@@ -151,43 +163,19 @@ CHANGES: dict[str, Change] = {
     ),
     "run.engines": Change(
         setter("run.engines", ["sklearn"]),
-        [
-            "aggregate_confusion",
-            "aggregate_measures",
-            "reproduction",
-            "stats_across",
-            "stats_cd_diagrams",
-            "stats_report",
-            "exact_collect",
-        ],
+        COLLECTING,
         new_jobs=True,
     ),
     # Fewer datasets: besides the collecting jobs, each engine's Figure 7 (all datasets) reruns.
     "run.datasets": Change(
         setter("run.datasets", ["car"]),
-        [
-            "grid_figure7",
-            "exact_figure7",
-            "aggregate_confusion",
-            "aggregate_measures",
-            "reproduction",
-            "stats_across",
-            "stats_cd_diagrams",
-            "stats_report",
-            "exact_collect",
-        ],
+        ["grid_figure7", "exact_figure7", *COLLECTING],
         new_jobs=True,
     ),
     "run.classifiers": Change(
         setter("run.classifiers", {"sklearn": ["NaiveBayes"]}),
         [
-            "aggregate_confusion",
-            "aggregate_measures",
-            "reproduction",
-            "stats_across",
-            "stats_cd_diagrams",
-            "stats_report",
-            "exact_collect",
+            *COLLECTING,
             "measures engine=sklearn",
             "grid_histogram engine=sklearn",
             "exact_analysis engine=sklearn",

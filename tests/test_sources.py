@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import sklearn
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, ZOO_CLASSES
 
 from pdmeasure.pipeline import sources
 from pdmeasure.pipeline.config import ConfigError
@@ -113,15 +113,7 @@ def test_arff_keeps_declared_class_order_and_nominal_text(tmp_path):
 
 def test_zoo_arff_as_openml_serves_it():
     table = sources.read_arff("zoo", ZOO)
-    assert table.classes == (
-        "mammal",
-        "bird",
-        "reptile",
-        "fish",
-        "amphibian",
-        "insect",
-        "invertebrate",
-    )
+    assert table.classes == ZOO_CLASSES
     assert len(table.frame) == 101 and table.numeric == ("legs",)
 
 

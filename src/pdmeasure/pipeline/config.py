@@ -395,19 +395,36 @@ def kappa_by_label(vector, classes: Sequence[str], key: str) -> list[float]:
     if not isinstance(vector, Mapping):
         return list(vector)
     labels = {str(label): value for label, value in vector.items()}
-    unknown = [label for label in labels if label not in classes]
-    absent = [c for c in classes if c not in labels]
-    if unknown or absent:
-        parts = []
-        if unknown:
-            parts.append(f"labels {unknown} are not classes of the dataset")
-        if absent:
-            parts.append(f"classes {absent} have no value")
+    problem = _label_mismatch(
+        list(labels),
+        classes,
+        "labels {} are not classes of the dataset",
+        "classes {} have no value",
+    )
+    if problem:
         raise ConfigError(
-            f"config key `{key}`: {' and '.join(parts)}; the classes are {list(classes)} -- "
+            f"config key `{key}`: {problem}; the classes are {list(classes)} -- "
             "to fix: give one value for every class label, spelt as in the data"
         )
     return [float(labels[c]) for c in classes]
+
+
+def _label_mismatch(
+    found: Sequence[str], expected: Sequence[str], unexpected_text: str, missing_text: str
+) -> str:
+    """What differs between two label lists, in words (empty when they hold the same labels).
+
+    ``unexpected_text`` and ``missing_text`` are formats with one ``{}`` for the labels of
+    ``found`` not in ``expected`` and of ``expected`` not in ``found``.
+    """
+    unexpected = [label for label in found if label not in expected]
+    missing = [label for label in expected if label not in found]
+    parts = [
+        text.format(labels)
+        for text, labels in ((unexpected_text, unexpected), (missing_text, missing))
+        if labels
+    ]
+    return " and ".join(parts)
 
 
 def auto_kappa_grid(n_classes: int, limit: int) -> list[float] | None:
@@ -697,16 +714,15 @@ def check_class_order(
             f"two classes -- to fix: check that `datasets.{name}.target` names the class column, "
             "or give data with at least two classes"
         )
-    extra = [c for c in observed if c not in configured]
-    absent = [c for c in configured if c not in observed]
-    if extra or absent:
-        parts = []
-        if extra:
-            parts.append(f"the data have labels {extra} that are not configured")
-        if absent:
-            parts.append(f"configured labels {absent} do not occur in the data")
+    problem = _label_mismatch(
+        observed,
+        configured,
+        "the data have labels {} that are not configured",
+        "configured labels {} do not occur in the data",
+    )
+    if problem:
         raise ConfigError(
-            f"config key `{key}`: {subject}: {' and '.join(parts)}; the data's classes in order "
+            f"config key `{key}`: {subject}: {problem}; the data's classes in order "
             f"of first appearance are {observed} -- to fix: set `{key}` to that list (with one "
             "value per class in every kappa vector), or correct the data"
         )
