@@ -9,6 +9,7 @@ from matplotlib.figure import Figure
 
 from pdmeasure import stats
 from pdmeasure.pipeline import stats_across, stats_tables
+from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
 from pdmeasure.render import cd_diagram
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -73,12 +74,12 @@ def _cd_table() -> pd.DataFrame:
     for dataset in ("d1", "d2", "d3", "d4"):
         for j, classifier in enumerate(("A", "B", "C")):
             rows.append(
-                ("e", dataset, classifier, "accuracy", "", 0.5 + 0.1 * j + rng.random() / 20)
+                ("e", dataset, classifier, "accuracy", "", "", 0.5 + 0.1 * j + rng.random() / 20)
             )
-            rows.append(("e", dataset, classifier, "preference_driven", "default", rng.random()))
-    frame = pd.DataFrame(
-        rows, columns=["engine", "dataset", "classifier", "measure", "kappa", "value"]
-    )
+            rows.append(
+                ("e", dataset, classifier, "preference_driven", "default", "", rng.random())
+            )
+    frame = pd.DataFrame(rows, columns=list(MEASURE_COLUMNS))
     return stats_across.compare_across_datasets(frame, alpha=0.05).cd
 
 
@@ -111,6 +112,7 @@ def test_all_nan_measure_renders_a_placeholder(tmp_path):
             "classifier": ["A", "B", "A", "B"],
             "measure": "mcc",
             "kappa": "",
+            "kappa_values": "",
             "value": [np.nan, 0.5, 0.4, np.nan],
         }
     )

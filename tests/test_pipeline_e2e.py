@@ -38,7 +38,8 @@ def test_canonical_table(small_pipeline, uci_mirror, n_rows):
     lines = [line.split(",") for line in (uci_mirror / "car.data").read_text().splitlines()]
     assert frame.to_numpy(dtype=object).tolist() == lines
     log = (small_pipeline.parent / "logs" / "data" / "car.log").read_text()
-    assert f"offline mirror {(uci_mirror / 'car.data').resolve()}" in log
+    assert "falling back to the offline mirror" in log
+    assert f"source file {(uci_mirror / 'car.data').resolve()}" in log
 
 
 def test_aggregate_has_every_job_and_the_contract_columns(matrices, config):

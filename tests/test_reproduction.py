@@ -332,7 +332,7 @@ def test_pipeline_outputs(small_pipeline):
     table = R.read_reproduction(results / "reproduction.csv")
     pub = published.load()
     data = (pub["paper"] == "preference-driven") & pub["table"].isin(["6", "7", "8", "9"])
-    engines = yaml.safe_load((results.parent / "config.yaml").read_text())["engines"]
+    engines = yaml.safe_load((results.parent / "config.yaml").read_text())["run"]["engines"]
     assert len(table) == (~data).sum() + data.sum() * len(set(engines) | set(ENGINES))
     assert set(table["status"]) <= set(R.STATUSES)
     assert (table.loc[table["status"] == "differs", "reason"] != "").all()

@@ -860,7 +860,7 @@ def test_pipeline_stats_outputs(small_pipeline):
     ]
     folds = stats_tables.read_stats_table(folder / "fold_measures.csv")
     pred = stats_folds.read_predictions(
-        small_pipeline / "cv" / "sklearn" / "car" / classifiers[0] / "predictions.csv.gz"
+        small_pipeline / "cv" / "sklearn" / "car" / classifiers[0] / "predictions.csv"
     )
     first = pred[pred["fold"] == 1]
     accuracy = folds[

@@ -18,6 +18,7 @@ import yaml
 from conftest import select
 from test_weka_engine import canonical, spec_of, weka  # noqa: F401 (weka: shared fixture)
 
+import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.paper import published
 from pdmeasure.paper.reproduction import compare_data_tables
 from pdmeasure.pipeline.confusion import confusion_matrix
@@ -33,8 +34,8 @@ EXACT = ("Bagging", "BayesNet", "DecisionTable", "J48")
 def config(repo_root):
     with open(repo_root / "config.yaml") as handle:
         config = yaml.safe_load(handle)
-    select(config, engines=["weka"])
-    return config
+    # The run's config, as the workflow sees it (engines, classifiers, resolved datasets).
+    return pdconfig.prepare_config(select(config, engines=["weka"]))
 
 
 @pytest.fixture(scope="module")

@@ -126,6 +126,7 @@ _TEXT_COLUMNS = (
     "classifier",
     "measure",
     "kappa",
+    "kappa_values",
     "test",
     "classifier_a",
     "classifier_b",
