@@ -1,0 +1,104 @@
+"""The scale-out figures of a completed pipeline run, read from its own records.
+
+Run after a run, from the folder it ran in::
+
+    /usr/bin/time -v snakemake --cores 2 --forceall     # wall time and peak RSS of the run
+    python benchmarks/pipeline_figures.py [--results results] [--log .snakemake/log/<run>.log]
+
+Prints, from the ``benchmark:`` file of every job (``<results>/benchmarks/**/*.tsv``): the
+number of files, the CPU seconds summed over them, the largest job RSS, and the sums per
+rule group; and from Snakemake's log of the run (default: the newest one): the run's span,
+the time from the last cross-validation job to the end, and the jobs that finished after it.
+Not part of ``make bench``: it needs a finished run, and its figures are times, not ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+#: Rules whose jobs fit models (the cross-validation stage).
+CV_RULES = ("cross_validate", "cross_validate_fold", "assemble_folds", "stats_cv5x2")
+
+_FINISHED = re.compile(
+    r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]\n(?:Finished jobid: \d+ \(Rule: (\w+)\))?"
+)
+
+
+def benchmark_table(results: Path) -> pd.DataFrame:
+    """One row per benchmark file: ``file, group, s, cpu_time, max_rss``."""
+    rows = []
+    root = results / "benchmarks"
+    for path in sorted(root.rglob("*.tsv")):
+        record = pd.read_csv(path, sep="\t").iloc[0]
+        name = path.relative_to(root).as_posix()
+        rows.append(
+            (
+                name,
+                "/".join(name.split("/")[:2]),
+                record["s"],
+                record["cpu_time"],
+                record["max_rss"],
+            )
+        )
+    if not rows:
+        raise SystemExit(f"no benchmark files under {root}: run the pipeline first")
+    return pd.DataFrame(rows, columns=["file", "group", "s", "cpu_time", "max_rss"])
+
+
+def log_events(log: Path) -> tuple[list[dt.datetime], list[tuple[dt.datetime, str]]]:
+    """Every timestamp of a Snakemake log, and ``(time, rule)`` of every finished job."""
+    text = log.read_text(encoding="utf-8", errors="replace")
+    stamps, finished = [], []
+    for when, rule in _FINISHED.findall(text):
+        time = dt.datetime.strptime(when, "%a %b %d %H:%M:%S %Y")
+        stamps.append(time)
+        if rule:
+            finished.append((time, rule))
+    return stamps, finished
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, default=Path("results"))
+    parser.add_argument("--log", type=Path, default=None, help="default: the newest run log")
+    args = parser.parse_args(argv)
+
+    table = benchmark_table(args.results)
+    print(f"benchmark files: {len(table)}")
+    print(f"CPU seconds summed over them: {table['cpu_time'].sum():.1f}")
+    print(f"job seconds summed over them: {table['s'].sum():.1f}")
+    print(f"largest job RSS: {table['max_rss'].max():.0f} MB")
+    groups = table.groupby("group").agg(
+        jobs=("s", "size"), seconds=("s", "sum"), cpu=("cpu_time", "sum"), longest=("s", "max")
+    )
+    print(groups.sort_values("cpu", ascending=False).round(1).to_string())
+
+    logs = sorted(Path(".snakemake/log").glob("*.snakemake.log"))
+    log = args.log or (logs[-1] if logs else None)
+    if log is None:
+        print("no Snakemake log found: pass --log", file=sys.stderr)
+        return 0
+    stamps, finished = log_events(log)
+    cv = [time for time, rule in finished if rule in CV_RULES]
+    print(f"log: {log}")
+    if stamps:
+        print(f"span of the log: {(max(stamps) - min(stamps)).total_seconds():.0f} s")
+    if cv and finished:
+        end = max(time for time, _ in finished)
+        print(f"last CV job to the end: {(end - max(cv)).total_seconds():.0f} s")
+        after = sorted((time, rule) for time, rule in finished if time > max(cv))
+        print(
+            "finished after it: "
+            + ", ".join(f"{rule} (+{(t - max(cv)).seconds} s)" for t, rule in after)
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
