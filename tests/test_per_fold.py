@@ -1,4 +1,5 @@
-"""`cv.per_fold`: one job per fold and repeat gives byte-identical files, for both engines.
+"""`cv.per_fold`: one job per fold and repeat gives byte-identical files, for both engines,
+for the 10-fold CV and for the 5 x 2-fold CV of the statistics.
 
 The Weka engine replays the random draws of ``crossValidateModel`` (randomize, stratify and
 each earlier fold's ``trainCV``) so that a fold computed alone is the fold of the whole run.
@@ -38,20 +39,31 @@ def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
         },
     }
     config["cv"] = {"folds": 4, "seed": 3, "repeats": 2}
+    config["stats"] = {**config.get("stats", {}), "cv5x2": True}
     runs = {}
     for per_fold in (False, True):
         workdir = tmp_path / f"per_fold_{per_fold}"
         config["cv"]["per_fold"] = per_fold
         write_config(workdir, config)
-        done = run_snakemake(workdir, "--cores", "2", "results/confusion_matrices.csv")
+        cv5x2 = [
+            f"results/stats/cv5x2/{engine}/car/{classifier}/predictions.csv.gz"
+            for engine in engines
+            for classifier in config["classifiers"][engine]
+        ]
+        done = run_snakemake(workdir, "--cores", "2", "results/confusion_matrices.csv", *cv5x2)
         assert done.returncode == 0, done.stderr[-3000:]
         runs[per_fold] = workdir / "results"
     planned = (runs[True] / "benchmarks" / "cv").rglob("[0-9]*_[0-9]*.tsv")
     assert len(list(planned)) == 2 * 4 * 2 * len(engines)  # a job per fold and repeat
+    planned = (runs[True] / "benchmarks" / "stats" / "cv5x2").rglob("[0-9]*_[0-9]*.tsv")
+    assert len(list(planned)) == 2 * 5 * 2 * len(engines)  # 5 x 2 folds per classifier
     for engine in engines:
         for classifier in config["classifiers"][engine]:
-            for name in ("predictions.csv", "confusion.csv"):
-                part = f"cv/{engine}/car/{classifier}/{name}"
+            for part in (
+                f"cv/{engine}/car/{classifier}/predictions.csv",
+                f"cv/{engine}/car/{classifier}/confusion.csv",
+                f"stats/cv5x2/{engine}/car/{classifier}/predictions.csv.gz",
+            ):
                 assert filecmp.cmp(runs[False] / part, runs[True] / part, shallow=False), part
             assert not (runs[True] / f"cv/{engine}/car/{classifier}/folds").exists() or not list(
                 (runs[True] / f"cv/{engine}/car/{classifier}/folds").iterdir()

@@ -33,8 +33,10 @@ SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config.schema.yaml"
 #: Which rules read the outputs of which (rule level, written from the rule files' intent).
 #: A consumer job depends on a producer job when their shared wildcards agree.
 CONSUMERS = {
-    "fetch_data": ["cross_validate", "cross_validate_fold", "stats_cv5x2"],
+    "fetch_data": ["cross_validate", "cross_validate_fold", "stats_cv5x2", "stats_cv5x2_fold"],
     "cross_validate_fold": ["assemble_folds"],
+    "stats_cv5x2_fold": ["assemble_cv5x2"],
+    "assemble_cv5x2": ["stats_within"],
     "assemble_folds": [
         "aggregate_confusion",
         "measures",

@@ -12,6 +12,7 @@ from snakemake.utils import validate
 
 import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.paper.facts import PD_DATASET_TABLES
+from pdmeasure.pipeline.stats_folds import CV5X2_FOLDS, CV5X2_REPEATS
 from pdmeasure.pipeline.stats_tables import comparison_keys, file_stem
 
 try:
@@ -163,6 +164,24 @@ def cv_fold_files(wildcards):
         )
         for repeat in range(1, cv["repeats"] + 1)
         for fold in range(1, cv["folds"] + 1)
+    ]
+
+
+def cv5x2_fold_files(wildcards):
+    """The 5 x 2-fold CV predictions of {engine}/{dataset}/{classifier} per fold, in
+    (repeat, fold) order (`cv.per_fold`)."""
+    return [
+        results_path(
+            "stats",
+            "cv5x2",
+            wildcards.engine,
+            wildcards.dataset,
+            wildcards.classifier,
+            "folds",
+            f"{repeat}_{fold}.csv",
+        )
+        for repeat in range(1, CV5X2_REPEATS + 1)
+        for fold in range(1, CV5X2_FOLDS + 1)
     ]
 
 

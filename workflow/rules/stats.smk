@@ -7,31 +7,84 @@
 #   report: stats/report.md collects everything.
 
 
-rule stats_cv5x2:
-    input:
-        data=results_path("data/{dataset}.csv"),
-    output:
-        # Not in the report: per-sample predictions (the largest files of a run, so gzipped:
-        # 91 MB of CSV -> a tenth), summarised by the reported within-dataset tests.
-        predictions=results_path(
-            "stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv.gz"
-        ),
-    log:
-        "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
-    benchmark:
-        benchmark_path("stats/cv5x2/{engine}/{dataset}/{classifier}.tsv")
-    conda:
-        CONDA_ENV
-    threads: 1
-    resources:
-        mem_mb=cv_mem_mb,
-        runtime=runtime(30),
-    params:
-        dataset=engine_dataset_params,
-        classifier=classifier_params,
-        seed=RUN["cv"]["seed"],
-    script:
-        "../scripts/stats_cv5x2.py"
+if RUN["cv"]["per_fold"]:
+
+    rule stats_cv5x2_fold:
+        input:
+            data=results_path("data/{dataset}.csv"),
+        output:
+            # One fold's predictions, deleted once assembled.
+            temp(
+                results_path(
+                    "stats/cv5x2/{engine}/{dataset}/{classifier}/folds/{repeat}_{fold}.csv"
+                )
+            ),
+        log:
+            "logs/stats/cv5x2/{engine}/{dataset}/{classifier}/{repeat}_{fold}.log",
+        benchmark:
+            benchmark_path(
+                "stats/cv5x2/{engine}/{dataset}/{classifier}/{repeat}_{fold}.tsv"
+            )
+        conda:
+            CONDA_ENV
+        threads: 1
+        resources:
+            mem_mb=cv_mem_mb,
+            runtime=runtime(30),
+        params:
+            dataset=engine_dataset_params,
+            classifier=classifier_params,
+            seed=RUN["cv"]["seed"],
+        script:
+            "../scripts/stats_cv5x2_fold.py"
+
+    rule assemble_cv5x2:
+        input:
+            cv5x2_fold_files,
+        output:
+            predictions=results_path(
+                "stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv.gz"
+            ),
+        log:
+            "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
+        benchmark:
+            benchmark_path("stats/cv5x2/{engine}/{dataset}/{classifier}.tsv")
+        conda:
+            CONDA_ENV
+        threads: 1
+        resources:
+            mem_mb=mem_mb(512),
+            runtime=runtime(5),
+        script:
+            "../scripts/assemble_cv5x2.py"
+
+else:
+
+    rule stats_cv5x2:
+        input:
+            data=results_path("data/{dataset}.csv"),
+        output:
+            # Not in the report: per-sample predictions (the largest files of a run, so gzipped:
+            # 91 MB of CSV -> 6 MB), summarised by the reported within-dataset tests.
+            predictions=results_path(
+                "stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv.gz"
+            ),
+        log:
+            "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
+        benchmark:
+            benchmark_path("stats/cv5x2/{engine}/{dataset}/{classifier}.tsv")
+        conda:
+            CONDA_ENV
+        threads: 1
+        resources:
+            mem_mb=cv_mem_mb,
+            runtime=runtime(30),
+        params:
+            dataset=engine_dataset_params,
+            classifier=classifier_params,
+            seed=RUN["cv"]["seed"],
+        script:
+            "../scripts/stats_cv5x2.py"
 
 
 rule stats_within:

@@ -28,6 +28,7 @@ accepts ``nan`` and an empty cell (a producer's "not applicable", or a file writ
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import logging
 import os
@@ -126,16 +127,18 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike, **kwargs) -> None:
         Destination (written through :func:`atomic_path`).
     **kwargs
         Passed to :meth:`DataFrame.to_csv`; ``index`` defaults to False and ``na_rep`` to
-        :data:`NAN_TEXT`. A ``path`` ending in ``.gz`` is gzip-compressed (pandas would infer
-        it from the temporary name, which ends in ``.tmp``); :func:`pandas.read_csv` reads it
-        back by its name.
+        :data:`NAN_TEXT`. A ``path`` ending in ``.gz`` is gzip-compressed, byte-identical for
+        the same table; :func:`pandas.read_csv` reads it back by its name.
     """
     kwargs.setdefault("index", False)
     kwargs.setdefault("na_rep", NAN_TEXT)
-    if str(path).endswith(".gz"):
-        # mtime=0: the same table gives the same bytes, so reruns compare equal.
-        kwargs.setdefault("compression", {"method": "gzip", "mtime": 0})
     frame = _missing_text_as_empty(frame)
+    if str(path).endswith(".gz"):
+        # gzip.compress stores no file name and, with mtime=0, no time: the same table gives
+        # the same bytes (pandas' gzip would store the temporary file's name).
+        text = frame.to_csv(**kwargs)
+        write_bytes(gzip.compress(text.encode("utf-8"), mtime=0), path)
+        return
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, **kwargs)
 

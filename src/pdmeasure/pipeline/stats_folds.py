@@ -42,6 +42,7 @@ def cross_validate_5x2(
     params: Mapping,
     *,
     seed: int,
+    only: tuple[int, int] | None = None,
 ) -> pd.DataFrame:
     """Run 5 x 2-fold CV of one classifier through the engine interface (5x2cv tests).
 
@@ -64,6 +65,9 @@ def cross_validate_5x2(
         The classifier's configured parameters.
     seed : int
         CV seed of the pipeline (config ``cv.seed``).
+    only : (int, int), optional
+        ``(repeat, fold)``: that fold alone, exactly its rows of the whole run (see
+        :meth:`pdmeasure.pipeline.engines.base.Engine.cross_validate`).
 
     Returns
     -------
@@ -74,7 +78,7 @@ def cross_validate_5x2(
     runner = get_engine(engine)
     runner.check_available()
     spec = CVSpec(folds=CV5X2_FOLDS, seed=int(seed), repeats=CV5X2_REPEATS)
-    pred = runner.cross_validate(data, dataset, classifier, params, spec)
+    pred = runner.cross_validate(data, dataset, classifier, params, spec, only=only)
     pred = pred.assign(engine=engine, dataset=dataset.name, classifier=classifier)
     return pred[list(PREDICTION_KEYS)]
 
