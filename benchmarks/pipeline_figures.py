@@ -8,7 +8,12 @@ Run after a run, from the folder it ran in::
 Prints, from the ``benchmark:`` file of every job (``<results>/benchmarks/**/*.tsv``): the
 number of files, the CPU seconds summed over them, the largest job RSS, and the sums per
 rule group; and from Snakemake's log of the run (default: the newest one): the run's span,
-the time from the last cross-validation job to the end, and the jobs that finished after it.
+the time from the last cross-validation job to the end, and the jobs that finished after it;
+and from the jobs' own logs (``logs/**/*.log``, last line written by
+:func:`pdmeasure.pipeline.io.run_script`): the kernel's CPU account of every job, split into
+start-up (interpreter, imports, JVM not yet started) and work. The benchmark files sample CPU
+time every 0.5 s for 30 s and every 30 s after, so they miss short jobs and the end of long
+ones; the logs' figures are exact.
 Not part of ``make bench``: it needs a finished run, and its figures are times, not ratios.
 """
 
@@ -21,6 +26,8 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+
+from pdmeasure.pipeline.io import CPU_LOG_LABEL
 
 #: Rules whose jobs fit models (the cross-validation stage).
 CV_RULES = ("cross_validate", "cross_validate_fold", "assemble_folds", "stats_cv5x2")
@@ -51,6 +58,24 @@ def benchmark_table(results: Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["file", "group", "s", "cpu_time", "max_rss"])
 
 
+_JOB_CPU = re.compile(
+    re.escape(CPU_LOG_LABEL)
+    + r" ([0-9.]+) s \(start-up and imports ([0-9.]+) s, work ([0-9.]+) s\)"
+)
+
+
+def job_cpu_table(logs: Path) -> pd.DataFrame:
+    """One row per job log with a CPU line: ``file, group, cpu, startup, work``."""
+    rows = []
+    for path in sorted(logs.rglob("*.log")):
+        found = _JOB_CPU.findall(path.read_text(encoding="utf-8", errors="replace"))
+        if found:
+            name = path.relative_to(logs).as_posix()
+            cpu, startup, work = map(float, found[-1])
+            rows.append((name, "/".join(name.split("/")[:2]), cpu, startup, work))
+    return pd.DataFrame(rows, columns=["file", "group", "cpu", "startup", "work"])
+
+
 def log_events(log: Path) -> tuple[list[dt.datetime], list[tuple[dt.datetime, str]]]:
     """Every timestamp of a Snakemake log, and ``(time, rule)`` of every finished job."""
     text = log.read_text(encoding="utf-8", errors="replace")
@@ -66,7 +91,8 @@ def log_events(log: Path) -> tuple[list[dt.datetime], list[tuple[dt.datetime, st
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=Path("results"))
-    parser.add_argument("--log", type=Path, default=None, help="default: the newest run log")
+    parser.add_argument("--logs", type=Path, default=Path("logs"), help="the rules' log folder")
+    parser.add_argument("--log", type=Path, default=None, help="default: the newest log of a run that finished jobs")
     args = parser.parse_args(argv)
 
     table = benchmark_table(args.results)
@@ -79,7 +105,28 @@ def main(argv: list[str]) -> int:
     )
     print(groups.sort_values("cpu", ascending=False).round(1).to_string())
 
-    logs = sorted(Path(".snakemake/log").glob("*.snakemake.log"))
+    jobs = job_cpu_table(args.logs)
+    if len(jobs):
+        print(f"job logs with a CPU line: {len(jobs)}")
+        print(
+            f"CPU seconds of the jobs (kernel account): {jobs['cpu'].sum():.1f} "
+            f"(start-up and imports {jobs['startup'].sum():.1f}, work {jobs['work'].sum():.1f})"
+        )
+        by_group = jobs.groupby("group").agg(
+            jobs=("cpu", "size"),
+            cpu=("cpu", "sum"),
+            startup=("startup", "sum"),
+            work=("work", "sum"),
+        )
+        print(by_group.sort_values("cpu", ascending=False).round(1).to_string())
+
+    # The newest log of a run that finished jobs (a run refused at start, e.g. by a locked
+    # folder, writes a log too).
+    logs = [
+        path
+        for path in sorted(Path(".snakemake/log").glob("*.snakemake.log"))
+        if "Finished jobid" in path.read_text(encoding="utf-8", errors="replace")
+    ]
     log = args.log or (logs[-1] if logs else None)
     if log is None:
         print("no Snakemake log found: pass --log", file=sys.stderr)

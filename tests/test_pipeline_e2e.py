@@ -5,6 +5,8 @@ The run itself is the session fixture ``small_pipeline`` (conftest.py).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 from conftest import SMALL_FOLDS, select, small_config, write_config
@@ -144,3 +146,27 @@ def test_a_new_dataset_is_one_config_block(tmp_path, uci_mirror, snakemake_runne
     assert set(pooled["classifier"]) == set(config["classifiers"]["sklearn"])
     for _, group in pooled.groupby("classifier"):
         assert from_long(group, ["mid", "lo", "hi"]).sum() == n
+
+
+def test_every_job_logs_its_cpu_time_and_the_figures_script_reads_the_run(small_pipeline):
+    """Each job's log ends with its kernel CPU account, one per benchmark file, and
+    ``benchmarks/pipeline_figures.py`` sums both over the finished run."""
+    import subprocess
+    import sys
+
+    from pdmeasure.pipeline.io import CPU_LOG_LABEL
+
+    workdir = small_pipeline.parent
+    logs = sorted((workdir / "logs").rglob("*.log"))
+    benchmarks = sorted((small_pipeline / "benchmarks").rglob("*.tsv"))
+    assert logs and len(logs) == len(benchmarks)
+    for log in logs:
+        last = log.read_text(encoding="utf-8").strip().splitlines()[-1]
+        assert CPU_LOG_LABEL in last, f"{log}: {last}"
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "pipeline_figures.py"
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=workdir, capture_output=True, text=True, check=True
+    )
+    assert f"benchmark files: {len(benchmarks)}" in done.stdout
+    assert f"job logs with a CPU line: {len(logs)}" in done.stdout
+    assert "last CV job to the end:" in done.stdout

@@ -88,6 +88,17 @@ def paper_figure_points(wildcards):
     return results_path("paper", "pd_figure2_points.csv") if wildcards.n == "2" else []
 
 
+# Job order. profiles/default selects Snakemake's greedy scheduler, which starts the ready jobs
+# of highest priority first and, among equals, those with the largest input. Every dataset is
+# fetched first (a fetch takes under a second); every job that is not a model fit runs as soon
+# as its inputs exist; the model fits (cross_validate, stats_cv5x2 and their per-fold jobs,
+# priority 0) fill the cores otherwise, largest dataset first. The run then ends on small
+# datasets' short fits and the little work that follows them, not on a large dataset's fit
+# with every summary still to do.
+FETCH_PRIORITY = 20
+SUMMARY_PRIORITY = 10
+
+
 def mem_mb(base):
     """Memory (MB) of a rule's jobs: the measured need `base` x `resources.scale` x the
     attempt (a job retried with --retries asks for more)."""

@@ -54,6 +54,7 @@ if RUN["cv"]["per_fold"]:
             "logs/cv/{engine}/{dataset}/{classifier}.log",
         benchmark:
             benchmark_path("cv/{engine}/{dataset}/{classifier}.tsv")
+        priority: SUMMARY_PRIORITY
         conda:
             CONDA_ENV
         threads: 1
@@ -117,8 +118,7 @@ rule aggregate_confusion:
         "logs/cv/aggregate_confusion.log",
     benchmark:
         benchmark_path("cv/aggregate_confusion.tsv")
-    # On the path from the last CV job to the end of the run: scheduled first.
-    priority: 10
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

@@ -17,6 +17,7 @@ rule fetch_data:
         "logs/data/{dataset}.log",
     benchmark:
         benchmark_path("data/{dataset}.tsv")
+    priority: FETCH_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

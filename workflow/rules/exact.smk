@@ -27,6 +27,7 @@ rule exact_analysis:
         "logs/exact/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("exact/{engine}/{dataset}.tsv")
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -63,6 +64,7 @@ rule exact_figures:
         "logs/exact/figures/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("exact/figures/{engine}/{dataset}.tsv")
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -92,6 +94,7 @@ rule exact_figure7:
         "logs/exact/figures/figure7_fine_{engine}.log",
     benchmark:
         benchmark_path("exact/figures/figure7_fine_{engine}.tsv")
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -137,6 +140,7 @@ rule exact_collect:
         "logs/exact/collect.log",
     benchmark:
         benchmark_path("exact/collect.tsv")
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

@@ -19,6 +19,7 @@ rule explorer:
         "logs/explorer/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("explorer/{engine}/{dataset}.tsv")
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

@@ -27,6 +27,7 @@ rule grid_histogram:
         "logs/grids/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("grids/{engine}/{dataset}.tsv")
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -62,6 +63,7 @@ rule grid_figure7:
         "logs/figures/figure7_{engine}.log",
     benchmark:
         benchmark_path("figures/figure7_{engine}.tsv")
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

@@ -16,8 +16,7 @@ rule measures:
         "logs/measures/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("measures/{engine}/{dataset}.tsv")
-    # On the path from the last CV job to the end of the run: scheduled first.
-    priority: 10
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -55,8 +54,7 @@ rule aggregate_measures:
         "logs/measures/aggregate_measures.log",
     benchmark:
         benchmark_path("measures/aggregate_measures.tsv")
-    # On the path from the last CV job to the end of the run: scheduled first.
-    priority: 10
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

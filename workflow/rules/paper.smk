@@ -59,6 +59,7 @@ rule paper_tables:
         "logs/paper/paper_tables.log",
     benchmark:
         benchmark_path("paper/paper_tables.tsv")
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -89,6 +90,7 @@ rule paper_markdown:
         benchmark_path("paper/{name}_md.tsv")
     wildcard_constraints:
         name="|".join(PAPER_TABLE_NAMES),
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -118,6 +120,7 @@ rule paper_figure:
         benchmark_path("paper/pd_figure{n}.tsv")
     wildcard_constraints:
         n="|".join(str(n) for n in PAPER_FIGURES),
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

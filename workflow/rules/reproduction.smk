@@ -24,8 +24,7 @@ rule reproduction:
         "logs/reproduction/reproduction.log",
     benchmark:
         benchmark_path("reproduction/reproduction.tsv")
-    # On the path from the last CV job to the end of the run: scheduled first.
-    priority: 10
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -53,8 +52,7 @@ rule reproduction_summary:
         "logs/reproduction/reproduction_summary.log",
     benchmark:
         benchmark_path("reproduction/reproduction_summary.tsv")
-    # On the path from the last CV job to the end of the run: scheduled first.
-    priority: 10
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

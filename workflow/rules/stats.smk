@@ -49,6 +49,7 @@ if RUN["cv"]["per_fold"]:
             "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
         benchmark:
             benchmark_path("stats/cv5x2/{engine}/{dataset}/{classifier}.tsv")
+        priority: SUMMARY_PRIORITY
         conda:
             CONDA_ENV
         threads: 1
@@ -132,6 +133,7 @@ rule stats_within:
         "logs/stats/within/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("stats/within/{engine}/{dataset}.tsv")
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -185,8 +187,7 @@ rule stats_across:
         "logs/stats/across.log",
     benchmark:
         benchmark_path("stats/across.tsv")
-    # On the path from the last CV job to the end of the run: scheduled first.
-    priority: 10
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -220,8 +221,7 @@ rule stats_cd_diagrams:
         "logs/stats/cd_diagrams.log",
     benchmark:
         benchmark_path("stats/cd_diagrams.tsv")
-    # On the path from the last CV job to the end of the run: scheduled first.
-    priority: 10
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -255,8 +255,7 @@ rule stats_report:
         "logs/stats/report.log",
     benchmark:
         benchmark_path("stats/report.tsv")
-    # On the path from the last CV job to the end of the run: scheduled first.
-    priority: 10
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

@@ -26,8 +26,7 @@ rule ranking_table:
         "logs/tables/table_{dataset}_{engine}.log",
     benchmark:
         benchmark_path("tables/table_{dataset}_{engine}.tsv")
-    # On the path from the last CV job to the end of the run: scheduled first.
-    priority: 10
+    priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

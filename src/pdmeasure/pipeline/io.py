@@ -32,6 +32,7 @@ import gzip
 import json
 import logging
 import os
+import resource
 import sys
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -284,6 +285,32 @@ def run_script(main: Callable[[Any, logging.Logger], None], smk: Any) -> None:
     ``log:`` file (:func:`script_logger`), and an exception is logged there before it stops
     the job (:func:`log_errors`).
     """
+    started = process_cpu_seconds()
     logger = script_logger(smk.log[0])
     with log_errors(logger):
         main(smk, logger)
+    logger.info(
+        "%s %.2f s (start-up and imports %.2f s, work %.2f s)",
+        CPU_LOG_LABEL,
+        process_cpu_seconds(),
+        started,
+        process_cpu_seconds() - started,
+    )
+
+
+#: How :func:`run_script` starts its last log line: the job's CPU time, which
+#: ``benchmarks/pipeline_figures.py`` sums over a run's logs.
+CPU_LOG_LABEL = "job CPU time"
+
+
+def process_cpu_seconds() -> float:
+    """User + system CPU seconds of this process (all its threads, a JVM's included) and of
+    its finished children, since it started.
+
+    Snakemake's ``benchmark:`` files sample a job's CPU time every 0.5 s for 30 s, then every
+    30 s, so they miss jobs shorter than one sample and the end of longer ones; the kernel's
+    own account (:func:`resource.getrusage`) has neither gap.
+    """
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime

@@ -97,11 +97,14 @@ def figure7(
                         transform=ax.transAxes,
                     )
                 continue
-            left = panel["bin_left"].to_numpy(dtype=float)
-            width = panel["bin_right"].to_numpy(dtype=float) - left
+            # Only non-empty bins become bars: a fine grid has hundreds of bins per panel,
+            # mostly empty, and each bar is an artist that costs time to draw.
+            drawn = panel[panel["count"] > 0]
+            left = drawn["bin_left"].to_numpy(dtype=float)
+            width = drawn["bin_right"].to_numpy(dtype=float) - left
             ax.bar(
                 left,
-                panel["count"].to_numpy(),
+                drawn["count"].to_numpy(dtype=float),
                 width=width,
                 align="edge",
                 color="#3b6ea8",
