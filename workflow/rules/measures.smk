@@ -16,7 +16,7 @@ rule measures:
         "logs/measures/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("measures/{engine}/{dataset}.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -54,7 +54,7 @@ rule aggregate_measures:
         "logs/measures/aggregate_measures.log",
     benchmark:
         benchmark_path("measures/aggregate_measures.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
     threads: 1

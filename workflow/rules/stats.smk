@@ -187,7 +187,7 @@ rule stats_across:
         "logs/stats/across.log",
     benchmark:
         benchmark_path("stats/across.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -221,7 +221,7 @@ rule stats_cd_diagrams:
         "logs/stats/cd_diagrams.log",
     benchmark:
         benchmark_path("stats/cd_diagrams.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
@@ -255,7 +255,7 @@ rule stats_report:
         "logs/stats/report.log",
     benchmark:
         benchmark_path("stats/report.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
