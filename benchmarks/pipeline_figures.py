@@ -92,7 +92,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=Path("results"))
     parser.add_argument("--logs", type=Path, default=Path("logs"), help="the rules' log folder")
-    parser.add_argument("--log", type=Path, default=None, help="default: the newest log of a run that finished jobs")
+    parser.add_argument(
+        "--log", type=Path, default=None, help="default: the newest log of a run that finished jobs"
+    )
     args = parser.parse_args(argv)
 
     table = benchmark_table(args.results)
