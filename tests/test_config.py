@@ -302,3 +302,34 @@ def test_snakemake_stops_before_any_job(tmp_path, uci_mirror, snakemake_runner, 
     assert "Select jobs to execute" not in output
     assert not (tmp_path / "results").exists()
     assert not (tmp_path / "logs").exists()
+
+
+@pytest.mark.parametrize(
+    ("per_fold", "expected"),
+    [
+        (False, []),
+        (True, ["car", "dermatology"]),
+        (["dermatology"], ["dermatology"]),
+        (["dermatology", "car"], ["car", "dermatology"]),  # run order
+        (["krkopt"], []),  # defined, not selected by run.datasets
+    ],
+)
+def test_cv_per_fold_resolves_to_datasets_of_the_run(uci_mirror, per_fold, expected):
+    config = select(copy.deepcopy(repo_config()), datasets=["car", "dermatology"])
+    config["cv"]["per_fold"] = per_fold
+    config["mirror"] = str(uci_mirror)
+    assert pdconfig.prepare_config(config)["cv"]["per_fold"] == expected
+
+
+def test_cv_per_fold_names_an_unknown_dataset():
+    config = copy.deepcopy(repo_config())
+    config["cv"]["per_fold"] = ["kr_kopt"]
+    with pytest.raises(ConfigError, match=r"`cv.per_fold`: \['kr_kopt'\] are not defined"):
+        pdconfig.prepare_config(config)
+
+
+def test_cv_per_fold_is_a_flag_or_a_list_of_names():
+    config = copy.deepcopy(repo_config())
+    config["cv"]["per_fold"] = "car"
+    with pytest.raises(ConfigError, match="per_fold"):
+        pdconfig.prepare_config(config)

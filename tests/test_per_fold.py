@@ -8,6 +8,7 @@ each earlier fold's ``trainCV``) so that a fold computed alone is the fold of th
 from __future__ import annotations
 
 import filecmp
+import re
 
 import pytest
 from conftest import run_snakemake, select, sklearn_entry, small_config, write_config
@@ -73,3 +74,28 @@ def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
         runs[True] / "confusion_matrices.csv",
         shallow=False,
     )
+
+
+def test_per_fold_for_listed_datasets_only(tmp_path, uci_mirror):
+    """`cv.per_fold: [car]` splits car's CVs into fold jobs and keeps one job per classifier
+    for every other dataset (the Snakemake dry run's job counts)."""
+    from conftest import repo_config
+
+    config = small_config(uci_mirror)
+    config["datasets"]["dermatology"] = repo_config()["datasets"]["dermatology"]
+    select(config, datasets=["car", "dermatology"], engines=["sklearn"])
+    config["cv"]["per_fold"] = ["car"]
+    write_config(tmp_path, config)
+    done = run_snakemake(tmp_path, "--cores", "1", "--dry-run", "--forceall")
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", done.stdout, flags=re.MULTILINE))
+    classifiers = len(config["classifiers"]["sklearn"])
+    folds = config["cv"]["folds"] * config["cv"]["repeats"]
+    assert int(counts["cross_validate_fold"]) == classifiers * folds  # car only
+    assert int(counts["assemble_folds"]) == classifiers
+    assert int(counts["cross_validate"]) == classifiers  # dermatology
+    assert int(counts["stats_cv5x2_fold"]) == classifiers * 10
+    assert int(counts["stats_cv5x2"]) == classifiers
+    for rule, dataset in (("cross_validate_fold", "car"), ("cross_validate", "dermatology")):
+        jobs = re.findall(rf"rule {rule}:\n(?:    .*\n)*?    wildcards: (.*)", done.stdout)
+        assert jobs and all(f"dataset={dataset}" in w for w in jobs), (rule, jobs[:3])

@@ -40,8 +40,23 @@ def engines():
     return list(RUN["engines"])
 
 
+def one_of(names):
+    """A wildcard constraint that matches exactly these names."""
+    return "|".join(re.escape(name) for name in names)
+
+
+def per_fold_datasets():
+    """Datasets whose CVs run as one job per fold (`cv.per_fold`), in run order."""
+    return list(RUN["cv"]["per_fold"])
+
+
+def whole_cv_datasets():
+    """Datasets whose CVs run as one job per classifier: the others."""
+    return [name for name in datasets() if name not in RUN["cv"]["per_fold"]]
+
+
 wildcard_constraints:
-    dataset="|".join(re.escape(name) for name in datasets()),
+    dataset=one_of(datasets()),
     engine="|".join(re.escape(name) for name in engines()),
     classifier="[A-Za-z0-9_]+",
     repeat="[0-9]+",

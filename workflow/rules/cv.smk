@@ -1,9 +1,10 @@
 # Module cv (DAG steps 2-3): cross-validation per engine, dataset and classifier -> predictions
-# and per-fold/pooled confusion matrices (one job each, or with `cv.per_fold` one job per fold
-# and repeat, assembled into the same files); then every matrix in one long-format file.
+# and per-fold/pooled confusion matrices (one job each, or for the datasets `cv.per_fold`
+# lists -- all with `true` -- one job per fold and repeat, assembled into the same files);
+# then every matrix in one long-format file.
 
 
-if RUN["cv"]["per_fold"]:
+if per_fold_datasets():
 
     rule cross_validate_fold:
         input:
@@ -19,6 +20,8 @@ if RUN["cv"]["per_fold"]:
             "logs/cv/{engine}/{dataset}/{classifier}/{repeat}_{fold}.log",
         benchmark:
             benchmark_path("cv/{engine}/{dataset}/{classifier}/{repeat}_{fold}.tsv")
+        wildcard_constraints:
+            dataset=one_of(per_fold_datasets()),
         conda:
             CONDA_ENV
         threads: 1
@@ -54,6 +57,8 @@ if RUN["cv"]["per_fold"]:
             "logs/cv/{engine}/{dataset}/{classifier}.log",
         benchmark:
             benchmark_path("cv/{engine}/{dataset}/{classifier}.tsv")
+        wildcard_constraints:
+            dataset=one_of(per_fold_datasets()),
         priority: SUMMARY_PRIORITY
         conda:
             CONDA_ENV
@@ -66,7 +71,8 @@ if RUN["cv"]["per_fold"]:
         script:
             "../scripts/assemble_folds.py"
 
-else:
+
+if whole_cv_datasets():
 
     rule cross_validate:
         input:
@@ -90,6 +96,8 @@ else:
             "logs/cv/{engine}/{dataset}/{classifier}.log",
         benchmark:
             benchmark_path("cv/{engine}/{dataset}/{classifier}.tsv")
+        wildcard_constraints:
+            dataset=one_of(whole_cv_datasets()),
         conda:
             CONDA_ENV
         threads: 1

@@ -7,7 +7,7 @@
 #   report: stats/report.md collects everything.
 
 
-if RUN["cv"]["per_fold"]:
+if per_fold_datasets():
 
     rule stats_cv5x2_fold:
         input:
@@ -25,6 +25,8 @@ if RUN["cv"]["per_fold"]:
             benchmark_path(
                 "stats/cv5x2/{engine}/{dataset}/{classifier}/{repeat}_{fold}.tsv"
             )
+        wildcard_constraints:
+            dataset=one_of(per_fold_datasets()),
         conda:
             CONDA_ENV
         threads: 1
@@ -49,6 +51,8 @@ if RUN["cv"]["per_fold"]:
             "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
         benchmark:
             benchmark_path("stats/cv5x2/{engine}/{dataset}/{classifier}.tsv")
+        wildcard_constraints:
+            dataset=one_of(per_fold_datasets()),
         priority: SUMMARY_PRIORITY
         conda:
             CONDA_ENV
@@ -59,7 +63,8 @@ if RUN["cv"]["per_fold"]:
         script:
             "../scripts/assemble_cv5x2.py"
 
-else:
+
+if whole_cv_datasets():
 
     rule stats_cv5x2:
         input:
@@ -74,6 +79,8 @@ else:
             "logs/stats/cv5x2/{engine}/{dataset}/{classifier}.log",
         benchmark:
             benchmark_path("stats/cv5x2/{engine}/{dataset}/{classifier}.tsv")
+        wildcard_constraints:
+            dataset=one_of(whole_cv_datasets()),
         conda:
             CONDA_ENV
         threads: 1

@@ -256,7 +256,37 @@ def resolve_run(config: Mapping) -> dict:
     out["engines"] = engines
     out["classifiers"] = classifiers
     out["datasets"] = {name: resolve_dataset(config, name) for name in names}
+    out["cv"]["per_fold"] = per_fold_datasets(config["cv"].get("per_fold", False), defined, names)
     return out
+
+
+def per_fold_datasets(per_fold: bool | Sequence[str], defined: Mapping, names: Sequence[str]):
+    """The datasets of the run whose cross-validations run as one job per fold.
+
+    ``cv.per_fold`` is ``true`` (every dataset), ``false`` (none) or a list of dataset names
+    (only those: fold jobs pay off where a fold costs much more than a job's start-up, that
+    is on large datasets). Names defined but not selected by ``run.datasets`` are skipped.
+
+    Returns
+    -------
+    list of str
+        In run order.
+
+    Raises
+    ------
+    ConfigError
+        A listed name is not defined under ``datasets``.
+    """
+    if per_fold is True or per_fold is False:
+        return list(names) if per_fold else []
+    unknown = [n for n in per_fold if n not in defined]
+    if unknown:
+        raise ConfigError(
+            f"config key `cv.per_fold`: {unknown} are not defined under `datasets` (defined: "
+            f"{', '.join(defined)}); to fix: correct the name, or use true (every dataset) "
+            "or false (none)"
+        )
+    return [n for n in names if n in per_fold]
 
 
 def normalise_classifier(engine: str, name: str, entry: Mapping) -> dict:
