@@ -221,6 +221,7 @@ CHANGES: dict[str, Change] = {
     # What the jobs ask of a scheduler changes no result.
     "resources.scale": Change(setter("resources.scale", 2.0), []),
     "resources.cv_mem_mb": Change(setter("resources.cv_mem_mb", {"weka": 4096}), []),
+    "resources.cv_threads": Change(setter("resources.cv_threads", 2), []),
     "histogram.bin_width": Change(setter("histogram.bin_width", 0.05), ["grid_histogram"]),
     # Only bounds memory: the histograms do not change, but the jobs that use it rerun.
     "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["grid_histogram"]),

@@ -158,6 +158,23 @@ def test_engine_sets_seed_and_single_core():
     assert nb.steps[-1][1].min_categories == [3, 2, 5]
 
 
+@pytest.mark.parametrize("classifier", ["Bagging", "RandomForest"])
+def test_threads_build_the_same_models(engine, tables, classifier):
+    """A job with more cores (`resources.cv_threads`) gets n_jobs = threads and the same
+    predictions: the ensembles draw every member's seed before they spread the work."""
+    frame, spec = tables["car"]
+    cv = CVSpec(folds=3, seed=1)
+    entry = sklearn_entry(classifier, n_estimators=8)
+    try:
+        one = engine.cross_validate(frame, spec, classifier, entry, cv)
+        engine.configure(threads=2)
+        assert make_estimator(entry).get_params()["n_jobs"] == 2
+        two = engine.cross_validate(frame, spec, classifier, entry, cv)
+    finally:
+        engine.configure(threads=1)
+    pd.testing.assert_frame_equal(one, two)
+
+
 def test_unseen_category_in_training_fold(engine):
     """A value present only in the test fold still has a code (encoder fitted on the domain)."""
     rng = np.random.default_rng(0)

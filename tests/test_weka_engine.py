@@ -357,6 +357,21 @@ def test_repeats_use_consecutive_seeds(weka, uci_mirror, config):
     assert not np.array_equal(first["row"].to_numpy(), second["row"].to_numpy())
 
 
+@pytest.mark.weka
+@pytest.mark.parametrize("classifier", ["Bagging", "RandomForest"])
+def test_execution_slots_build_the_same_models(weka, uci_mirror, config, monkeypatch, classifier):
+    """A job with more cores (`resources.cv_threads`) gives Weka's ensembles as many
+    execution slots, and the same predictions: every member's seed is drawn first."""
+    data, spec = canonical(uci_mirror, "car"), spec_of(config, "car")
+    params = config["classifiers"]["weka"][classifier]
+    cv = CVSpec(folds=4, seed=1)
+    one = weka.cross_validate(data, spec, classifier, params, cv)
+    monkeypatch.setitem(weka_engine._JVM, "threads", 3)  # as configure_jvm(threads=3) sets it
+    assert weka_engine.make_classifier(params).getNumExecutionSlots() == 3
+    three = weka.cross_validate(data, spec, classifier, params, cv)
+    pd.testing.assert_frame_equal(one, three)
+
+
 def test_jvm_takes_heap_and_processors_from_the_job(weka):
     """configure_jvm(threads, mem_mb) before the JVM starts: -Xmx and ActiveProcessorCount.
 

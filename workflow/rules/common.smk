@@ -137,6 +137,11 @@ def runtime(minutes):
     return wall
 
 
+def cv_threads():
+    """Cores of a cross-validation job: `resources.cv_threads`."""
+    return RUN["resources"]["cv_threads"]
+
+
 def cv_mem_mb(wildcards, attempt):
     """Memory (MB) of a cross-validation job of {engine}: `resources.cv_mem_mb` (the Weka
     engine gives the JVM all but 512 MB of it as heap)."""

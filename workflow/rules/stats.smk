@@ -29,7 +29,7 @@ if per_fold_datasets():
             dataset=one_of(per_fold_datasets()),
         conda:
             CONDA_ENV
-        threads: 1
+        threads: cv_threads()
         resources:
             mem_mb=cv_mem_mb,
             runtime=runtime(30),
@@ -83,7 +83,7 @@ if whole_cv_datasets():
             dataset=one_of(whole_cv_datasets()),
         conda:
             CONDA_ENV
-        threads: 1
+        threads: cv_threads()
         resources:
             mem_mb=cv_mem_mb,
             runtime=runtime(30),

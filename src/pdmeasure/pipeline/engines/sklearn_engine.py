@@ -31,8 +31,12 @@ Cross-validation
 ----------------
 :class:`~sklearn.model_selection.StratifiedKFold` with ``shuffle=True`` and
 ``random_state = seed + repeat - 1`` for repeat ``1..repeats``; every sample is predicted
-exactly once per repeat. Models get the same ``random_state`` and ``n_jobs=1`` when they have
-those parameters, so the predictions are identical across runs and across ``snakemake --cores``.
+exactly once per repeat. Models get the same ``random_state`` when they have that parameter,
+so the predictions are identical across runs and across ``snakemake --cores``; ``n_jobs`` is the
+job's ``threads`` (:meth:`SklearnEngine.configure`, default 1). scikit-learn's ensembles draw
+every member's seed before they spread the members over workers, so their predictions do not
+depend on ``n_jobs`` (tested for the papers' classifiers); check the same of your own estimator
+before you give the CV jobs more than one thread.
 """
 
 from __future__ import annotations
@@ -66,6 +70,10 @@ ENTRY_KEYS = frozenset({"class", "params", "encoding"})
 
 #: Parameters the engine sets itself (determinism, one core per Snakemake job).
 _RESERVED = ("n_jobs", "random_state", "min_categories")
+
+#: ``n_jobs`` of the models of this process: the Snakemake job's ``threads``
+#: (:meth:`SklearnEngine.configure`).
+_THREADS = {"n_jobs": 1}
 
 
 def estimator_class(path: str) -> type:
@@ -166,8 +174,9 @@ def make_estimator(
     reserved = [p for p in _RESERVED if p in params]
     if reserved:
         raise ValueError(
-            f"parameters {reserved} are set by the engine (n_jobs=1 and random_state from "
-            "cv.seed for reproducibility; min_categories from the data); remove them"
+            f"parameters {reserved} are set by the engine (n_jobs from the job's threads, "
+            "random_state from cv.seed for reproducibility, min_categories from the data); "
+            "remove them"
         )
     n_categories = list(n_categories or [])
     try:
@@ -180,7 +189,7 @@ def make_estimator(
     if unknown:
         raise ValueError(f"{cls.__name__} has no parameters {unknown}; it has {sorted(accepted)}")
     if "n_jobs" in accepted:
-        params["n_jobs"] = 1
+        params["n_jobs"] = _THREADS["n_jobs"]
     if "random_state" in accepted:
         params["random_state"] = random_state
     if encoding == "categorical" and "min_categories" in accepted:
@@ -324,6 +333,10 @@ class SklearnEngine(Engine):
             raise EngineUnavailable(
                 f"scikit-learn is not installed ({exc}); pip install scikit-learn"
             ) from None
+
+    def configure(self, *, threads: int, mem_mb: int | None = None) -> None:
+        """Give every model of this process ``n_jobs = threads`` (the job's cores)."""
+        _THREADS["n_jobs"] = max(1, int(threads))
 
     def check_classifier(self, classifier: str, params: Mapping[str, Any]) -> None:
         """Raise ValueError for a class that cannot be imported, a parameter it does not accept,

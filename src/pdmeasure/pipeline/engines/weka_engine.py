@@ -236,15 +236,23 @@ def classifier_setup(params: Mapping[str, Any]) -> tuple[str, list[str]]:
 def make_classifier(params: Mapping[str, Any]):
     """A Weka classifier (``AbstractClassifier.forName``) from a config entry.
 
-    See :func:`classifier_setup` for the entry's keys. Starts the JVM if needed.
+    See :func:`classifier_setup` for the entry's keys. Starts the JVM if needed. A classifier
+    with execution slots (``-num-slots``) gets the job's ``threads`` (:func:`configure_jvm`)
+    unless its options set them.
     """
     class_name, options = classifier_setup(params)
     ensure_jvm()
     from jpype import JArray, JClass, JString
 
-    return JClass("weka.classifiers.AbstractClassifier").forName(
+    classifier = JClass("weka.classifiers.AbstractClassifier").forName(
         class_name, JArray(JString)(options)
     )
+    threads = int(_JVM["threads"] or 1)
+    if threads > 1 and "-num-slots" not in options and hasattr(classifier, "setNumExecutionSlots"):
+        # Weka's parallel ensembles (Bagging, RandomForest, ...) draw every member's seed
+        # before they build the members on `threads` slots: the same models as on one.
+        classifier.setNumExecutionSlots(threads)
+    return classifier
 
 
 @dataclass(frozen=True)
