@@ -214,13 +214,9 @@ def resolve_run(config: Mapping) -> dict:
     run = config["run"]  # validated: the schema fills the defaults
     defined = config["datasets"]
     names = list(defined) if run["datasets"] is None else list(run["datasets"])
-    unknown = [n for n in names if n not in defined]
-    if unknown:
-        raise ConfigError(
-            f"config key `run.datasets`: {unknown} are not defined under `datasets` (defined: "
-            f"{', '.join(defined)}); to fix: add a block `datasets: {{{unknown[0]}: {{path: ...}}}}` "
-            "or correct the name"
-        )
+    _require_defined(
+        "run.datasets", names, defined, "add a block `datasets: {{{}: {{path: ...}}}}`"
+    )
     engines = list(run["engines"])
     for engine in engines:
         if engine not in ENGINES:
@@ -279,14 +275,19 @@ def per_fold_datasets(per_fold: bool | Sequence[str], defined: Mapping, names: S
     """
     if per_fold is True or per_fold is False:
         return list(names) if per_fold else []
-    unknown = [n for n in per_fold if n not in defined]
+    _require_defined("cv.per_fold", per_fold, defined, "use true (every dataset) or false (none)")
+    return [n for n in names if n in per_fold]
+
+
+def _require_defined(key: str, names: Sequence[str], defined: Mapping, fix: str) -> None:
+    """Raise a ConfigError naming ``key`` if it lists datasets not defined under ``datasets``;
+    the fix offered is to correct the name or ``fix`` (``{}`` is the first unknown name)."""
+    unknown = [n for n in names if n not in defined]
     if unknown:
         raise ConfigError(
-            f"config key `cv.per_fold`: {unknown} are not defined under `datasets` (defined: "
-            f"{', '.join(defined)}); to fix: correct the name, or use true (every dataset) "
-            "or false (none)"
+            f"config key `{key}`: {unknown} are not defined under `datasets` (defined: "
+            f"{', '.join(defined)}); to fix: correct the name, or {fix.format(unknown[0])}"
         )
-    return [n for n in names if n in per_fold]
 
 
 def normalise_classifier(engine: str, name: str, entry: Mapping) -> dict:
