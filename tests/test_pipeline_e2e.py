@@ -170,3 +170,30 @@ def test_every_job_logs_its_cpu_time_and_the_figures_script_reads_the_run(small_
     assert f"benchmark files: {len(benchmarks)}" in done.stdout
     assert f"job logs with a CPU line: {len(logs)}" in done.stdout
     assert "last CV job to the end:" in done.stdout
+
+
+def test_simulated_cores_replay_the_run_within_its_bounds(small_pipeline, snakemake_runner):
+    """benchmarks/simulate_cores.py on the small run: on one core the wall is the total work,
+    with a core per job it is the critical path, and in between it is never below either
+    bound nor above one core's figure."""
+    import importlib.util
+
+    workdir = small_pipeline.parent
+    done = snakemake_runner(workdir, "--detailed-summary")
+    assert done.returncode == 0, done.stderr[-2000:]
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "simulate_cores.py"
+    spec = importlib.util.spec_from_file_location("simulate_cores", path)
+    simulate_cores = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(simulate_cores)
+    cpu, needs, rule = simulate_cores.read_dag(done.stdout, workdir / "logs")
+    assert set(rule.values()) >= {"fetch_data", "cross_validate", "measures", "stats_report"}
+    assert all(needs[job] for job in cpu if rule[job] == "cross_validate")
+    work = sum(cpu.values())
+    chain = simulate_cores.critical_path(cpu, needs)
+    longest = sum(cpu[job] for job in chain)
+    assert rule[chain[0]] == "fetch_data"
+    walls = [simulate_cores.simulate(cpu, needs, cores) for cores in (1, 2, 4, len(cpu))]
+    assert walls[0] == pytest.approx(work)
+    assert walls[-1] == pytest.approx(longest)
+    for cores, wall in zip((1, 2, 4), walls[:3]):
+        assert max(work / cores, longest) - 1e-9 <= wall <= work + 1e-9

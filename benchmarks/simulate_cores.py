@@ -1,0 +1,164 @@
+"""Wall time of a finished run replayed on N cores: its own DAG and job times, list-scheduled.
+
+Run after a run, from the folder it ran in::
+
+    snakemake --cores 2 --forceall
+    python benchmarks/simulate_cores.py --cores 2 16 64 [--start 0.3]
+
+The DAG is Snakemake's own (``snakemake --detailed-summary``: every output file with its rule,
+log and input files; a job is a log file). A job's time is its CPU time from the last line of
+its log (:func:`pdmeasure.pipeline.io.run_script`, the kernel's account: the time the job needs
+on a core of its own, as every rule asks for one core) plus ``--start`` seconds for Snakemake to
+start it. The schedule starts, whenever a core is free, the ready job with the longest path to
+the end of the run (the critical-path-first list schedule); it is an estimate of what N
+dedicated cores can do, not a measurement: shared caches and memory bandwidth, file-system
+latency and Snakemake's own CPU are left out. ``--cores 2`` next to the measured wall time of
+the same run shows how far off it is.
+
+Prints, per core count, the simulated wall time and its two lower bounds: the total work over
+the cores, and the critical path (the longest chain of dependent jobs), which it also lists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import heapq
+import io
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pipeline_figures import job_cpu_table  # noqa: E402 (the sibling script of this folder)
+
+
+def read_dag(summary: str, logs: Path) -> tuple[dict[str, float], dict[str, set[str]], dict]:
+    """Jobs, their times and their dependencies from ``snakemake --detailed-summary`` output.
+
+    Returns
+    -------
+    time : dict
+        Job (its log file, relative to ``logs``) -> CPU seconds from its log.
+    needs : dict
+        Job -> the jobs whose outputs it reads.
+    rule : dict
+        Job -> its rule's name.
+    """
+    rows = list(csv.DictReader(io.StringIO(summary), delimiter="\t"))
+    producer, rule, inputs = {}, {}, {}
+    for row in rows:
+        log = row["log-file(s)"].split(",")[0].strip()
+        if not log or log == "-":
+            continue
+        job = Path(log).relative_to(logs.name).as_posix() if log.startswith(logs.name) else log
+        producer[row["output_file"]] = job
+        rule[job] = row["rule"]
+        files = [f for f in row["input-file(s)"].split(",") if f and f != "-"]
+        inputs.setdefault(job, set()).update(files)
+    cpu = job_cpu_table(logs).set_index("file")["cpu"].to_dict()
+    missing = sorted(job for job in rule if job not in cpu)
+    if missing:
+        raise SystemExit(
+            f"{len(missing)} jobs have no CPU line in their log (first: {missing[0]}): "
+            "run the whole pipeline with this version first"
+        )
+    needs = {
+        job: {producer[f] for f in files if f in producer and producer[f] != job}
+        for job, files in inputs.items()
+    }
+    return {job: float(cpu[job]) for job in rule}, needs, rule
+
+
+def longest_paths(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> dict[str, float]:
+    """Each job's longest path to the end of the run, its own time included."""
+    users: dict[str, list[str]] = {job: [] for job in time}
+    for job, before in needs.items():
+        for other in before:
+            users[other].append(job)
+    memo: dict[str, float] = {}
+
+    def to_end(job: str) -> float:
+        if job not in memo:
+            memo[job] = time[job] + max((to_end(u) for u in users[job]), default=0.0)
+        return memo[job]
+
+    sys.setrecursionlimit(max(10_000, 4 * len(time)))
+    return {job: to_end(job) for job in time}
+
+
+def simulate(time: Mapping[str, float], needs: Mapping[str, set[str]], cores: int) -> float:
+    """Makespan of the critical-path-first list schedule of the jobs on ``cores`` cores."""
+    rank = longest_paths(time, needs)
+    waiting = {job: set(before) for job, before in needs.items()}
+    users: dict[str, list[str]] = {job: [] for job in time}
+    for job, before in needs.items():
+        for other in before:
+            users[other].append(job)
+    ready = [(-rank[job], job) for job in time if not waiting[job]]
+    heapq.heapify(ready)
+    running: list[tuple[float, str]] = []
+    now = 0.0
+    while ready or running:
+        while ready and len(running) < cores:
+            _, job = heapq.heappop(ready)
+            heapq.heappush(running, (now + time[job], job))
+        now, done = heapq.heappop(running)
+        for user in users[done]:
+            waiting[user].discard(done)
+            if not waiting[user]:
+                heapq.heappush(ready, (-rank[user], user))
+    return now
+
+
+def critical_path(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> list[str]:
+    """The longest chain of dependent jobs, first job first."""
+    rank = longest_paths(time, needs)
+    users: dict[str, list[str]] = {job: [] for job in time}
+    for job, before in needs.items():
+        for other in before:
+            users[other].append(job)
+    job = max((j for j in time if not needs[j]), key=rank.__getitem__)
+    chain = [job]
+    while users[job]:
+        job = max(users[job], key=rank.__getitem__)
+        chain.append(job)
+    return chain
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cores", type=int, nargs="+", default=[2, 16])
+    parser.add_argument(
+        "--start", type=float, default=0.3, help="seconds for Snakemake to start a job"
+    )
+    parser.add_argument("--logs", type=Path, default=Path("logs"), help="the rules' log folder")
+    parser.add_argument(
+        "--summary", type=Path, help="a saved `snakemake --detailed-summary` (default: run it)"
+    )
+    args = parser.parse_args(argv)
+    if args.summary:
+        summary = args.summary.read_text(encoding="utf-8")
+    else:
+        summary = subprocess.run(
+            ["snakemake", "--detailed-summary"], capture_output=True, text=True, check=True
+        ).stdout
+    cpu, needs, rule = read_dag(summary, args.logs)
+    time = {job: seconds + args.start for job, seconds in cpu.items()}
+    work = sum(time.values())
+    chain = critical_path(time, needs)
+    path = sum(time[job] for job in chain)
+    print(f"jobs: {len(time)}; work: {work:.0f} s ({args.start} s start per job included)")
+    print(f"critical path: {path:.1f} s")
+    for job in chain:
+        print(f"  {time[job]:6.1f} s  {rule[job]:22s} {job}")
+    print(f"{'cores':>6} {'simulated wall (s)':>19} {'work / cores':>13} {'critical path':>14}")
+    for cores in args.cores:
+        wall = simulate(time, needs, cores)
+        print(f"{cores:>6} {wall:>19.1f} {work / cores:>13.1f} {path:>14.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
