@@ -57,7 +57,7 @@ def whole_cv_datasets():
 
 wildcard_constraints:
     dataset=one_of(datasets()),
-    engine="|".join(re.escape(name) for name in engines()),
+    engine=one_of(engines()),
     classifier="[A-Za-z0-9_]+",
     repeat="[0-9]+",
     fold="[0-9]+",
@@ -184,40 +184,27 @@ def engine_cv_files(wildcards, name):
     ]
 
 
-def cv_fold_files(wildcards):
-    """The fold predictions of {engine}/{dataset}/{classifier}, in (repeat, fold) order: the
-    order of the whole cross-validation (`cv.per_fold`)."""
-    cv = RUN["cv"]
+def fold_files(wildcards, stage, repeats, folds):
+    """The fold predictions under `stage` of {engine}/{dataset}/{classifier}, in
+    (repeat, fold) order: the order of the whole cross-validation (`cv.per_fold`)."""
+    folder = results_path(
+        *stage, wildcards.engine, wildcards.dataset, wildcards.classifier, "folds"
+    )
     return [
-        results_path(
-            "cv",
-            wildcards.engine,
-            wildcards.dataset,
-            wildcards.classifier,
-            "folds",
-            f"{repeat}_{fold}.csv",
-        )
-        for repeat in range(1, cv["repeats"] + 1)
-        for fold in range(1, cv["folds"] + 1)
+        f"{folder}/{repeat}_{fold}.csv"
+        for repeat in range(1, repeats + 1)
+        for fold in range(1, folds + 1)
     ]
+
+
+def cv_fold_files(wildcards):
+    """The fold predictions of the configured CV of {engine}/{dataset}/{classifier}."""
+    return fold_files(wildcards, ["cv"], RUN["cv"]["repeats"], RUN["cv"]["folds"])
 
 
 def cv5x2_fold_files(wildcards):
-    """The 5 x 2-fold CV predictions of {engine}/{dataset}/{classifier} per fold, in
-    (repeat, fold) order (`cv.per_fold`)."""
-    return [
-        results_path(
-            "stats",
-            "cv5x2",
-            wildcards.engine,
-            wildcards.dataset,
-            wildcards.classifier,
-            "folds",
-            f"{repeat}_{fold}.csv",
-        )
-        for repeat in range(1, CV5X2_REPEATS + 1)
-        for fold in range(1, CV5X2_FOLDS + 1)
-    ]
+    """The fold predictions of the 5 x 2-fold CV of {engine}/{dataset}/{classifier}."""
+    return fold_files(wildcards, ["stats", "cv5x2"], CV5X2_REPEATS, CV5X2_FOLDS)
 
 
 def engine_confusion_files(wildcards):
