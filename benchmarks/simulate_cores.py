@@ -71,12 +71,18 @@ def read_dag(summary: str, logs: Path) -> tuple[dict[str, float], dict[str, set[
     return {job: float(cpu[job]) for job in rule}, needs, rule
 
 
-def longest_paths(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> dict[str, float]:
-    """Each job's longest path to the end of the run, its own time included."""
+def users_of(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> dict[str, list[str]]:
+    """Job -> the jobs that read its outputs (``needs`` turned around)."""
     users: dict[str, list[str]] = {job: [] for job in time}
     for job, before in needs.items():
         for other in before:
             users[other].append(job)
+    return users
+
+
+def longest_paths(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> dict[str, float]:
+    """Each job's longest path to the end of the run, its own time included."""
+    users = users_of(time, needs)
     memo: dict[str, float] = {}
 
     def to_end(job: str) -> float:
@@ -92,10 +98,7 @@ def simulate(time: Mapping[str, float], needs: Mapping[str, set[str]], cores: in
     """Makespan of the critical-path-first list schedule of the jobs on ``cores`` cores."""
     rank = longest_paths(time, needs)
     waiting = {job: set(before) for job, before in needs.items()}
-    users: dict[str, list[str]] = {job: [] for job in time}
-    for job, before in needs.items():
-        for other in before:
-            users[other].append(job)
+    users = users_of(time, needs)
     ready = [(-rank[job], job) for job in time if not waiting[job]]
     heapq.heapify(ready)
     running: list[tuple[float, str]] = []
@@ -115,10 +118,7 @@ def simulate(time: Mapping[str, float], needs: Mapping[str, set[str]], cores: in
 def critical_path(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> list[str]:
     """The longest chain of dependent jobs, first job first."""
     rank = longest_paths(time, needs)
-    users: dict[str, list[str]] = {job: [] for job in time}
-    for job, before in needs.items():
-        for other in before:
-            users[other].append(job)
+    users = users_of(time, needs)
     job = max((j for j in time if not needs[j]), key=rank.__getitem__)
     chain = [job]
     while users[job]:
