@@ -4,7 +4,9 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-CORES  ?= 8
+# Cores for `make reproduce`: every core the machine reports (Snakemake's `--cores all`);
+# `make reproduce CORES=N` overrides it.
+CORES  ?= all
 # Extra Snakemake arguments, e.g. SNAKEMAKE_ARGS="--config 'run={engines: [sklearn]}'" (no Java needed).
 SNAKEMAKE_ARGS ?=
 # Offline fallback for ucimlrepo; override with `make reproduce UCI_MIRROR=/path`.
