@@ -1,0 +1,57 @@
+"""``pdmeasure explore``: the self-contained HTML kappa explorer of the input's matrices."""
+
+from __future__ import annotations
+
+import argparse
+
+from pdmeasure.cli.arguments import (
+    add_input_arguments,
+    add_zero_division,
+    subparser,
+    zero_division_value,
+)
+from pdmeasure.cli.compare import parse_grid
+from pdmeasure.cli.errors import CliError, one_line
+from pdmeasure.cli.inputs import load_input
+
+
+def run_explore(args: argparse.Namespace) -> str:
+    """``pdmeasure explore``: write the HTML explorer (module imported only here)."""
+    mset = load_input(args)
+    grid = parse_grid(args.grid) if args.grid else None
+    try:
+        from pdmeasure.render.explorer import write_explorer
+    except ImportError as exc:
+        raise CliError(
+            f"the kappa explorer is not available: pdmeasure.render.explorer cannot be imported ({exc})"
+        ) from None
+    try:
+        write_explorer(
+            mset.counts(),
+            mset.labels,
+            args.output,
+            dataset=args.dataset or mset.dataset,
+            grid_values=grid,
+            zero_division=zero_division_value(args.zero_division),
+        )
+    except OSError as exc:
+        raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise CliError(one_line(exc)) from None
+    return f"wrote {args.output}\n"
+
+
+def add_parser(subparsers) -> None:
+    p = subparser(
+        subparsers,
+        "explore",
+        "write the interactive HTML kappa explorer",
+        "Write a self-contained HTML page to explore pd of the classifiers as "
+        "kappa moves (pdmeasure.render.explorer.write_explorer).",
+    )
+    add_input_arguments(p, "matrices of one or several classifiers (JSON or CSV)")
+    p.add_argument("-o", "--output", required=True, metavar="PATH", help="the HTML file to write")
+    p.add_argument("--dataset", help="dataset name shown in the page (default: FILE's stem)")
+    p.add_argument("--grid", metavar="V,V,...", help="kappa values of a product grid, e.g. 0,0.5,1")
+    add_zero_division(p, "0", "the explorer's default")
+    p.set_defaults(run=run_explore)

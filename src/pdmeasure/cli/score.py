@@ -1,0 +1,143 @@
+"""``pdmeasure score``: every registry measure and pd at each ``--kappa``, per matrix."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from pdmeasure import measures
+from pdmeasure.cli.arguments import (
+    add_input_arguments,
+    add_zero_division,
+    subparser,
+    zero_division_value,
+)
+from pdmeasure.cli.errors import CliError, one_line
+from pdmeasure.cli.inputs import MatrixSet, load_input
+from pdmeasure.cli.outputs import csv_table, dump_json, full, json_value, text_table
+from pdmeasure.measures.labels import kappa_vector
+from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa
+
+
+def parse_kappa_option(text: str):
+    """``--kappa`` text -> list of weights (``0.3,0.1,0.9``) or ``{label: weight}``.
+
+    Entries are separated by ``,`` (or ``;``); ``label=weight`` entries give a mapping.
+    """
+    parts = [part.strip() for part in re.split(r"[,;]", text)]
+    if any(not part for part in parts):
+        raise CliError(f"--kappa {text!r} has an empty entry")
+    named = ["=" in part for part in parts]
+    if any(named) and not all(named):
+        raise CliError(f"--kappa {text!r} mixes label=weight and plain weights")
+    if not any(named):
+        return [_weight(part, text) for part in parts]
+    mapping = {}
+    for part in parts:
+        label, _, weight = (s.strip() for s in part.partition("="))
+        if label in mapping:
+            raise CliError(f"--kappa {text!r} gives the label {label!r} twice")
+        mapping[label] = _weight(weight, text)
+    return mapping
+
+
+def _weight(text: str, whole: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise CliError(f"--kappa {whole!r}: {text!r} is not a number") from None
+
+
+def score_values(mset: MatrixSet, kappas: Sequence[str], zero_division):
+    """Every registry measure, and pd at each ``--kappa``, of every matrix.
+
+    Returns
+    -------
+    values : dict of str to numpy.ndarray
+        Registry measure -> one value per matrix (``preference_driven`` at eq. 31).
+    pd_rows : list of (numpy.ndarray, numpy.ndarray)
+        Per ``--kappa``: the vector in class order and pd of every matrix.
+    """
+    stack = mset.stack()
+    try:
+        values = measures.evaluate(stack, zero_division=zero_division)
+    except ValueError as exc:
+        raise CliError(one_line(exc)) from None
+    pd_rows = []
+    for text in kappas:
+        try:
+            vector = kappa_vector(parse_kappa_option(text), mset.labels)
+            pd_values = measures.preference_driven(stack, vector, zero_division=zero_division)
+        except ValueError as exc:
+            raise CliError(f"--kappa {text}: {one_line(exc)}") from None
+        pd_rows.append((vector, np.atleast_1d(pd_values)))
+    return {name: np.atleast_1d(v) for name, v in values.items()}, pd_rows
+
+
+def run_score(args: argparse.Namespace) -> str:
+    """``pdmeasure score``: the measures table as text, CSV or JSON."""
+    mset = load_input(args)
+    values, pd_rows = score_values(mset, args.kappa, zero_division_value(args.zero_division))
+    if args.format == "json":
+        return dump_json(_score_json(mset, values, pd_rows, args.zero_division))
+    rows = [(name, DEFAULT_KAPPA if name == PD else NO_KAPPA, v) for name, v in values.items()]
+    rows += [(PD, format_kappa(vector), v) for vector, v in pd_rows]
+    header = ["measure", "kappa", *mset.matrices]
+    body = [[measure, kappa, *(full(x) for x in v)] for measure, kappa, v in rows]
+    if args.format == "csv":
+        return csv_table(header, body)
+    intro = (
+        f"# classes (rows actual, columns predicted): {', '.join(mset.labels)}\n"
+        f"# zero_division: {args.zero_division}; kappa {DEFAULT_KAPPA!r} = actual-class "
+        "shares (paper 000, eq. 31)\n"
+    )
+    return intro + text_table(header, body)
+
+
+def _score_json(mset: MatrixSet, values, pd_rows, zero_division: str) -> dict:
+    """``{"labels", "zero_division", "results": {matrix: {"measures", "default_kappa",
+    "preference_driven": [{"kappa", "value"}, ...]}}}``; NaN as null."""
+    results = {}
+    for m, (name, cm) in enumerate(mset.matrices.items()):
+        support = cm.sum(axis=1)
+        results[name] = {
+            "measures": {key: json_value(float(v[m])) for key, v in values.items()},
+            "default_kappa": [float(x) for x in support / support.sum()],
+            "preference_driven": [
+                {"kappa": [float(x) for x in vector], "value": json_value(float(v[m]))}
+                for vector, v in pd_rows
+            ],
+        }
+    return {"labels": mset.labels, "zero_division": zero_division, "results": results}
+
+
+def add_parser(subparsers) -> None:
+    p = subparser(
+        subparsers,
+        "score",
+        "every measure of one or several confusion matrices",
+        "Print every registry measure and the preference-driven measure (pd) at the "
+        "default kappa (actual-class shares, paper 000 eq. 31) and at each --kappa.",
+    )
+    add_input_arguments(p, "confusion matrix file (JSON or CSV), - for standard input")
+    p.add_argument(
+        "--kappa",
+        action="append",
+        default=[],
+        metavar="K",
+        help="a preference vector, one weight of precision per class in [0, 1]: "
+        "0.3,0.1,0.9 in class order, or label=weight,... naming every class; "
+        "repeatable",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "csv", "json"),
+        default="text",
+        help="output format (default text; values at full precision, NaN as NaN "
+        "in text and CSV, null in JSON)",
+    )
+    add_zero_division(p, "nan", "the measures library's default (paper 000 uses 0)")
+    p.set_defaults(run=run_score)
