@@ -19,7 +19,13 @@ paper      everything about the two seed papers: facts, published values, errata
 render     every figure, Markdown table and HTML page, from tidy files.
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+# The version lives in one place, pyproject.toml's `version`; the installed metadata carries it.
+try:
+    __version__ = version("pdmeasure")
+except PackageNotFoundError:  # a source tree on sys.path without an install
+    __version__ = "0+unknown"
 
 #: Scores of label vectors re-exported from :mod:`pdmeasure.scoring`, loaded on first access so
 #: that ``import pdmeasure`` imports neither NumPy nor scikit-learn.
