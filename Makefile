@@ -14,14 +14,14 @@ UCI_MIRROR ?= $(abspath ../shared/data/uci)
 export UCI_MIRROR
 export MPLBACKEND := Agg
 
-.PHONY: setup reproduce test lint bench clean
+.PHONY: setup reproduce test lint bench clean docs docs-figures release-check
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: $(BIN)/activate pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[pipeline,weka,report,test,lint]"
+	$(BIN)/python -m pip install --quiet -e ".[pipeline,weka,report,test,lint,docs,release]"
 	touch $@
 
 setup: $(VENV)/.installed
@@ -39,6 +39,32 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# The documentation site, warnings as errors (-W), every reference checked (-n); the figures
+# come from a run of the small .test experiment, made first when they are missing.
+DOCS_OUT ?= docs/_build/html
+docs: setup docs/_generated/figure7_sklearn.png
+	$(BIN)/sphinx-build -W --keep-going -n -b html docs $(DOCS_OUT)
+
+docs/_generated/figure7_sklearn.png: | setup
+	$(BIN)/python docs/_tools/figures.py --cores $(CORES)
+
+# Regenerate the figures of the site (Figure 7, a CD diagram, the explorer) from a fresh run.
+docs-figures: setup
+	$(BIN)/python docs/_tools/figures.py --cores $(CORES)
+
+# CITATION.cff, the sdist and the wheel as a release would publish them. cffconvert runs in a
+# virtual environment of its own (its jsonschema < 4 conflicts with the pipeline's).
+CFFCONVERT := $(VENV)-cffconvert/bin/cffconvert
+$(CFFCONVERT):
+	$(PYTHON) -m venv $(VENV)-cffconvert
+	$(VENV)-cffconvert/bin/python -m pip install --quiet "cffconvert==2.0.0"
+
+release-check: setup $(CFFCONVERT)
+	$(CFFCONVERT) --validate -i CITATION.cff
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
 
 bench: setup
 	$(BIN)/python -m benchmarks
