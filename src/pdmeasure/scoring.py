@@ -254,10 +254,10 @@ def cen_score():
     measures.iba,
     "In [0, 1]; higher is better.",
     """
-    V. Garcia, R. A. Mollineda and J. S. Sanchez, "Index of balanced accuracy: a
-        performance measure for skewed class distributions", IbPRIA 2009, pp. 441-448.
-    K. Stapor, "Evaluation of classifiers: current methods and future research
-        directions", Section II (the binary formula).
+    .. [1] V. Garcia, R. A. Mollineda and J. S. Sanchez, "Index of balanced accuracy: a
+       performance measure for skewed class distributions", IbPRIA 2009, pp. 441-448.
+    .. [2] K. Stapor, "Evaluation of classifiers: current methods and future research
+       directions", Section II (the binary formula).
     """,
 )
 def iba_score():

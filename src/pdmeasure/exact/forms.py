@@ -50,7 +50,7 @@ class LinearForm:
     """``const + sum_i slopes[i] * kappa[i]`` with exact rational coefficients.
 
     The exact coefficients (:class:`~fractions.Fraction`) may be computed on first use: the fast
-    paths work on the float copies (:attr:`const_float`, :attr:`slopes_float`) and call for the
+    paths work on the float copies (:attr:`~pdmeasure.exact.LinearForm.const_float`, :attr:`~pdmeasure.exact.LinearForm.slopes_float`) and call for the
     exact values only to settle near-ties, so building a form from a confusion matrix costs a
     few numpy operations.
 
@@ -252,7 +252,7 @@ def class_shares(cm) -> list[Fraction]:
 
 @dataclass(frozen=True)
 class ProductGrid:
-    """A product grid of kappa vectors: ``values[0] x values[1] x ... x values[C-1]``.
+    """A product grid of kappa vectors: the product of ``values[0]``, ..., ``values[C-1]``.
 
     Attributes
     ----------

@@ -12,8 +12,8 @@ in B at once, so the search runs along B instead of restarting for each query. T
 grid that is 512 sums on each side.
 
 Which classes go into A and which into B is chosen from a cost model
-(:func:`mitm_plan`): a small A makes the searches cheap, a large B makes the sort expensive,
-and with many queries the best A is about ``sqrt(N / Q)``. The same model lets callers
+(:func:`~pdmeasure.exact.grid.mitm_plan`): a small A makes the searches cheap, a large B makes
+the sort expensive, and with many queries the best A is about ``sqrt(N / Q)``. The same model lets callers
 (:func:`pdmeasure.exact.analysis.distribution`) pick the lattice method when meet in the
 middle would take too long.
 
@@ -203,8 +203,9 @@ class GridDistribution:
         anything is built (use :func:`pdmeasure.exact.lattice.grid_lattice`, which bounds its
         error, instead).
     n_queries : int
-        About how many points each call of :meth:`counts` will ask for; only the split into
-        groups (:func:`mitm_plan`), and so the speed, depends on it, never a result.
+        About how many points each call of :meth:`~pdmeasure.exact.GridDistribution.counts`
+        will ask for; only the split into groups (:func:`~pdmeasure.exact.grid.mitm_plan`),
+        and so the speed, depends on it, never a result.
 
     Attributes
     ----------

@@ -44,7 +44,7 @@ _INT64_MAX = 2**63 - 1
 
 @dataclass
 class LatticeDistribution:
-    """Weights on the lattice ``base + K * step``, ``K = 0 .. len(weights) - 1``.
+    """Weights on the lattice ``base + K * step``, ``K = 0, 1, ..., len(weights) - 1``.
 
     Attributes
     ----------
@@ -158,7 +158,7 @@ def grid_lattice(
     grid : ProductGrid
     size : int
         Cells over the range of the form; the value error is at most ``n * range / size``
-        (:attr:`LatticeDistribution.error_bound`), or zero when the lattice is exact.
+        (:attr:`~pdmeasure.exact.LatticeDistribution.error_bound`), or zero when the lattice is exact.
 
     Returns
     -------

@@ -16,7 +16,7 @@ fall back to :func:`pdmeasure.exact.lattice.uniform_lattice`. A float count of t
 (:func:`_count_terms`, a rigorous lower bound) raises it before any term is computed when
 the budget is surely exceeded, so a hopeless case costs milliseconds, not the budget. The
 terms are big integers of about ``n * bits(T)`` bits, so their cost grows with the number of
-classes; ``max_seconds`` also bounds the estimated time (:func:`term_seconds`).
+classes; ``max_seconds`` also bounds the estimated time (:func:`~pdmeasure.exact.uniform.term_seconds`).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def uniform_cdf(
     max_terms : int
         Budget of inclusion-exclusion terms.
     max_seconds : float, optional
-        Budget of estimated time (:func:`term_seconds`, a fixed model of the big-integer
+        Budget of estimated time (:func:`~pdmeasure.exact.uniform.term_seconds`, a fixed model of the big-integer
         work, so the outcome is the same on every machine); None for no such budget.
 
     Returns

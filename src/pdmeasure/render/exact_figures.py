@@ -13,9 +13,9 @@ every other column through :func:`~pdmeasure.pipeline.io.text_to_float`).
 
 A table may be empty (header only): under ``zero_division="nan"`` a classifier whose pd is
 undefined somewhere in kappa space is left out of the exact analysis (see
-:class:`pdmeasure.exact.DatasetAnalysis`), and win probabilities need two classifiers, so an
-engine with a single classifier has none. An empty table renders a placeholder figure that
-says why, instead of failing the job.
+:class:`pdmeasure.pipeline.exact_tables.DatasetAnalysis`), and win probabilities need two
+classifiers, so an engine with a single classifier has none. An empty table renders a
+placeholder figure that says why, instead of failing the job.
 """
 
 from __future__ import annotations

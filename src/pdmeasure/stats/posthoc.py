@@ -81,7 +81,7 @@ def nemenyi(
     -------
     list of dict
         One record per pair (``pandas.DataFrame(records)`` makes the table) (``classifier_a`` before ``classifier_b`` in ``names`` order):
-        ``statistic`` = |R_a - R_b|, ``p_value``, ``p_adjusted``, ``significant``,
+        ``statistic`` = ``|R_a - R_b|``, ``p_value``, ``p_adjusted``, ``significant``,
         ``better``, ``min_p``, ``note`` (which carries the CD).
     """
     n, k, r, se = _ranked(scores, names, lower_is_better)
