@@ -12,9 +12,10 @@ import pytest
 from conftest import small_config, write_config
 
 import pdmeasure.pipeline.fetch as pddata
-from pdmeasure.pipeline.config import ConfigError, load_manifest
-from pdmeasure.pipeline.fetch import DataFetchError, canonicalise_uci, fetch_dataset, parse_original
+from pdmeasure.pipeline.errors import ConfigError, DataFetchError
+from pdmeasure.pipeline.fetch import canonicalise_uci, fetch_dataset, parse_original
 from pdmeasure.pipeline.io import write_csv
+from pdmeasure.pipeline.mirror import load_manifest
 
 
 @pytest.fixture

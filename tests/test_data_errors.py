@@ -20,7 +20,8 @@ from conftest import repo_config, select, small_config, write_config
 import pdmeasure.pipeline.config as pdconfig
 import pdmeasure.pipeline.fetch as pddata
 from pdmeasure.pipeline.config import ConfigError
-from pdmeasure.pipeline.fetch import DataFetchError, fetch_dataset
+from pdmeasure.pipeline.errors import DataFetchError
+from pdmeasure.pipeline.fetch import fetch_dataset
 from pdmeasure.pipeline.io import write_csv
 
 TOY = "dataset `toy` (file data/toy.csv)"

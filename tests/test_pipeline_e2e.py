@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 from conftest import SMALL_FOLDS, select, small_config, write_config
 
-from pdmeasure.pipeline.config import load_manifest
 from pdmeasure.pipeline.confusion import LONG_COLUMNS, POOLED, from_long, read_long
+from pdmeasure.pipeline.mirror import load_manifest
 
 pytestmark = pytest.mark.slow
 

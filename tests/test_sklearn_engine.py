@@ -10,10 +10,10 @@ import pytest
 from conftest import repo_config, sklearn_entry
 
 import pdmeasure.pipeline.fetch as pddata
-from pdmeasure.pipeline.config import load_manifest
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
 from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS
 from pdmeasure.pipeline.engines.sklearn_engine import make_estimator
+from pdmeasure.pipeline.mirror import load_manifest
 
 #: Small ensembles keep the tests fast; the code path is the same as with the config's sizes.
 FAST = {

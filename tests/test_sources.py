@@ -21,7 +21,7 @@ from conftest import REPO_ROOT, ZOO_CLASSES
 
 from pdmeasure.pipeline import sources
 from pdmeasure.pipeline.config import ConfigError
-from pdmeasure.pipeline.fetch import DataFetchError
+from pdmeasure.pipeline.errors import DataFetchError
 
 RECORDED = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml"
 MIRROR = REPO_ROOT / ".test" / "data" / "openml"

@@ -26,7 +26,6 @@ as a dotted path (``datasets.car.kappa_vectors.p1``).
 from __future__ import annotations
 
 import copy
-import json
 import os
 import shlex
 from collections.abc import Mapping, Sequence
@@ -36,8 +35,13 @@ from typing import Any
 
 import yaml
 
+from pdmeasure.pipeline.classes import check_class_order, label_mismatch
 from pdmeasure.pipeline.engines import ENGINES, get_engine
 from pdmeasure.pipeline.engines.base import CVSpec, DatasetSpec, EngineUnavailable
+from pdmeasure.pipeline.errors import ConfigError, DataFetchError
+from pdmeasure.pipeline.fetch import check_table, describe, read_local_csv, read_source
+from pdmeasure.pipeline.mirror import load_manifest, manifest_entry
+from pdmeasure.pipeline.sources import DEFAULT_SEPARATORS
 
 #: The JSON schema of ``config.yaml``: package data of :mod:`pdmeasure.pipeline`, so that an
 #: installed wheel validates a config exactly as the workflow does.
@@ -45,10 +49,6 @@ SCHEMA_PATH = Path(str(resources.files("pdmeasure.pipeline").joinpath("config.sc
 
 #: Environment variable naming the offline UCI mirror when config ``mirror`` is null.
 MIRROR_ENV = "UCI_MIRROR"
-
-
-class ConfigError(ValueError):
-    """The configuration is invalid; the message names the key and the fix."""
 
 
 def _key(path: Sequence[Any]) -> str:
@@ -183,9 +183,6 @@ SOURCE_KEYS = ("uci_id", "openml_id", "path")
 
 #: File name extensions of a local data file -> its format.
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".arff": "arff"}
-
-#: Field separator of each delimited format when ``separator`` is not given.
-DEFAULT_SEPARATORS = {"csv": ",", "tsv": "\t"}
 
 #: Most values per class of a ``kappa_grid: auto`` (0, 0.1, ..., 1).
 AUTO_GRID_MAX_VALUES = 11
@@ -366,9 +363,6 @@ def resolve_dataset(config: Mapping, name: str) -> dict:
         or block["target"] in ("first", "last")
     )
     if needs_data:
-        # fetch imports this module, so it is imported when first needed.
-        from pdmeasure.pipeline.fetch import DataFetchError, describe
-
         try:
             fetched = results_dir(config) / "data" / f"{name}.csv"
             description = describe(name, block, fetched=fetched, **data_locations(config))
@@ -426,7 +420,7 @@ def kappa_by_label(vector, classes: Sequence[str], key: str) -> list[float]:
     if not isinstance(vector, Mapping):
         return list(vector)
     labels = {str(label): value for label, value in vector.items()}
-    problem = _label_mismatch(
+    problem = label_mismatch(
         list(labels),
         classes,
         "labels {} are not classes of the dataset",
@@ -438,24 +432,6 @@ def kappa_by_label(vector, classes: Sequence[str], key: str) -> list[float]:
             "to fix: give one value for every class label, spelt as in the data"
         )
     return [float(labels[c]) for c in classes]
-
-
-def _label_mismatch(
-    found: Sequence[str], expected: Sequence[str], unexpected_text: str, missing_text: str
-) -> str:
-    """What differs between two label lists, in words (empty when they hold the same labels).
-
-    ``unexpected_text`` and ``missing_text`` are formats with one ``{}`` for the labels of
-    ``found`` not in ``expected`` and of ``expected`` not in ``found``.
-    """
-    unexpected = [label for label in found if label not in expected]
-    missing = [label for label in expected if label not in found]
-    parts = [
-        text.format(labels)
-        for text, labels in ((unexpected_text, unexpected), (missing_text, missing))
-        if labels
-    ]
-    return " and ".join(parts)
 
 
 def auto_kappa_grid(n_classes: int, limit: int) -> list[float] | None:
@@ -622,149 +598,6 @@ def results_dir(config: Mapping) -> Path:
     return Path(config["results"])  # validated: the schema fills the default
 
 
-def load_manifest(mirror: str | os.PathLike, *, datasets: Sequence[str] = ()) -> dict:
-    """``MANIFEST.json`` of a mirror folder, checked to be a readable manifest.
-
-    Parameters
-    ----------
-    mirror : path-like
-        The mirror folder.
-    datasets : sequence of str, optional
-        The dataset keys that need the manifest; an error message names them.
-
-    Returns
-    -------
-    dict
-        The manifest: ``{"datasets": {key: entry}}``, every entry a mapping with at least
-        ``uci_id``, ``file``, ``sha256``, ``columns``, ``target`` and
-        ``class_order_first_appearance``.
-
-    Raises
-    ------
-    FileNotFoundError
-        If the folder has no ``MANIFEST.json``.
-    ConfigError
-        If the file is not UTF-8, not valid JSON (truncated or corrupt), or not a manifest;
-        the message names the dataset(s), the file and the fix.
-    """
-    path = Path(mirror) / "MANIFEST.json"
-    if not path.is_file():
-        raise FileNotFoundError(f"no MANIFEST.json in the mirror folder {Path(mirror).resolve()}")
-    names = ", ".join(f"`{name}`" for name in datasets)
-    subject = (
-        f"dataset{'s' if len(datasets) > 1 else ''} {names} (file {path})"
-        if names
-        else (f"file {path}")
-    )
-    fix = (
-        "to fix: restore MANIFEST.json from an intact copy of the mirror, or point config key "
-        "`mirror` (or the environment variable UCI_MIRROR) at an intact mirror"
-    )
-    try:
-        manifest = json.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"{subject}: the mirror manifest is not UTF-8 text (byte offset "
-            f"{exc.start}); it is corrupt -- {fix}"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"{subject}: the mirror manifest is not valid JSON ({exc.msg} at line "
-            f"{exc.lineno}, column {exc.colno}); it is truncated or corrupt -- "
-            f"{fix}"
-        ) from None
-    entries = manifest.get("datasets") if isinstance(manifest, dict) else None
-    if not isinstance(entries, dict):
-        raise ConfigError(
-            f"{subject}: the mirror manifest has no `datasets` mapping; it is not "
-            f"a mirror manifest or is corrupt -- {fix}"
-        )
-    required = ("uci_id", "file", "sha256", "columns", "target", "class_order_first_appearance")
-    for key, entry in entries.items():
-        missing = [k for k in required if not isinstance(entry, dict) or k not in entry]
-        if missing:
-            raise ConfigError(
-                f"{subject}: the mirror manifest's entry `{key}` lacks {missing}; "
-                f"it is corrupt -- {fix}"
-            )
-    return manifest
-
-
-def manifest_entry(manifest: Mapping, uci_id: int) -> dict | None:
-    """The manifest block of the dataset with UCI id ``uci_id``, or None."""
-    for entry in manifest.get("datasets", {}).values():
-        if entry.get("uci_id") == uci_id:
-            return dict(entry)
-    return None
-
-
-def first_appearance(labels) -> list[str]:
-    """Distinct labels in the order of their first appearance."""
-    return list(dict.fromkeys(labels))
-
-
-def check_class_order(
-    name: str,
-    configured: Sequence[str],
-    observed: Sequence[str],
-    *,
-    source: str | None = None,
-    ordered: bool = True,
-) -> None:
-    """Check that ``configured`` (``datasets.<name>.classes``) is the data's class order.
-
-    Parameters
-    ----------
-    name : str
-        Dataset key.
-    configured : sequence of str
-        The configured class order.
-    observed : sequence of str
-        The data's labels in their order of first appearance (see :func:`first_appearance`).
-    source : str, optional
-        Which dataset and file the labels come from, e.g. ``dataset `toy` (file toy.csv)``;
-        defaults to the dataset alone.
-    ordered : bool
-        Whether the order must match too (False: a source that declares its own class order,
-        where any configured order is the user's choice).
-
-    Raises
-    ------
-    ConfigError
-        If the data have fewer than two classes, a label is missing on either side, or the
-        order differs. The kappa vector is positional, so the order is part of the meaning
-        of every kappa vector.
-    """
-    key = f"datasets.{name}.classes"
-    subject = source or f"dataset `{name}`"
-    configured, observed = list(configured), list(observed)
-    if len(observed) < 2:
-        found = f"only one class, {observed[0]!r}" if observed else "no class labels"
-        raise ConfigError(
-            f"config key `{key}`: {subject}: the data have {found}; a classifier needs at least "
-            f"two classes -- to fix: check that `datasets.{name}.target` names the class column, "
-            "or give data with at least two classes"
-        )
-    problem = _label_mismatch(
-        observed,
-        configured,
-        "the data have labels {} that are not configured",
-        "configured labels {} do not occur in the data",
-    )
-    if problem:
-        raise ConfigError(
-            f"config key `{key}`: {subject}: {problem}; the data's classes in order "
-            f"of first appearance are {observed} -- to fix: set `{key}` to that list (with one "
-            "value per class in every kappa vector), or correct the data"
-        )
-    if ordered and configured != observed:
-        raise ConfigError(
-            f"config key `{key}`: {subject}: {configured} is not the data's class order; the "
-            f"classes first appear in the order {observed}, which is the papers' order and the "
-            f"positions of every kappa vector -- to fix: set `{key}` to that list"
-        )
-
-
 def check_data(config: Mapping) -> None:
     """Check each dataset's ``classes``, ``target`` and ``numeric_features`` against its data.
 
@@ -783,9 +616,6 @@ def check_data(config: Mapping) -> None:
         value per column; the target column is missing; the data's classes are not
         ``classes`` in order of first appearance, or fewer than two.
     """
-    # pdmeasure.pipeline.fetch imports this module, so its readers are imported when first needed.
-    from pdmeasure.pipeline.fetch import DataFetchError, check_table, read_local_csv, read_source
-
     mirror = mirror_path(config)
     has_manifest = mirror is not None and (mirror / "MANIFEST.json").is_file()
     if config.get("mirror") and not has_manifest:

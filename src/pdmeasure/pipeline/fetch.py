@@ -15,16 +15,14 @@ A bad file stops the fetch with a message of the form ``dataset `name` (file pat
 wrong; how to fix it`` -- an empty file, a file that is not UTF-8, a row with the wrong
 number of fields, a corrupt ``MANIFEST.json``; a table that does not match its config block
 (no target column, a class not in ``classes``, a single class) is a
-:class:`~pdmeasure.pipeline.config.ConfigError` in the same form. The fetch raises before anything is
+:class:`~pdmeasure.pipeline.errors.ConfigError` in the same form. The fetch raises before anything is
 written, and the table is written atomically, so a failed fetch leaves no file behind.
 """
 
 from __future__ import annotations
 
 import contextlib
-import csv
 import hashlib
-import io
 import logging
 import re
 import socket
@@ -37,25 +35,17 @@ import pandas as pd
 import ucimlrepo
 
 from pdmeasure.pipeline import sources
-from pdmeasure.pipeline.config import (
-    DEFAULT_SEPARATORS,
-    ConfigError,
-    check_class_order,
-    first_appearance,
-    load_manifest,
-    manifest_entry,
-)
-from pdmeasure.pipeline.sources import SourceTable
+from pdmeasure.pipeline.classes import check_class_order, first_appearance
+from pdmeasure.pipeline.errors import ConfigError, DataFetchError
+from pdmeasure.pipeline.mirror import load_manifest, manifest_entry
+from pdmeasure.pipeline.sources import DEFAULT_SEPARATORS, SourceTable
+from pdmeasure.pipeline.text import csv_rows, decode_text
 
 #: Seconds before a UCI request gives up (ucimlrepo sets no timeout; a filtered network would
 #: otherwise hang the fetch job instead of falling back to the mirror).
 UCI_TIMEOUT = 30.0
 
 _log = logging.getLogger(__name__)
-
-
-class DataFetchError(RuntimeError):
-    """A dataset could not be fetched; the message names the dataset, the reason and the fix."""
 
 
 @dataclass(frozen=True)
@@ -349,33 +339,6 @@ def _mirror_columns(name: str, mirror, uci_id: int) -> list[str] | None:
     return entry["columns"] if entry else None
 
 
-def decode_text(raw: bytes, subject: str, fix: str) -> str:
-    """``raw`` as UTF-8 text (a leading byte-order mark dropped).
-
-    Parameters
-    ----------
-    raw : bytes
-        The file's content.
-    subject : str
-        Start of the error message (:func:`data_subject`).
-    fix : str
-        How to fix a file that is not UTF-8.
-
-    Raises
-    ------
-    DataFetchError
-        Naming the first byte that is not UTF-8, its line and ``fix``.
-    """
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise DataFetchError(
-            f"{subject}: the file is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
-            f"{exc.start}, line {line}); to fix: {fix}"
-        ) from None
-
-
 def read_mirror(
     name: str, uci_id: int, mirror: str | Path | None, *, reason: str = "ucimlrepo failed"
 ) -> tuple[pd.DataFrame, Path]:
@@ -487,26 +450,6 @@ def parse_original(text: str, columns: list[str], *, source: str = "<text>") -> 
     """
     rows = [row for _, row in csv_rows(text, columns, source)]
     return _string_frame(np.array(rows, dtype=object).reshape(len(rows), len(columns)), columns)
-
-
-def csv_rows(text: str, columns: list[str] | None, source: str, *, delimiter: str = ","):
-    """``(line, fields)`` of every non-blank CSV row; all rows must have ``len(columns)`` fields.
-
-    With ``columns`` None the first row sets the expected count (a header row).
-    """
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    for row in reader:
-        if not row or (len(row) == 1 and not row[0].strip()):
-            continue  # blank line (nursery.data ends with one)
-        if columns is None:
-            columns = row
-        if len(row) != len(columns):
-            raise DataFetchError(
-                f"{source}: line {reader.line_num} has {len(row)} fields, expected "
-                f"{len(columns)} ({', '.join(columns)}); to fix: give that row one value per "
-                "column (quote values that contain a comma)"
-            )
-        yield reader.line_num, row
 
 
 def _string_frame(values: np.ndarray, columns: list[str]) -> pd.DataFrame:

@@ -25,7 +25,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pdmeasure.pipeline.config import ConfigError
+from pdmeasure.pipeline.errors import ConfigError, DataFetchError
+from pdmeasure.pipeline.text import csv_rows, decode_text
 
 #: The missing-value marker of ARFF (and of OpenML, whose data are ARFF).
 ARFF_MISSING = "?"
@@ -35,6 +36,10 @@ ARFF_MISSING = "?"
 _DOWNLOAD_ERRORS = (OSError, EOFError, http.client.HTTPException)
 
 _log = logging.getLogger(__name__)
+
+
+#: Field separator of each delimited format when ``separator`` is not given.
+DEFAULT_SEPARATORS = {"csv": ",", "tsv": "\t"}
 
 
 @dataclass(frozen=True)
@@ -67,9 +72,6 @@ class SourceTable:
 
 
 def _fetch_error(message: str) -> Exception:
-    # fetch imports this module: its error class is looked up when an error is raised.
-    from pdmeasure.pipeline.fetch import DataFetchError
-
     return DataFetchError(message)
 
 
@@ -134,8 +136,6 @@ def _read_file(name: str, path: str | Path, sha256: str | None) -> tuple[bytes, 
 
 
 def _decode(raw: bytes, subject: str) -> str:
-    from pdmeasure.pipeline.fetch import decode_text
-
     return decode_text(raw, subject, "save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)")
 
 
@@ -202,8 +202,6 @@ def delimited_frame(
     DataFetchError
         As :func:`read_delimited`.
     """
-    from pdmeasure.pipeline.fetch import csv_rows
-
     raw, digest, subject = _read_file(name, path, sha256)
     text = _decode(raw, subject)
     rows = [row for _, row in csv_rows(text, None, subject, delimiter=separator)]
