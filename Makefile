@@ -43,10 +43,10 @@ lint: setup
 # The documentation site, warnings as errors (-W), every reference checked (-n); the figures
 # come from a run of the small .test experiment, made first when they are missing.
 DOCS_OUT ?= docs/_build/html
-docs: setup docs/_generated/figure7_sklearn.png
+docs: setup docs/_generated/run.txt
 	$(BIN)/sphinx-build -W --keep-going -n -b html docs $(DOCS_OUT)
 
-docs/_generated/figure7_sklearn.png: | setup
+docs/_generated/run.txt: | setup
 	$(BIN)/python docs/_tools/figures.py --cores $(CORES)
 
 # Regenerate the figures of the site (Figure 7, a CD diagram, the explorer) from a fresh run.

@@ -11,7 +11,7 @@ the site shows, and copies them into ``docs/_generated/``:
 - ``figure7_sklearn.png``: paper Figure 7 (pd over each dataset's kappa grid);
 - ``cd_diagram.png``: the critical-difference diagram of pd at the default kappa;
 - ``explorer_wine.html``: the interactive kappa explorer of the Wine dataset;
-- ``run.txt``: the command that made them.
+- ``run.txt``: the command that made them, written last (``make docs`` looks for it).
 
 Every figure is written to a temporary name and renamed, so an interrupted run leaves no
 half-written figure behind.
