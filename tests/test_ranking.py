@@ -7,12 +7,9 @@ import pandas as pd
 import pytest
 
 from pdmeasure.measures.weights import format_kappa
+from pdmeasure.paper.facts import table_title
 from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
-from pdmeasure.pipeline.ranking_tables import (
-    competition_ranks,
-    ranking_table,
-    table_title,
-)
+from pdmeasure.pipeline.ranking_tables import competition_ranks, ranking_table
 from pdmeasure.render.markdown import ranking_table_markdown
 
 CLASSIFIERS = ["Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest"]

@@ -22,10 +22,14 @@ PD_CLASSIFIERS = ("Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest")
 #: Suffix of a rank column in ``published.csv`` (``"J48 rank"`` next to ``"J48"``).
 RANK_SUFFIX = " rank"
 
-#: Decimals printed in Tables 6-9; ranks are taken on values rounded to them.
-TABLE_DECIMALS = 4
-
 
 def dataset_of_table(table: str) -> str | None:
     """The dataset of a paper-000 ranking table (``"6"`` -> ``"car"``), None for other tables."""
     return {number: name for name, number in PD_DATASET_TABLES.items()}.get(str(table))
+
+
+def table_title(dataset: str, engine: str) -> str:
+    """``Table 6: car (engine sklearn)`` for the paper's datasets, a generic title otherwise."""
+    number = PD_DATASET_TABLES.get(dataset)
+    prefix = f"Table {number}" if number is not None else "Ranking table"
+    return f"{prefix}: {dataset} (engine {engine})"

@@ -15,10 +15,11 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
-from pdmeasure.paper.facts import PD_DATASET_TABLES, TABLE_DECIMALS
 
-#: Printed precision of the paper's tables.
-#: Paper 000 table number of each of its datasets; any other dataset gets a generic title.
+#: Decimals printed in the ranking tables, as in the papers' Tables 6-9; ranks are taken on
+#: values rounded to them.
+TABLE_DECIMALS = 4
+
 #: (row label, registry measure) of the fixed rows, in the paper's order.
 FIXED_ROWS = (
     ("accuracy", "accuracy"),
@@ -115,10 +116,3 @@ def ranking_table(
     table = pd.concat(parts, ignore_index=True)
     table["rank"] = table["rank"].astype("Int64")
     return table[list(RANKING_COLUMNS)]
-
-
-def table_title(dataset: str, engine: str) -> str:
-    """``Table 6: car (engine sklearn)`` for the paper's datasets, a generic title otherwise."""
-    number = PD_DATASET_TABLES.get(dataset)
-    prefix = f"Table {number}" if number is not None else "Ranking table"
-    return f"{prefix}: {dataset} (engine {engine})"
