@@ -18,6 +18,7 @@ from pdmeasure.paper import reproduction as R
 from pdmeasure.pipeline.engines import ENGINES
 from pdmeasure.pipeline.measure_table import measures_table
 from pdmeasure.pipeline.ranking_tables import ranking_table
+from pdmeasure.render.reproduction_markdown import summary_markdown
 
 SKLEARN_FOR = {
     "Bagging": "Bagging",
@@ -123,7 +124,7 @@ def sklearn_krkopt_table(config, authors, computed):
 
 def data_table_count() -> int:
     """Published numbers of paper 000 Tables 6-9."""
-    pub = published.load(R.PD_PAPER)
+    pub = published.load(facts.PD_PAPER)
     return int(pub["table"].astype(str).isin(["6", "7", "8", "9"]).sum())
 
 
@@ -307,10 +308,10 @@ def test_reproduction_table_and_summary(config, computed):
     assert set(table["status"]) <= set(R.STATUSES)
     counts = R.status_counts(table, ["engine"])
     assert counts["total"].sum() == len(table)
-    text = R.summary_markdown(table)
+    text = summary_markdown(R.summary_tables(table))
     assert "## Per table and engine" in text and "| none" in text
     with pytest.raises(ValueError, match="empty"):
-        R.summary_markdown(table.iloc[:0])
+        R.summary_tables(table.iloc[:0])
 
 
 @pytest.mark.slow
@@ -361,7 +362,7 @@ def test_engine_not_in_the_config_is_not_run(sklearn_krkopt_table):
 def test_datasets_not_in_the_config_are_not_run(sklearn_krkopt_table):
     sk = sklearn_krkopt_table[sklearn_krkopt_table["engine"] == "sklearn"]
     others = sk[sk["table"].isin(["6", "7", "8"])]  # car, nursery, dermatology
-    assert len(others) == data_table_count() - len(published.load(R.PD_PAPER, "9"))
+    assert len(others) == data_table_count() - len(published.load(facts.PD_PAPER, "9"))
     assert (others["status"] == "not_run").all()
     assert (
         others["reason"]
@@ -395,7 +396,7 @@ def test_value_missing_from_the_results_is_not_run(config, authors):
     cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
     measures = measures[measures["classifier"] != "RandomForest"]
     out = R.compare_data_tables(
-        published.load(R.PD_PAPER, "9"),
+        published.load(facts.PD_PAPER, "9"),
         config=cfg,
         measures=measures,
         rankings=rankings,
@@ -415,7 +416,7 @@ def test_kappa_vector_not_configured_is_not_run(config, authors):
     cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
     del cfg["datasets"]["krkopt"]["kappa_vectors"]["fn3"]
     out = R.compare_data_tables(
-        published.load(R.PD_PAPER, "9"),
+        published.load(facts.PD_PAPER, "9"),
         config=cfg,
         measures=measures,
         rankings=rankings,
@@ -438,7 +439,7 @@ def test_status_counts_and_summary_show_not_run(sklearn_krkopt_table):
     sk = table[table["engine"] == "sklearn"]
     assert counts.loc["sklearn", "differs"] == (sk["status"] == "differs").sum()
     assert counts.loc["sklearn", "not_run"] == (sk["status"] == "not_run").sum() > 0
-    text = R.summary_markdown(table)
+    text = summary_markdown(R.summary_tables(table))
     assert re.search(
         r"\| engine +\| +match +\| +erratum +\| +differs +\| +not_run +\| +total +\|", text
     )

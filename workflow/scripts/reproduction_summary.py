@@ -2,12 +2,13 @@
 
 import logging
 
-from pdmeasure.paper.reproduction import read_reproduction, summary_markdown
+from pdmeasure.paper.reproduction import read_reproduction, summary_tables
 from pdmeasure.pipeline.io import run_script, write_text
+from pdmeasure.render.reproduction_markdown import summary_markdown
 
 
 def main(smk, log) -> None:
-    write_text(summary_markdown(read_reproduction(smk.input[0])), smk.output[0])
+    write_text(summary_markdown(summary_tables(read_reproduction(smk.input[0]))), smk.output[0])
     logging.info("summary -> %s", smk.output[0])
 
 
