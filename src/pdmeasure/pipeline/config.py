@@ -26,6 +26,7 @@ as a dotted path (``datasets.car.kappa_vectors.p1``).
 from __future__ import annotations
 
 import copy
+import math
 import os
 import shlex
 from collections.abc import Mapping, Sequence
@@ -472,6 +473,54 @@ def check_config(config: Mapping) -> None:
             _check_unit_interval(vector, f"{key}.kappa_vectors.{vname}")
         _check_unit_interval(ds.get("kappa_grid") or [], f"{key}.kappa_grid")
     check_sizes(config)
+    check_uncertainty(config.get("uncertainty", {}))
+
+
+#: Fewest ``uncertainty.draws``, and fewest draws in each tail of a ``uncertainty.level``
+#: interval: a percentile interval read off fewer draws than this is mostly noise.
+MIN_UNCERTAINTY_DRAWS = 100
+MIN_TAIL_DRAWS = 5
+
+
+def check_uncertainty(block: Mapping) -> None:
+    """Ranges of the ``uncertainty`` block (the schema checks only the types).
+
+    ``level`` in (0, 1); ``draws`` at least :data:`MIN_UNCERTAINTY_DRAWS` and at least
+    :data:`MIN_TAIL_DRAWS` draws in each tail of the interval; ``prior`` > 0; ``rope`` >= 0;
+    ``seed`` >= 0. Checked here rather than in the schema so that each message gives the fix.
+
+    Raises
+    ------
+    ConfigError
+        Naming the key, the value and the fix.
+    """
+    level = float(block.get("level", 0.95))
+    draws = int(block.get("draws", 4000))
+    if not 0.0 < level < 1.0:
+        raise ConfigError(
+            f"config key `uncertainty.level`: {level!r} is not strictly between 0 and 1; "
+            "to fix: give the interval's probability as a fraction, e.g. 0.95 (not 95)"
+        )
+    tail = (1.0 - level) / 2.0
+    needed = max(MIN_UNCERTAINTY_DRAWS, math.ceil(MIN_TAIL_DRAWS / tail - 1e-9))
+    if draws < needed:
+        raise ConfigError(
+            f"config key `uncertainty.draws`: {draws} draws are too few for a {level:g} "
+            f"interval (at least {MIN_UNCERTAINTY_DRAWS}, and {MIN_TAIL_DRAWS} draws in each "
+            f"tail); to fix: `uncertainty.draws: {needed}` or more (default 4000)"
+        )
+    for key, strict, fix in (
+        ("prior", True, "0.5 (Jeffreys) or 1 (uniform)"),
+        ("rope", False, "0 to turn equivalence off, or e.g. 0.01"),
+        ("seed", False, "any non-negative integer, e.g. 0"),
+    ):
+        value = block.get(key)
+        if value is not None and (value <= 0 if strict else value < 0):
+            bound = "> 0" if strict else ">= 0"
+            raise ConfigError(
+                f"config key `uncertainty.{key}`: {value!r} is negative{' or zero' if strict else ''}; "
+                f"it must be {bound}; to fix: set `uncertainty.{key}` to {fix}"
+            )
 
 
 #: The exact analysis counts kappa vectors exactly (Python ints) or, past 2**63, in float64
