@@ -32,13 +32,14 @@ reproduce: setup
 test: setup
 	$(BIN)/python -m pytest
 
-# The five checks of the code base (tests/test_lint.py runs each of them in CI).
+# The six checks of the code base (tests/test_lint.py runs each of them in CI).
 lint: setup
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check Snakefile workflow
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # The documentation site, warnings as errors (-W), every reference checked (-n); the figures
 # come from a run of the small .test experiment, made first when they are missing.

@@ -1,5 +1,6 @@
-"""The five checks of ``make lint`` are clean: ``snakemake --lint`` on the workflow and config,
-``snakefmt --check``, ``ruff check``, ``ruff format --check`` and ``mypy`` on the library."""
+"""The six checks of ``make lint`` are clean: ``snakemake --lint`` on the workflow and config,
+``snakefmt --check``, ``ruff check``, ``ruff format --check``, ``mypy`` on the library and
+``lint-imports`` (the package's layers)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ CHECKS = {
     "ruff-check": ["ruff", "check", "."],
     "ruff-format": ["ruff", "format", "--check", "."],
     "mypy": ["mypy"],
+    "import-linter": ["lint-imports"],
 }
 
 
