@@ -10,7 +10,7 @@ import pytest
 
 from pdmeasure import measures
 from pdmeasure.pipeline.histograms import (
-    SUMMARY_COLUMNS,
+    GRID_SUMMARY_COLUMNS,
     grid_distribution,
     grid_tables,
     histogram_edges,
@@ -76,7 +76,7 @@ def test_tidy_tables():
         dict(zip(keys, CMS)), VALUES, bin_width=0.1, chunk_size=16, zero_division=0.0
     )
     assert list(summary["classifier"]) == ["A", "B", "C"]
-    assert tuple(summary.columns) == SUMMARY_COLUMNS
+    assert tuple(summary.columns) == GRID_SUMMARY_COLUMNS
     assert (summary["n"] == 125).all()
     assert (summary["n_undefined"] == 0).all()
     assert summary["kappa_grid"].iloc[0] == "0;0.25;0.5;0.75;1"
@@ -159,7 +159,7 @@ def test_undefined_pd_tables_and_csv_round_trip(tmp_path):
     histogram, summary = grid_tables(
         dict(zip(keys, UNDEFINED_CMS)), [0.5, 1], bin_width=0.1, zero_division="nan"
     )
-    assert tuple(summary.columns) == SUMMARY_COLUMNS
+    assert tuple(summary.columns) == GRID_SUMMARY_COLUMNS
     assert list(summary["n"]) == [8, 8, 8]
     # A: kappa_2 is never 0 in the grid; C: kappa_2 = 0.5 weighs the 0/0 recall
     assert list(summary["n_undefined"]) == [8, 0, 4]

@@ -49,8 +49,8 @@ EXACT_QUANTILE_LIMIT = 2**22
 #: Tolerance for pd values a rounding error outside [0, 1] (clipped back in).
 _RANGE_TOL = 1e-9
 
-HISTOGRAM_COLUMNS = ("engine", "dataset", "classifier", "bin_left", "bin_right", "count")
-SUMMARY_COLUMNS = (
+GRID_HISTOGRAM_COLUMNS = ("engine", "dataset", "classifier", "bin_left", "bin_right", "count")
+GRID_SUMMARY_COLUMNS = (
     "engine",
     "dataset",
     "classifier",
@@ -276,10 +276,10 @@ def grid_tables(
     Returns
     -------
     histogram : DataFrame
-        Columns :data:`HISTOGRAM_COLUMNS`; every bin of every matrix, zeros included (a matrix
+        Columns :data:`GRID_HISTOGRAM_COLUMNS`; every bin of every matrix, zeros included (a matrix
         whose pd is undefined at every vector has a row of zeros).
     summary : DataFrame
-        Columns :data:`SUMMARY_COLUMNS`, one row per matrix; ``n`` counts all grid vectors,
+        Columns :data:`GRID_SUMMARY_COLUMNS`, one row per matrix; ``n`` counts all grid vectors,
         ``n_undefined`` those where pd is undefined, the statistics cover the defined values
         (see the module docstring).
     """
@@ -315,7 +315,7 @@ def grid_tables(
             **stats,
         }
     )
-    return histogram, summary[list(SUMMARY_COLUMNS)]
+    return histogram, summary[list(GRID_SUMMARY_COLUMNS)]
 
 
 def read_histogram(path) -> pd.DataFrame:
@@ -324,5 +324,5 @@ def read_histogram(path) -> pd.DataFrame:
     The edges go through :func:`~pdmeasure.pipeline.io.text_to_float` (a ``NaN`` cell reads as NaN).
     """
     return read_csv(
-        path, required=HISTOGRAM_COLUMNS, numbers=["bin_left", "bin_right"], integers=["count"]
+        path, required=GRID_HISTOGRAM_COLUMNS, numbers=["bin_left", "bin_right"], integers=["count"]
     )

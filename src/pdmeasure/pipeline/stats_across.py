@@ -31,10 +31,10 @@ from pdmeasure.pipeline.stats_tables import (
     OMNIBUS_TESTS,
     POSTHOC_COLUMNS,
     RANK_COLUMNS,
-    describe,
     differing_kappa_vectors,
     drop_nan_rows,
     not_pooled_note,
+    warning_label,
 )
 from pdmeasure.stats.omnibus import TestResult, friedman, friedman_aligned_ranks, quade
 from pdmeasure.stats.posthoc import (
@@ -78,7 +78,7 @@ def _compare_one(table: pd.DataFrame, *, keys: dict, alpha: float) -> AcrossTabl
     measure = keys["measure"]
     lower = lower_is_better(measure)
     table, excluded = _drop_nan_blocks(
-        table, f"{keys['engine']}: {describe(measure, keys['kappa'])}"
+        table, f"{keys['engine']}: {warning_label(measure, keys['kappa'])}"
     )
     names = [str(c) for c in table.columns]
     n, k = table.shape

@@ -171,7 +171,7 @@ def drop_nan_rows(
     return table.loc[~bad.any(axis=1)], dropped
 
 
-def describe(measure: str, kappa: str) -> str:
+def warning_label(measure: str, kappa: str) -> str:
     """``accuracy`` or ``preference_driven [kappa p1]``: the measure in warning texts."""
     return measure + (f" [kappa {kappa}]" if kappa else "")
 

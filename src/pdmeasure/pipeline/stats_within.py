@@ -19,8 +19,8 @@ from pdmeasure.pipeline.stats_tables import (
     MCNEMAR_MEASURES,
     PAIRWISE_COLUMNS,
     WITHIN_TESTS,
-    describe,
     drop_nan_rows,
+    warning_label,
 )
 from pdmeasure.stats.paired import (
     PairedResult,
@@ -120,7 +120,7 @@ def compare_within_dataset(
     for (measure, kappa), group in cv_values.groupby(["measure", "kappa"], sort=False):
         keys = {"engine": engine, "dataset": dataset, "measure": measure, "kappa": kappa}
         lower = lower_is_better(measure)
-        what = f"{engine}/{dataset}: {describe(measure, kappa)}"
+        what = f"{engine}/{dataset}: {warning_label(measure, kappa)}"
         table = _fold_matrix(group, what)
         ratio = float((group["n_test"] / group["n_train"]).mean())
         five = None

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pdmeasure.pipeline.histograms import HISTOGRAM_COLUMNS
+from pdmeasure.pipeline.histograms import GRID_HISTOGRAM_COLUMNS
 from pdmeasure.pipeline.io import atomic_path, require_columns
 
 PANEL_SIZE = (2.6, 1.9)  # inches per panel (width, height)
@@ -49,7 +49,7 @@ def figure7(
     ----------
     histogram : DataFrame
         Rows of ``grids/{engine}/{dataset}/histogram.csv`` (columns
-        :data:`pdmeasure.pipeline.histograms.HISTOGRAM_COLUMNS`), one or more datasets of ONE engine.
+        :data:`pdmeasure.pipeline.histograms.GRID_HISTOGRAM_COLUMNS`), one or more datasets of ONE engine.
     datasets, classifiers : sequence of str, optional
         Row and column order; default: order of first appearance in ``histogram``.
     title : str, optional
@@ -68,7 +68,7 @@ def figure7(
         defined (see :mod:`pdmeasure.pipeline.histograms`); a panel whose counts are all zero (pd undefined
         at every vector, possible under ``zero_division="nan"``) says so.
     """
-    require_columns(histogram.columns, HISTOGRAM_COLUMNS, "histogram table")
+    require_columns(histogram.columns, GRID_HISTOGRAM_COLUMNS, "histogram table")
     if histogram.empty:
         raise ValueError("histogram table is empty")
     datasets = list(datasets or dict.fromkeys(histogram["dataset"]))
