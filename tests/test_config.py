@@ -134,7 +134,7 @@ def test_kappa_vector_length(raw):
         validate(raw)
     message = str(info.value)
     assert "`datasets.nursery.kappa_vectors.p3`" in message
-    assert "4 values" in message and "5 classes" in message
+    assert "4 value(s)" in message and "5 classes" in message
 
 
 def test_exactly_one_of_uci_id_and_path(raw):
@@ -286,7 +286,7 @@ def _kappa_length(config):
     [
         (_misspelt, "unknown key `cv.fold`"),
         (_wrong_type, "config key `cv.folds`: 'three' is not of type 'integer'"),
-        (_kappa_length, "config key `datasets.car.kappa_vectors.p2`: 3 values"),
+        (_kappa_length, "config key `datasets.car.kappa_vectors.p2`: kappa has 3 value(s)"),
         (_bad_class_order, "config key `datasets.car.classes`"),
     ],
     ids=["misspelt", "wrong-type", "kappa-length", "class-order"],

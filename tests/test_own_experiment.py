@@ -184,8 +184,8 @@ def test_kappa_vector_by_label_becomes_positional(tmp_path, wine_copy):
 @pytest.mark.parametrize(
     ("vector", "words"),
     [
-        ({"1": 1, "2": 0.5, "4": 0}, "labels ['4'] are not classes of the dataset"),
-        ({"1": 1, "2": 0.5}, "classes ['3'] have no value"),
+        ({"1": 1, "2": 0.5, "4": 0}, "unknown label(s) '4'"),
+        ({"1": 1, "2": 0.5}, "no weight for label(s) '3'"),
     ],
     ids=["unknown-label", "missing-label"],
 )

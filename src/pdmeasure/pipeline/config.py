@@ -36,7 +36,8 @@ from typing import Any
 
 import yaml
 
-from pdmeasure.pipeline.classes import check_class_order, label_mismatch
+from pdmeasure.measures.labels import kappa_vector
+from pdmeasure.pipeline.classes import check_class_order
 from pdmeasure.pipeline.engines import ENGINES, get_engine
 from pdmeasure.pipeline.engines.base import CVSpec, DatasetSpec, EngineUnavailable
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
@@ -410,29 +411,26 @@ def data_locations(config: Mapping) -> dict:
 def kappa_by_label(vector, classes: Sequence[str], key: str) -> list[float]:
     """A kappa vector as a list in class order; a mapping ``{label: value}`` is reordered.
 
-    A list is returned as given (its length is checked by :func:`check_config`).
+    The library's :func:`pdmeasure.measures.labels.kappa_vector` does the work (a list of the
+    wrong length, a mapping that leaves out a class or names a label that is not a class are
+    its errors); a list is returned as given, so its values keep their spelling in ``params``.
 
     Raises
     ------
     ConfigError
-        Naming ``key``: a mapping that leaves out a class or names a label that is not a
-        class.
+        Naming ``key``, the problem, the classes and the fix.
     """
-    if not isinstance(vector, Mapping):
-        return list(vector)
-    labels = {str(label): value for label, value in vector.items()}
-    problem = label_mismatch(
-        list(labels),
-        classes,
-        "labels {} are not classes of the dataset",
-        "classes {} have no value",
-    )
-    if problem:
+    if isinstance(vector, Mapping):
+        vector = {str(label): value for label, value in vector.items()}
+    try:
+        values = kappa_vector(vector, classes)
+    except ValueError as exc:
         raise ConfigError(
-            f"config key `{key}`: {problem}; the classes are {list(classes)} -- "
-            "to fix: give one value for every class label, spelt as in the data"
-        )
-    return [float(labels[c]) for c in classes]
+            f"config key `{key}`: {exc}; the classes are {list(classes)} -- to fix: give one "
+            "value per class, in the order of `classes`, or a mapping naming every class label "
+            "as spelt in the data"
+        ) from None
+    return values.tolist() if isinstance(vector, Mapping) else list(vector)
 
 
 def auto_kappa_grid(n_classes: int, limit: int) -> list[float] | None:
@@ -451,7 +449,7 @@ def auto_kappa_grid(n_classes: int, limit: int) -> list[float] | None:
 def check_config(config: Mapping) -> None:
     """Checks that span keys of the resolved config (:func:`resolve_run`).
 
-    - every kappa vector has one value per class, each in [0, 1];
+    - every kappa vector has values in [0, 1];
     - ``kappa_grid`` values lie in [0, 1];
     - the grids are small enough to run (:func:`check_sizes`).
 
@@ -462,14 +460,8 @@ def check_config(config: Mapping) -> None:
     """
     for name, ds in config["datasets"].items():
         key = f"datasets.{name}"
-        n_classes = len(ds["classes"])
+        # Their length was checked when they were resolved (:func:`kappa_by_label`).
         for vname, vector in ds.get("kappa_vectors", {}).items():
-            if len(vector) != n_classes:
-                raise ConfigError(
-                    f"config key `{key}.kappa_vectors.{vname}`: {len(vector)} values, but "
-                    f"`{key}.classes` has {n_classes} classes; give one value per class, in the "
-                    "order of `classes`"
-                )
             _check_unit_interval(vector, f"{key}.kappa_vectors.{vname}")
         _check_unit_interval(ds.get("kappa_grid") or [], f"{key}.kappa_grid")
     check_sizes(config)
