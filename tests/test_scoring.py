@@ -6,6 +6,7 @@ import json
 import pickle
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -117,9 +118,52 @@ def test_explicit_labels_keep_an_absent_class():
         y_true, y_pred, labels=["a", "b", "c"], kappa=[0, 0, 0], zero_division=0.0
     ) == pytest.approx((0.5 + 1.0 + 0.0) / 3)
     assert np.isnan(
-        preference_driven_score(y_true, y_pred, labels=["a", "b", "c"], kappa=[0, 0, 0])
+        preference_driven_score(
+            y_true, y_pred, labels=["a", "b", "c"], kappa=[0, 0, 0], zero_division="nan"
+        )
     )
     assert preference_driven_score(y_true, y_pred, kappa=[0, 0]) == pytest.approx(0.75)
+
+
+def test_default_follows_scikit_learn_warn_and_score_zero():
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    y_true, y_pred = ["a", "a", "b", "b"], ["a", "b", "b", "b"]
+    with pytest.warns(UndefinedMetricWarning, match="zero_division=0.0"):
+        value = preference_driven_score(y_true, y_pred, labels=["a", "b", "c"], kappa=[0, 0, 0])
+    assert value == pytest.approx((0.5 + 1.0 + 0.0) / 3)
+    with pytest.warns(UndefinedMetricWarning):
+        assert pacc_score(y_true, y_pred, labels=["a", "b", "c"]) == pacc_score(
+            y_true, y_pred, labels=["a", "b", "c"], zero_division=0.0
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a defined score does not warn
+        assert preference_driven_score(y_true, y_pred) == pytest.approx(
+            preference_driven_score(y_true, y_pred, zero_division="nan")
+        )
+
+
+def test_model_selection_never_sees_nan():
+    """A shallow tree that never predicts a class: GridSearchCV gets finite scores only."""
+    from sklearn.datasets import load_iris
+    from sklearn.exceptions import UndefinedMetricWarning
+    from sklearn.metrics import make_scorer
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.tree import DecisionTreeClassifier
+
+    X, y = load_iris(return_X_y=True)
+    search = GridSearchCV(
+        DecisionTreeClassifier(random_state=0),
+        {"max_depth": [1, 3]},
+        scoring=make_scorer(preference_driven_score, labels=[0, 1, 2]),
+        cv=3,
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search.fit(X, y)
+    assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
+    assert not [w for w in caught if "non-finite" in str(w.message)]
+    assert any(issubclass(w.category, UndefinedMetricWarning) for w in caught)
 
 
 @pytest.mark.parametrize(

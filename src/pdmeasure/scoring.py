@@ -22,13 +22,22 @@ R_k of the Pacc paper (paper 001, eqs. 6-9) is Gorodkin's multi-class MCC, regis
 the ratio is ``0/0`` (pdmeasure's ``zero_division=0.0``). Cohen's kappa is
 :func:`sklearn.metrics.cohen_kappa_score`.
 
+Zero division
+-------------
+The scores follow scikit-learn's convention, so that model selection never sees a NaN:
+``zero_division="warn"`` (the default) scores a ``0/0`` ratio (a class never predicted, or
+absent from a fold) as 0 and issues :class:`sklearn.exceptions.UndefinedMetricWarning`; 0.0,
+1.0 or ``"nan"`` set the value without a warning, as in :mod:`pdmeasure.measures`.
+
 scikit-learn is imported on the first call only, so ``import pdmeasure`` stays cheap.
 """
 
 from __future__ import annotations
 
 import textwrap
+import warnings
 from collections.abc import Callable
+from typing import Literal
 
 import numpy as np
 
@@ -45,6 +54,33 @@ __all__ = [
     "kappa_vector",
     "label_confusion_matrix",
 ]
+
+#: A score's ``zero_division``: the library's policy values, or scikit-learn's ``"warn"``.
+ScoreZeroDivision = ZeroDivision | Literal["warn"]
+
+
+def _policy_value(compute: Callable[[ZeroDivision], object], zero_division: ScoreZeroDivision):
+    """``compute(zero_division)``; under ``"warn"``, 0.0 and a warning when it is undefined.
+
+    A score is undefined when some ``0/0`` ratio reaches it, i.e. when it is NaN under the
+    ``"nan"`` policy; then scikit-learn's scores warn and return the value at 0.
+    """
+    if zero_division != "warn":
+        return compute(zero_division)
+    value = compute("nan")
+    if not np.isnan(value):
+        return value
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    warnings.warn(
+        "a 0/0 ratio (a class never predicted, or with no samples) makes the score "
+        "undefined; it is scored with zero_division=0.0. Pass labels= to fix the class set, "
+        "or zero_division= to choose the value and silence this warning.",
+        UndefinedMetricWarning,
+        stacklevel=3,
+    )
+    return compute(0.0)
+
 
 #: The label parameters every score here documents (shared by the docstrings below).
 _LABEL_PARAMETERS = """
@@ -64,8 +100,9 @@ _COMMON_PARAMETERS = (
     + """
     sample_weight : array_like of shape (n_samples,), optional
         Weight of each sample in the confusion matrix.
-    zero_division : {{"nan", 0.0, 1.0}}, default "nan"
-        Value of every ``0/0`` (see :mod:`pdmeasure.measures`).
+    zero_division : {{"warn", "nan", 0.0, 1.0}}, default "warn"
+        Value of every ``0/0`` (see :mod:`pdmeasure.measures`); ``"warn"``: 0.0 with a
+        warning when it changes the score (scikit-learn's convention).
 
     Returns
     -------
@@ -114,7 +151,7 @@ def preference_driven_score(
     labels=None,
     kappa=None,
     sample_weight=None,
-    zero_division: ZeroDivision = "nan",
+    zero_division: ScoreZeroDivision = "warn",
 ) -> float:
     r"""Preference-driven measure of label vectors (paper 000, eqs. 27 and 30; default eq. 31).
 
@@ -136,8 +173,9 @@ def preference_driven_score(
         ``{label: weight}`` naming every class exactly once. Default: eq. 31.
     sample_weight : array_like of shape (n_samples,), optional
         Weight of each sample in the confusion matrix.
-    zero_division : {"nan", 0.0, 1.0}, default "nan"
-        Value of a ``0/0`` precision or recall (paper 000 uses 0.0).
+    zero_division : {"warn", "nan", 0.0, 1.0}, default "warn"
+        Value of a ``0/0`` precision or recall (paper 000 uses 0.0); ``"warn"``: 0.0 with a
+        warning when it changes the score (scikit-learn's convention).
 
     Returns
     -------
@@ -159,7 +197,11 @@ def preference_driven_score(
     """
     cm, labels = label_confusion_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight)
     vector = None if kappa is None else kappa_vector(kappa, labels)
-    return float(measures.preference_driven(cm, vector, zero_division=zero_division))
+    return float(
+        _policy_value(
+            lambda zd: measures.preference_driven(cm, vector, zero_division=zd), zero_division
+        )
+    )
 
 
 preference_driven_score.__doc__ = (preference_driven_score.__doc__ or "").replace(
@@ -179,12 +221,17 @@ def _label_score(
 
     def decorate(stub: Callable) -> Callable:
         def score(
-            y_true, y_pred, *, labels=None, sample_weight=None, zero_division: ZeroDivision = "nan"
+            y_true,
+            y_pred,
+            *,
+            labels=None,
+            sample_weight=None,
+            zero_division: ScoreZeroDivision = "warn",
         ) -> float:
             cm, _ = label_confusion_matrix(
                 y_true, y_pred, labels=labels, sample_weight=sample_weight
             )
-            return float(measure(cm, zero_division=zero_division))
+            return float(_policy_value(lambda zd: measure(cm, zero_division=zd), zero_division))
 
         score.__name__ = score.__qualname__ = stub.__name__
         score.__module__ = stub.__module__
