@@ -419,8 +419,8 @@ def test_help_of_each_subcommand(command):
     assert f"usage: pdmeasure {command}" in text
     assert "sorted union of the actual and predicted labels" in text
     assert "--zero-division" in text and "default" in text
-    if command == "score":
-        assert "default nan, the measures library's default" in text
+    # One default for every subcommand: the measures library's.
+    assert "default nan, the measures library's" in text
 
 
 # --------------------------------------------------------------------------------------
@@ -523,13 +523,13 @@ def test_compare_leaves_out_an_undefined_classifier_under_nan(tmp_path, capsys):
     path = write(
         tmp_path / "nan.json", json.dumps({"labels": LABELS, "matrices": {"A": CM, "N": never_c}})
     )
-    data = compare_json(capsys, path, "--zero-division", "nan")
+    data = compare_json(capsys, path)  # the default, nan
     assert [r["classifier"] for r in data["summary"]] == ["A"]
     assert data["excluded"] == {"N": [{"class": "c", "ratio": "precision"}]}
     assert data["win"] == []
     status, out, _ = run_main(capsys, "compare", path, "--zero-division", "nan")
     assert status == 0 and "# left out: N (class 'c' is never predicted" in out
-    data = compare_json(capsys, path)  # default zero_division 0 keeps it
+    data = compare_json(capsys, path, "--zero-division", "0")  # 0 keeps it
     assert [r["classifier"] for r in data["summary"]] == ["A", "N"] and data["excluded"] == {}
 
 
@@ -568,11 +568,11 @@ def test_explore_passes_its_arguments(three, tmp_path, capsys, monkeypatch):
     for name, cm in MATRICES.items():
         assert matrices[name].dtype.kind == "i"
         np.testing.assert_array_equal(matrices[name], cm)
-    assert kwargs == {"dataset": "three", "grid_values": [0.0, 0.5, 1.0], "zero_division": 0.0}
+    assert kwargs == {"dataset": "three", "grid_values": [0.0, 0.5, 1.0], "zero_division": "nan"}
     run_main(
-        capsys, "explore", three, "-o", out_path, "--dataset", "iris", "--zero-division", "nan"
+        capsys, "explore", three, "-o", out_path, "--dataset", "iris", "--zero-division", "0"
     )
-    assert calls[-1][1] == {"dataset": "iris", "grid_values": None, "zero_division": "nan"}
+    assert calls[-1][1] == {"dataset": "iris", "grid_values": None, "zero_division": 0.0}
 
 
 def test_explore_without_the_explorer_module(three, tmp_path, capsys, monkeypatch):

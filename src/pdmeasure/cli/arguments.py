@@ -49,13 +49,19 @@ def add_input_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--labels", metavar="A,B,C", help="class order (see 'Class order' below)")
 
 
-def add_zero_division(parser: argparse.ArgumentParser, default: str, note: str) -> None:
+#: The command's one default for ``--zero-division``: the measures library's (``"nan"``: a
+#: measure that meets a 0/0 ratio is undefined, and says so).
+ZERO_DIVISION_DEFAULT = "nan"
+
+
+def add_zero_division(parser: argparse.ArgumentParser, note: str) -> None:
+    """``--zero-division {nan,0,1}``, default :data:`ZERO_DIVISION_DEFAULT`, with ``note``."""
     parser.add_argument(
         "--zero-division",
         choices=("nan", "0", "1"),
-        default=default,
-        help=f"value of a 0/0 (e.g. the precision of a class never predicted); default "
-        f"{default}, {note}",
+        default=ZERO_DIVISION_DEFAULT,
+        help="value of a 0/0 (e.g. the precision of a class never predicted); default "
+        f"{ZERO_DIVISION_DEFAULT}, the measures library's; the papers use 0. {note}",
     )
 
 

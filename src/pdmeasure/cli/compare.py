@@ -224,8 +224,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of those samples (default 0)")
     add_zero_division(
         p,
-        "0",
-        "the exact analysis's default (under nan a classifier with a "
-        "0/0 precision or recall is left out, with a warning)",
+        "Under nan a classifier with a 0/0 precision or recall is left out of the "
+        "analysis, with a warning that names it.",
     )
     p.set_defaults(run=run_compare)

@@ -53,5 +53,5 @@ def add_parser(subparsers) -> None:
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="the HTML file to write")
     p.add_argument("--dataset", help="dataset name shown in the page (default: FILE's stem)")
     p.add_argument("--grid", metavar="V,V,...", help="kappa values of a product grid, e.g. 0,0.5,1")
-    add_zero_division(p, "0", "the explorer's default")
+    add_zero_division(p, "Under nan a 0/0 precision or recall makes pd undefined where it counts.")
     p.set_defaults(run=run_explore)

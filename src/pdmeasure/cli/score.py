@@ -139,5 +139,5 @@ def add_parser(subparsers) -> None:
         help="output format (default text; values at full precision, NaN as NaN "
         "in text and CSV, null in JSON)",
     )
-    add_zero_division(p, "nan", "the measures library's default (paper 000 uses 0)")
+    add_zero_division(p, "")
     p.set_defaults(run=run_score)
