@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 import pandas as pd
@@ -68,6 +69,83 @@ def _pair_row(keys, test, a, b, diff, lower, result: PairedResult) -> dict:
     }
 
 
+def _correct_predictions(cv_predictions: pd.DataFrame | None) -> pd.DataFrame | None:
+    """row x classifier table of repeat 1's out-of-fold hits (McNemar's input), or None."""
+    if cv_predictions is None:
+        return None
+    check_paired_folds(cv_predictions)
+    first = cv_predictions[cv_predictions["repeat"] == cv_predictions["repeat"].min()]
+    return first.assign(ok=first["actual"] == first["predicted"]).pivot(
+        index="row", columns="classifier", values="ok"
+    )
+
+
+def _mean(d) -> float:
+    return float(d.mean()) if d.size else math.nan
+
+
+def _cv5x2_result(test: str, d5) -> PairedResult:
+    """``cv5x2_t`` or ``cv5x2_f`` on the 10 differences; NaN when a fold was dropped."""
+    if d5.size == 10:
+        func = paired_ttest_5x2cv if test == "cv5x2_t" else combined_ftest_5x2cv
+        return func(d5.reshape(5, 2))
+    # a fold was dropped for a NaN value (warned by _fold_matrix)
+    note = f"needs all 10 folds, {d5.size} without NaN"
+    return PairedResult(math.nan, math.nan, math.nan, math.nan, d5.size, note)
+
+
+@dataclass
+class _MeasureFolds:
+    """The inputs of every pair's tests for one (measure, kappa)."""
+
+    keys: dict
+    lower: bool
+    table: pd.DataFrame  # (repeat, fold) x classifier of the pipeline's CV
+    ratio: float  # mean n_test / n_train
+    five: pd.DataFrame | None  # the same of 5 x 2-fold CV
+    correct: pd.DataFrame | None  # McNemar's hits, for the measures it applies to
+
+
+def _pair_rows(m: _MeasureFolds, a: str, b: str, exact_below: int) -> list[dict]:
+    """Every test of the pair (a, b) for one measure: corrected t, 5x2cv t and F, McNemar."""
+    d = (m.table[a] - m.table[b]).to_numpy()
+    rows = [
+        _pair_row(
+            m.keys, "corrected_t", a, b, _mean(d), m.lower, corrected_resampled_ttest(d, m.ratio)
+        )
+    ]
+    if m.five is not None:
+        d5 = (m.five[a] - m.five[b]).to_numpy()
+        for test in ("cv5x2_t", "cv5x2_f"):
+            rows.append(_pair_row(m.keys, test, a, b, _mean(d5), m.lower, _cv5x2_result(test, d5)))
+    if m.correct is not None:
+        ca, cb = m.correct[a].to_numpy(bool), m.correct[b].to_numpy(bool)
+        sign = -1.0 if m.keys["measure"] == "error_rate" else 1.0
+        result = mcnemar(ca, cb, exact_below=exact_below)
+        rows.append(
+            _pair_row(m.keys, "mcnemar", a, b, float(ca.mean() - cb.mean()) * sign, m.lower, result)
+        )
+    return rows
+
+
+def _measure_folds(keys: dict, group: pd.DataFrame, cv5x2_values, correct) -> _MeasureFolds:
+    """The fold tables of one (measure, kappa) of the CV and of 5 x 2-fold CV."""
+    measure, kappa = keys["measure"], keys["kappa"]
+    what = f"{keys['engine']}/{keys['dataset']}: {warning_label(measure, kappa)}"
+    five = None
+    if cv5x2_values is not None:
+        sub = cv5x2_values[(cv5x2_values["measure"] == measure) & (cv5x2_values["kappa"] == kappa)]
+        five = _fold_matrix(sub, what + " (5x2cv)")
+    return _MeasureFolds(
+        keys=keys,
+        lower=lower_is_better(measure),
+        table=_fold_matrix(group, what),
+        ratio=float((group["n_test"] / group["n_train"]).mean()),
+        five=five,
+        correct=correct if measure in MCNEMAR_MEASURES else None,
+    )
+
+
 def compare_within_dataset(
     cv_values: pd.DataFrame,
     *,
@@ -109,81 +187,13 @@ def compare_within_dataset(
             raise ValueError(f"{name} must hold exactly one engine and dataset")
     engine, dataset = cv_values["engine"].iloc[0], cv_values["dataset"].iloc[0]
     names = list(classifiers or pd.unique(cv_values["classifier"]))
-    correct = None
-    if cv_predictions is not None:
-        check_paired_folds(cv_predictions)
-        first = cv_predictions[cv_predictions["repeat"] == cv_predictions["repeat"].min()]
-        correct = first.assign(ok=first["actual"] == first["predicted"]).pivot(
-            index="row", columns="classifier", values="ok"
-        )
+    correct = _correct_predictions(cv_predictions)
     rows = []
     for (measure, kappa), group in cv_values.groupby(["measure", "kappa"], sort=False):
         keys = {"engine": engine, "dataset": dataset, "measure": measure, "kappa": kappa}
-        lower = lower_is_better(measure)
-        what = f"{engine}/{dataset}: {warning_label(measure, kappa)}"
-        table = _fold_matrix(group, what)
-        ratio = float((group["n_test"] / group["n_train"]).mean())
-        five = None
-        if cv5x2_values is not None:
-            sub = cv5x2_values[
-                (cv5x2_values["measure"] == measure) & (cv5x2_values["kappa"] == kappa)
-            ]
-            five = _fold_matrix(sub, what + " (5x2cv)")
+        folds = _measure_folds(keys, group, cv5x2_values, correct)
         for a, b in combinations(names, 2):
-            d = (table[a] - table[b]).to_numpy()
-            rows.append(
-                _pair_row(
-                    keys,
-                    "corrected_t",
-                    a,
-                    b,
-                    float(d.mean()) if d.size else math.nan,
-                    lower,
-                    corrected_resampled_ttest(d, ratio),
-                )
-            )
-            if five is not None:
-                d5 = (five[a] - five[b]).to_numpy()
-                for test, func in (
-                    ("cv5x2_t", paired_ttest_5x2cv),
-                    ("cv5x2_f", combined_ftest_5x2cv),
-                ):
-                    if d5.size == 10:
-                        result = func(d5.reshape(5, 2))
-                    else:  # a fold was dropped for a NaN value (warned by _fold_matrix)
-                        result = PairedResult(
-                            math.nan,
-                            math.nan,
-                            math.nan,
-                            math.nan,
-                            d5.size,
-                            f"needs all 10 folds, {d5.size} without NaN",
-                        )
-                    rows.append(
-                        _pair_row(
-                            keys,
-                            test,
-                            a,
-                            b,
-                            float(d5.mean()) if d5.size else math.nan,
-                            lower,
-                            result,
-                        )
-                    )
-            if correct is not None and measure in MCNEMAR_MEASURES:
-                ca, cb = correct[a].to_numpy(bool), correct[b].to_numpy(bool)
-                diff = float(ca.mean() - cb.mean()) * (-1.0 if measure == "error_rate" else 1.0)
-                rows.append(
-                    _pair_row(
-                        keys,
-                        "mcnemar",
-                        a,
-                        b,
-                        diff,
-                        lower,
-                        mcnemar(ca, cb, exact_below=mcnemar_exact_below),
-                    )
-                )
+            rows += _pair_rows(folds, a, b, mcnemar_exact_below)
     if not rows:  # fewer than two classifiers: no pair to test
         return pd.DataFrame(columns=list(PAIRWISE_COLUMNS))
     out = pd.DataFrame(rows)
