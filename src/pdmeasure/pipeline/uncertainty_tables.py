@@ -1,0 +1,666 @@
+"""Uncertainty of the pipeline's numbers: tidy tables from :mod:`pdmeasure.uncertainty`.
+
+Per engine and dataset (rule ``uncertainty``), from draws of the pooled confusion matrices
+(``method: posterior``: each actual-class row from its Dirichlet posterior; ``method:
+bootstrap``: the pooled CV predictions resampled within each actual class, the same indices for
+every classifier):
+
+- :func:`interval_table` -- every registry measure and pd at ``default`` and at each configured
+  kappa vector, with its point value (the same as ``measures.csv``) and an equal-tailed
+  interval (columns :data:`INTERVAL_COLUMNS`);
+- :func:`pairwise_table` -- per measure and ordered pair, P(a better by more than the ROPE),
+  P(equivalent within it), P(a worse); and the preference-robust P(pd_a > pd_b) over the kappa
+  space (kappa uniform on [0, 1]^C, and uniform over the dataset's kappa grid) (columns
+  :data:`PAIRWISE_COLUMNS`);
+- :func:`rank_table` -- each classifier's probability of every rank (:data:`RANK_COLUMNS`);
+- :func:`within_table` -- the correlated Bayesian t-test (Corani & Benavoli 2015) on the
+  per-fold scores of every pair (:data:`WITHIN_COLUMNS`);
+- :func:`companion_table` -- the ranking table's rows with ``value [lower, upper] (rank)`` and
+  each classifier's probability of ranking first (:data:`COMPANION_COLUMNS`).
+
+Across datasets (rule ``uncertainty_across``): :func:`signed_rank_table`, the Bayesian
+signed-rank test (Benavoli et al. 2017) per engine, measure and pair, with a :func:`verdict`.
+
+Seeds: :func:`stream_seed` derives each job's seed from ``uncertainty.seed`` and the job's names
+alone, so a result does not depend on the cores, the job order or the other datasets of a run.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping, Sequence
+from itertools import combinations, permutations
+
+import numpy as np
+import pandas as pd
+
+from pdmeasure import uncertainty as unc
+from pdmeasure.measures.preference import class_precision_recall
+from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
+from pdmeasure.pipeline.confusion import POOLED, from_long
+from pdmeasure.pipeline.io import read_csv
+from pdmeasure.pipeline.measure_table import pd_rows
+from pdmeasure.pipeline.ranking_tables import TABLE_DECIMALS, competition_ranks, table_rows
+from pdmeasure.stats import lower_is_better
+
+INTERVAL_COLUMNS = (
+    "engine",
+    "dataset",
+    "classifier",
+    "measure",
+    "kappa",
+    "kappa_values",
+    "value",
+    "lower",
+    "upper",
+    "level",
+    "method",
+)
+PAIRWISE_COLUMNS = (
+    "engine",
+    "dataset",
+    "measure",
+    "kappa",
+    "classifier_a",
+    "classifier_b",
+    "p_better",
+    "p_equivalent",
+    "p_worse",
+    "rope",
+    "method",
+)
+RANK_COLUMNS = ("engine", "dataset", "measure", "kappa", "classifier", "rank", "probability")
+WITHIN_COLUMNS = (
+    "engine",
+    "dataset",
+    "measure",
+    "kappa",
+    "classifier_a",
+    "classifier_b",
+    "p_a_better",
+    "p_equivalent",
+    "p_b_better",
+    "rope",
+    "n_folds",
+    "runs",
+    "verdict",
+)
+ACROSS_COLUMNS = (
+    "engine",
+    "measure",
+    "kappa",
+    "classifier_a",
+    "classifier_b",
+    "p_a_better",
+    "p_equivalent",
+    "p_b_better",
+    "rope",
+    "n_datasets",
+    "verdict",
+)
+POSTERIOR_COLUMNS = (
+    "engine",
+    "dataset",
+    "measure",
+    "kappa",
+    "classifier_a",
+    "classifier_b",
+    "bin_lower",
+    "bin_upper",
+    "probability",
+    "p_better",
+    "p_equivalent",
+    "p_worse",
+    "rope",
+)
+COMPANION_COLUMNS = (
+    "engine",
+    "dataset",
+    "row",
+    "classifier",
+    "value",
+    "lower",
+    "upper",
+    "rank",
+    "p_first",
+    "level",
+    "method",
+)
+
+#: The kappa names of the preference-robust rows of :func:`pairwise_table`: kappa uniform on
+#: [0, 1]^C, and uniform over the product grid of the dataset's ``kappa_grid``.
+KAPPA_UNIFORM = "kappa_uniform"
+KAPPA_GRID = "kappa_grid"
+
+#: Probability a Bayesian verdict needs (Benavoli et al. 2017 read 0.95 as "sure enough").
+VERDICT_THRESHOLD = 0.95
+
+#: Draws of the Bayesian signed-rank test's Dirichlet process per pair (the library default
+#: is 50,000; 20,000 keep its Monte Carlo error below 0.004 at a fifth of the cost).
+SIGNED_RANK_DRAWS = 20000
+
+#: Bins of each pairwise posterior histogram (:func:`posterior_table`).
+POSTERIOR_BINS = 40
+
+#: Draws of per-class precision and recall embedded in each explorer page (its JavaScript
+#: recomputes pd's interval at the kappa the reader sets from these).
+EXPLORER_DRAWS = 400
+
+
+def stream_seed(seed: int, *names: str) -> int:
+    """The seed of one job's random stream: ``uncertainty.seed`` and the job's names.
+
+    ``numpy.random.SeedSequence`` of the seed and the CRC-32 of each name (stable across
+    Python runs, unlike ``hash``); the first 32-bit word of its state. Two jobs never share a
+    stream by accident, and a job's draws depend on nothing but these values.
+    """
+    entropy = [int(seed), *(zlib.crc32(str(name).encode("utf-8")) for name in names)]
+    return int(np.random.SeedSequence(entropy).generate_state(1)[0])
+
+
+def draw_matrices(
+    settings: Mapping,
+    *,
+    pooled: np.ndarray,
+    predictions: pd.DataFrame | None,
+    classifiers: Sequence[str],
+    classes: Sequence[str],
+    seed: int,
+) -> np.ndarray:
+    """Draws of the pooled matrices of every classifier: ``(draws, K, C, C)``.
+
+    ``posterior``: :func:`pdmeasure.uncertainty.posterior_draws` of ``pooled`` (K, C, C).
+    ``bootstrap``: :func:`pdmeasure.uncertainty.bootstrap_draws` of the predictions. Each
+    resampled sample brings its prediction of every repeat and classifier (the pooled matrix
+    sums the repeats), so the draws are paired across classifiers and repeats alike.
+    """
+    draws = int(settings["draws"])
+    if settings["method"] == "posterior":
+        return unc.posterior_draws(pooled, draws, prior=float(settings["prior"]), seed=seed)
+    if predictions is None:
+        raise ValueError("method bootstrap needs the CV predictions")
+    y_true, y_pred, repeats = prediction_arrays(predictions, classifiers)
+    drawn = unc.bootstrap_draws(y_true, y_pred, labels=list(classes), draws=draws, seed=seed)
+    n_classes = len(classes)
+    shape = (draws, len(classifiers), repeats, n_classes, n_classes)
+    return drawn.reshape(shape).sum(axis=2)
+
+
+def prediction_arrays(
+    predictions: pd.DataFrame, classifiers: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(y_true (n,), y_pred (K * R, n), R)`` of the pooled predictions, aligned by sample.
+
+    Rows of ``y_pred`` run over classifiers, then repeats; column j is sample ``row`` j.
+
+    Raises
+    ------
+    ValueError
+        If a classifier misses a sample of a repeat, or two disagree on a sample's class.
+    """
+    frame = predictions.sort_values(["classifier", "repeat", "row"], kind="stable")
+    repeats = sorted(frame["repeat"].unique())
+    rows = np.sort(frame["row"].unique())
+    y_true = None
+    y_pred = []
+    for classifier in classifiers:
+        for repeat in repeats:
+            part = frame[(frame["classifier"] == classifier) & (frame["repeat"] == repeat)]
+            if not np.array_equal(part["row"].to_numpy(), rows):
+                raise ValueError(
+                    f"predictions of {classifier}, repeat {repeat}: not every sample once; "
+                    "the paired bootstrap needs one prediction per sample and repeat"
+                )
+            actual = part["actual"].to_numpy(dtype=object)
+            if y_true is None:
+                y_true = actual
+            elif not np.array_equal(actual, y_true):
+                raise ValueError(f"predictions of {classifier}: actual classes differ")
+            y_pred.append(part["predicted"].to_numpy(dtype=object))
+    return np.asarray(y_true), np.stack(y_pred), len(repeats)
+
+
+def _draw_key(measure: str, kappa: str) -> str:
+    """The key of :func:`pdmeasure.uncertainty.measure_draws` for a row of ``measures.csv``."""
+    if measure != PD or kappa == DEFAULT_KAPPA:
+        return measure
+    return f"{PD}[{kappa}]"
+
+
+def value_draws(
+    matrices: np.ndarray,
+    kappa_vectors: Mapping[str, Sequence[float]],
+    *,
+    zero_division: float | str,
+) -> dict[tuple[str, str], np.ndarray]:
+    """``(measure, kappa name) -> (draws, K)`` for every row of ``measures.csv``."""
+    vectors = {str(name): np.asarray(v, dtype=float) for name, v in kappa_vectors.items()}
+    drawn = unc.measure_draws(matrices, kappas=vectors, zero_division=zero_division)
+    keys = [(name, NO_KAPPA) for name in drawn if name != PD and "[" not in name]
+    keys += [(PD, DEFAULT_KAPPA), *((PD, name) for name in vectors)]
+    return {key: np.asarray(drawn[_draw_key(*key)], dtype=float) for key in keys}
+
+
+def interval_table(
+    pooled: np.ndarray,
+    draws: Mapping[tuple[str, str], np.ndarray],
+    *,
+    keys: Mapping[str, str],
+    classifiers: Sequence[str],
+    kappa_vectors: Mapping[str, Sequence[float]],
+    settings: Mapping,
+    zero_division: float | str,
+) -> pd.DataFrame:
+    """Point value and interval of every measure row of every classifier.
+
+    The point value is computed as in ``measures.csv`` (:func:`pd_rows` on the pooled
+    matrices); the interval is :func:`pdmeasure.uncertainty.interval` of the draws at
+    ``uncertainty.level``. ``keys`` gives the ``engine`` and ``dataset`` cells.
+    """
+    level = float(settings["level"])
+    parts = []
+    for measure, kappa, written, values in pd_rows(
+        pooled, dict(kappa_vectors), zero_division=zero_division
+    ):
+        lower, upper = unc.interval(draws[(measure, kappa)], level, axis=0)
+        parts.append(
+            pd.DataFrame(
+                {
+                    **keys,
+                    "classifier": list(classifiers),
+                    "measure": measure,
+                    "kappa": kappa,
+                    "kappa_values": written,
+                    "value": np.asarray(values, dtype=float),
+                    "lower": np.asarray(lower, dtype=float),
+                    "upper": np.asarray(upper, dtype=float),
+                    "level": level,
+                    "method": settings["method"],
+                }
+            )
+        )
+    table = pd.concat(parts, ignore_index=True)
+    order = {name: i for i, name in enumerate(classifiers)}
+    table = table.sort_values(
+        "classifier", key=lambda c: c.map(order), kind="stable", ignore_index=True
+    )
+    return table[list(INTERVAL_COLUMNS)]
+
+
+def _pair_rows(keys, measure, kappa, classifiers, better, equivalent, worse, rope, method):
+    return [
+        {
+            **keys,
+            "measure": measure,
+            "kappa": kappa,
+            "classifier_a": classifiers[a],
+            "classifier_b": classifiers[b],
+            "p_better": float(better[a, b]),
+            "p_equivalent": float(equivalent[a, b]),
+            "p_worse": float(worse[a, b]),
+            "rope": rope,
+            "method": method,
+        }
+        for a, b in permutations(range(len(classifiers)), 2)
+    ]
+
+
+def pairwise_table(
+    matrices: np.ndarray,
+    draws: Mapping[tuple[str, str], np.ndarray],
+    *,
+    keys: Mapping[str, str],
+    classifiers: Sequence[str],
+    kappa_grid: Sequence[float] | None,
+    settings: Mapping,
+    seed: int,
+    zero_division: float | str,
+) -> pd.DataFrame:
+    """Pairwise probabilities of every measure row, then the preference-robust rows.
+
+    Per (measure, kappa) and ordered pair (a, b): ``p_better`` = P(a better than b by more
+    than ``rope``), ``p_equivalent`` = P(|a - b| <= rope), ``p_worse`` = P(b better by more
+    than ``rope``), the direction of "better" from :func:`pdmeasure.stats.lower_is_better`.
+    The rows with ``measure`` pd and ``kappa`` :data:`KAPPA_UNIFORM` (and :data:`KAPPA_GRID`
+    when the dataset has a grid) hold P(pd_a > pd_b) jointly over the matrix draws and kappa
+    (:func:`pdmeasure.uncertainty.preference_robust`), with ``rope`` 0 and ``p_equivalent`` the
+    probability of a tie.
+    """
+    rope, method = float(settings["rope"]), settings["method"]
+    rows = []
+    for (measure, kappa), values in draws.items():
+        better, equivalent, worse = unc.pairwise_probabilities(
+            values, rope=rope, higher_is_better=not lower_is_better(measure)
+        )
+        rows += _pair_rows(
+            keys, measure, kappa, classifiers, better, equivalent, worse, rope, method
+        )
+    regions = [(KAPPA_UNIFORM, "uniform", None)]
+    if kappa_grid is not None:
+        regions.append((KAPPA_GRID, "grid", list(kappa_grid)))
+    for name, region, grid in regions:
+        wins = np.asarray(
+            unc.preference_robust(
+                matrices, region=region, grid=grid, seed=seed, zero_division=zero_division
+            ),
+            dtype=float,
+        )
+        ties = np.clip(1.0 - wins - wins.T, 0.0, 1.0)
+        rows += _pair_rows(keys, PD, name, classifiers, wins, ties, wins.T, 0.0, method)
+    return pd.DataFrame(rows, columns=list(PAIRWISE_COLUMNS))
+
+
+def posterior_table(
+    values: np.ndarray,
+    *,
+    keys: Mapping[str, str],
+    classifiers: Sequence[str],
+    rope: float,
+    measure: str = PD,
+    kappa: str = DEFAULT_KAPPA,
+) -> pd.DataFrame:
+    """The posterior of each pairwise difference ``a - b`` (a before b in order) as a
+    histogram of :data:`POSTERIOR_BINS` bins (probability per bin), with the pair's
+    P(a better), P(equivalent) and P(b better) of :func:`pairwise_table` repeated on its rows.
+
+    ``values`` are the draws ``(draws, K)`` of ``measure`` at ``kappa`` (pd at the default
+    kappa, the figure's measure, by default).
+    """
+    better, equivalent, worse = unc.pairwise_probabilities(
+        values, rope=rope, higher_is_better=not lower_is_better(measure)
+    )
+    parts = []
+    for a, b in combinations(range(len(classifiers)), 2):
+        diff = values[:, a] - values[:, b]
+        diff = diff[np.isfinite(diff)]
+        counts, edges = np.histogram(diff, bins=POSTERIOR_BINS)
+        parts.append(
+            pd.DataFrame(
+                {
+                    **keys,
+                    "measure": measure,
+                    "kappa": kappa,
+                    "classifier_a": classifiers[a],
+                    "classifier_b": classifiers[b],
+                    "bin_lower": edges[:-1],
+                    "bin_upper": edges[1:],
+                    "probability": counts / max(len(diff), 1),
+                    "p_better": float(better[a, b]),
+                    "p_equivalent": float(equivalent[a, b]),
+                    "p_worse": float(worse[a, b]),
+                    "rope": rope,
+                }
+            )
+        )
+    if not parts:
+        return pd.DataFrame(columns=list(POSTERIOR_COLUMNS))
+    return pd.concat(parts, ignore_index=True)[list(POSTERIOR_COLUMNS)]
+
+
+def rank_table(
+    draws: Mapping[tuple[str, str], np.ndarray],
+    *,
+    keys: Mapping[str, str],
+    classifiers: Sequence[str],
+) -> pd.DataFrame:
+    """P(classifier k has rank r), r = 1 (best) .. K, per measure row; ties share ranks."""
+    parts = []
+    n = len(classifiers)
+    for (measure, kappa), values in draws.items():
+        probs = np.asarray(
+            unc.rank_probabilities(values, higher_is_better=not lower_is_better(measure)),
+            dtype=float,
+        )
+        parts.append(
+            pd.DataFrame(
+                {
+                    **keys,
+                    "measure": measure,
+                    "kappa": kappa,
+                    "classifier": np.repeat(list(classifiers), n),
+                    "rank": np.tile(np.arange(1, n + 1), n),
+                    "probability": probs.ravel(),
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True)[list(RANK_COLUMNS)]
+
+
+def verdict(p_a: float, p_equivalent: float, p_b: float, a: str, b: str) -> str:
+    """What the posterior supports at :data:`VERDICT_THRESHOLD`: ``"<a> better"``,
+    ``"<b> better"``, ``"equivalent"``, else ``"undecided"`` (``"no data"`` for NaN)."""
+    if np.isnan([p_a, p_equivalent, p_b]).any():
+        return "no data"
+    if p_a >= VERDICT_THRESHOLD:
+        return f"{a} better"
+    if p_b >= VERDICT_THRESHOLD:
+        return f"{b} better"
+    if p_equivalent >= VERDICT_THRESHOLD:
+        return "equivalent"
+    return "undecided"
+
+
+def _oriented(probs: Sequence[float], measure: str) -> tuple[float, float, float]:
+    """baycomp's (p_left, p_rope, p_right) of x - y as (P(x better), P(equal), P(y better))."""
+    left, rope, right = (float(p) for p in probs)
+    return (left, rope, right) if lower_is_better(measure) else (right, rope, left)
+
+
+def fold_matrices(
+    confusion: pd.DataFrame, classifiers: Sequence[str], classes: Sequence[str]
+) -> tuple[np.ndarray, int]:
+    """Per-fold matrices ``(K, F, C, C)`` of the CV (every repeat's folds in order), and R."""
+    folds = confusion[confusion["fold"].astype(str) != POOLED].copy()
+    folds["fold_number"] = folds["fold"].astype(int)
+    stacks = []
+    for classifier in classifiers:
+        part = folds[folds["classifier"] == classifier]
+        groups = part.groupby(["repeat", "fold_number"], sort=True)
+        stacks.append(np.stack([from_long(group, classes) for _, group in groups]))
+    return np.stack(stacks), int(folds["repeat"].nunique())
+
+
+def within_table(
+    folds: np.ndarray,
+    runs: int,
+    *,
+    keys: Mapping[str, str],
+    classifiers: Sequence[str],
+    kappa_vectors: Mapping[str, Sequence[float]],
+    rope: float,
+    zero_division: float | str,
+) -> pd.DataFrame:
+    """The correlated Bayesian t-test on the per-fold scores of every pair (a < b in order).
+
+    ``folds`` is (K, F, C, C) from :func:`fold_matrices`; the scores are every registry
+    measure and pd row, computed per fold (pd's default kappa is each fold's class shares).
+    ``runs`` is the number of CV repeats (the test's correlation is 1 / folds per repeat).
+    A pair with a NaN fold score (``zero_division: nan``) gets NaN probabilities.
+    """
+    n_classifiers, n_folds = folds.shape[:2]
+    flat = folds.reshape(n_classifiers * n_folds, *folds.shape[2:])
+    rows = []
+    for measure, kappa, _, values in pd_rows(
+        flat, dict(kappa_vectors), zero_division=zero_division
+    ):
+        scores = np.asarray(values, dtype=float).reshape(n_classifiers, n_folds)
+        for a, b in combinations(range(n_classifiers), 2):
+            x, y = scores[a], scores[b]
+            if np.isnan(x).any() or np.isnan(y).any():
+                probs = (np.nan, np.nan, np.nan)
+            elif np.array_equal(x, y):
+                probs = (0.0, 1.0, 0.0)  # no variance: the t-test is undefined, the pair is equal
+            else:
+                probs = _oriented(unc.correlated_ttest(x, y, rope=rope, runs=runs), measure)
+            rows.append(
+                {
+                    **keys,
+                    "measure": measure,
+                    "kappa": kappa,
+                    "classifier_a": classifiers[a],
+                    "classifier_b": classifiers[b],
+                    "p_a_better": probs[0],
+                    "p_equivalent": probs[1],
+                    "p_b_better": probs[2],
+                    "rope": rope,
+                    "n_folds": n_folds,
+                    "runs": runs,
+                    "verdict": verdict(*probs, classifiers[a], classifiers[b]),
+                }
+            )
+    return pd.DataFrame(rows, columns=list(WITHIN_COLUMNS))
+
+
+def companion_table(
+    intervals: pd.DataFrame,
+    ranks: pd.DataFrame,
+    *,
+    classifiers: Sequence[str],
+    kappa_vectors: Mapping[str, Sequence[float]],
+    decimals: int = TABLE_DECIMALS,
+) -> pd.DataFrame:
+    """The ranking table's rows (:func:`table_rows`) with interval and P(rank 1).
+
+    ``rank`` is the ranking table's (competition ranks of the values printed at ``decimals``);
+    ``p_first`` the probability of rank 1 from ``ranks`` (:func:`rank_table`).
+    """
+    value = intervals.set_index(["measure", "kappa", "classifier"])
+    first = ranks[ranks["rank"] == 1].set_index(["measure", "kappa", "classifier"])["probability"]
+    parts = []
+    for label, measure, kappa in table_rows(kappa_vectors):
+        cells = value.loc[[(measure, kappa, c) for c in classifiers]]
+        parts.append(
+            pd.DataFrame(
+                {
+                    "engine": cells["engine"].to_numpy(),
+                    "dataset": cells["dataset"].to_numpy(),
+                    "row": label,
+                    "classifier": list(classifiers),
+                    "value": cells["value"].to_numpy(),
+                    "lower": cells["lower"].to_numpy(),
+                    "upper": cells["upper"].to_numpy(),
+                    "rank": competition_ranks(cells["value"].to_numpy(), decimals),
+                    "p_first": first.loc[[(measure, kappa, c) for c in classifiers]].to_numpy(),
+                    "level": cells["level"].to_numpy(),
+                    "method": cells["method"].to_numpy(),
+                }
+            )
+        )
+    table = pd.concat(parts, ignore_index=True)
+    table["rank"] = table["rank"].astype("Int64")
+    return table[list(COMPANION_COLUMNS)]
+
+
+def explorer_draws(
+    matrices: np.ndarray,
+    *,
+    classifiers: Sequence[str],
+    settings: Mapping,
+    zero_division: float | str,
+) -> dict:
+    """Per-class precision and recall of the first :data:`EXPLORER_DRAWS` draws, for the
+    explorer page: ``{"classifiers": [...], "level", "method", "draws", "precision":
+    [K][D][C], "recall": [K][D][C]}``.
+
+    pd is linear in them (paper 000, eq. 30), so the page computes pd's draws, interval and
+    probability of ranking first at any kappa. Values keep full float64 precision.
+    """
+    sub = np.asarray(matrices[:EXPLORER_DRAWS], dtype=float)
+    zd = 0.0 if zero_division == "nan" else zero_division
+    precision, recall = class_precision_recall(sub, zero_division=zd)
+    return {
+        "classifiers": list(classifiers),
+        "level": float(settings["level"]),
+        "method": str(settings["method"]),
+        "draws": int(sub.shape[0]),
+        "precision": np.moveaxis(precision, 1, 0).tolist(),
+        "recall": np.moveaxis(recall, 1, 0).tolist(),
+    }
+
+
+def signed_rank_table(
+    measures_frame: pd.DataFrame,
+    *,
+    comparisons: Sequence[tuple[str, str]],
+    classifiers: Mapping[str, Sequence[str]],
+    rope: float,
+    seed: int,
+) -> pd.DataFrame:
+    """The Bayesian signed-rank test per engine, compared (measure, kappa) and pair (a < b).
+
+    One pair's scores are its two classifiers' values on every dataset where both are
+    defined (``measures.csv``); ``comparisons`` are the (measure, kappa) keys compared across
+    datasets (:func:`pdmeasure.pipeline.stats_tables.comparison_keys`). Fewer than two datasets
+    give NaN probabilities and the verdict ``no data``. Each test's seed is
+    :func:`stream_seed` of ``seed`` and its engine, measure, kappa and pair.
+    """
+    rows = []
+    for engine, names in classifiers.items():
+        sub = measures_frame[measures_frame["engine"] == engine]
+        for measure, kappa in comparisons:
+            block = sub[(sub["measure"] == measure) & (sub["kappa"] == kappa)]
+            grid = block.pivot_table(
+                index="dataset", columns="classifier", values="value", aggfunc="first"
+            )
+            for i, a in enumerate(names):
+                for b in names[i + 1 :]:
+                    rows.append(_signed_rank_row(grid, engine, measure, kappa, a, b, rope, seed))
+    return pd.DataFrame(rows, columns=list(ACROSS_COLUMNS))
+
+
+def read_signed_rank(path) -> pd.DataFrame:
+    """Read back :func:`signed_rank_table`'s CSV: names and verdicts as text (``kappa`` ``""``
+    kept), probabilities, ROPE and dataset counts as numbers (``NaN`` read as NaN)."""
+    numbers = ("p_a_better", "p_equivalent", "p_b_better", "rope", "n_datasets")
+    return read_csv(path, required=ACROSS_COLUMNS, numbers=numbers)
+
+
+def _signed_rank_row(grid, engine, measure, kappa, a, b, rope, seed) -> dict:
+    pair = grid.reindex(columns=[a, b]).dropna()
+    probs: tuple[float, float, float] = (np.nan, np.nan, np.nan)
+    if len(pair) >= 2:
+        x, y = pair[a].to_numpy(dtype=float), pair[b].to_numpy(dtype=float)
+        own = stream_seed(seed, engine, measure, kappa, a, b)
+        probs = _oriented(
+            unc.signed_rank(x, y, rope=rope, draws=SIGNED_RANK_DRAWS, seed=own), measure
+        )
+    return {
+        "engine": engine,
+        "measure": measure,
+        "kappa": kappa,
+        "classifier_a": a,
+        "classifier_b": b,
+        "p_a_better": probs[0],
+        "p_equivalent": probs[1],
+        "p_b_better": probs[2],
+        "rope": rope,
+        "n_datasets": len(pair),
+        "verdict": verdict(*probs, a, b),
+    }
+
+
+__all__ = [
+    "DEFAULT_KAPPA",
+    "PD",
+    "ACROSS_COLUMNS",
+    "COMPANION_COLUMNS",
+    "INTERVAL_COLUMNS",
+    "PAIRWISE_COLUMNS",
+    "POSTERIOR_COLUMNS",
+    "RANK_COLUMNS",
+    "WITHIN_COLUMNS",
+    "companion_table",
+    "draw_matrices",
+    "explorer_draws",
+    "fold_matrices",
+    "interval_table",
+    "pairwise_table",
+    "read_signed_rank",
+    "posterior_table",
+    "rank_table",
+    "signed_rank_table",
+    "stream_seed",
+    "value_draws",
+    "verdict",
+    "within_table",
+]

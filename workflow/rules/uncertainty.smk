@@ -1,0 +1,149 @@
+# Module uncertainty: every number with its uncertainty (config block `uncertainty`).
+#   per engine and dataset (rule uncertainty, from the CV's pooled matrices, or its predictions
+#     for method bootstrap, and its per-fold matrices): intervals of every measure and pd
+#     vector, pairwise and rank probabilities, the correlated Bayesian t-test on the folds, the
+#     pairwise posteriors -> uncertainty/{engine}/{dataset}/; the companion of each ranking
+#     table -> tables/table_{dataset}_{engine}_ci.{csv,md}; forest and posterior figures;
+#     the draws the explorer page shows (explorer.json);
+#   across datasets (rule uncertainty_across, from measures.csv): the Bayesian signed-rank
+#     test of every pair -> uncertainty/across_signed_rank.csv, summarised in stats/report.md.
+
+
+def uncertainty_prediction_files(wildcards):
+    """predictions.csv of every classifier of {engine} on {dataset} for method bootstrap; []
+    for method posterior (the pooled matrices suffice)."""
+    if RUN["uncertainty"]["method"] != "bootstrap":
+        return []
+    return engine_prediction_files(wildcards)
+
+
+rule uncertainty:
+    input:
+        confusion=engine_confusion_files,
+        predictions=uncertainty_prediction_files,
+    output:
+        intervals=reported(
+            results_path("uncertainty/{engine}/{dataset}/intervals.csv"),
+            "uncertainty_intervals",
+            "Uncertainty",
+            "{engine}",
+            dataset="{dataset}",
+            table="intervals",
+        ),
+        pairwise=reported(
+            results_path("uncertainty/{engine}/{dataset}/pairwise.csv"),
+            "uncertainty_pairwise",
+            "Uncertainty",
+            "{engine}",
+            dataset="{dataset}",
+            table="pairwise probabilities",
+        ),
+        ranks=reported(
+            results_path("uncertainty/{engine}/{dataset}/ranks.csv"),
+            "uncertainty_ranks",
+            "Uncertainty",
+            "{engine}",
+            dataset="{dataset}",
+            table="rank probabilities",
+        ),
+        within=reported(
+            results_path("uncertainty/{engine}/{dataset}/within.csv"),
+            "uncertainty_within",
+            "Uncertainty",
+            "{engine}",
+            dataset="{dataset}",
+            table="correlated t-tests (folds)",
+        ),
+        posterior=reported(
+            results_path("uncertainty/{engine}/{dataset}/posterior.csv"),
+            "uncertainty_posterior",
+            "Uncertainty",
+            "{engine}",
+            dataset="{dataset}",
+            table="pairwise posteriors",
+        ),
+        # Not in the report: the draws embedded in the reported explorer page.
+        explorer=results_path("uncertainty/{engine}/{dataset}/explorer.json"),
+        table_csv=reported(
+            results_path("tables/table_{dataset}_{engine}_ci.csv"),
+            "uncertainty_table",
+            "Uncertainty",
+            "{engine}",
+            dataset="{dataset}",
+            table="ranking table with intervals (CSV)",
+        ),
+        table_md=reported(
+            results_path("tables/table_{dataset}_{engine}_ci.md"),
+            "uncertainty_table",
+            "Uncertainty",
+            "{engine}",
+            dataset="{dataset}",
+            table="ranking table with intervals (Markdown)",
+        ),
+        forest=reported(
+            results_path("figures/uncertainty/{engine}/{dataset}_forest.png"),
+            "uncertainty_forest",
+            "Uncertainty",
+            "{engine}",
+            dataset="{dataset}",
+            table="interval (forest) plot",
+        ),
+        posterior_figure=reported(
+            results_path("figures/uncertainty/{engine}/{dataset}_posterior.png"),
+            "uncertainty_posterior_figure",
+            "Uncertainty",
+            "{engine}",
+            dataset="{dataset}",
+            table="pairwise posterior plot",
+        ),
+    log:
+        "logs/uncertainty/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("uncertainty/{engine}/{dataset}.tsv")
+    priority: SUMMARY_PRIORITY
+    conda:
+        CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(1024),
+        runtime=runtime(10),
+    params:
+        settings=dict(RUN["uncertainty"]),
+        classes=dataset_classes,
+        classifiers=engine_classifiers,
+        kappa_vectors=dataset_kappa_vectors,
+        kappa_grid=dataset_kappa_grid,
+        zero_division=RUN["zero_division"],
+    script:
+        "../scripts/uncertainty.py"
+
+
+rule uncertainty_across:
+    input:
+        measures=results_path("measures.csv"),
+    output:
+        table=reported(
+            results_path("uncertainty/across_signed_rank.csv"),
+            "uncertainty_across",
+            "Uncertainty",
+            "Across datasets",
+            table="Bayesian signed-rank tests",
+        ),
+    log:
+        "logs/uncertainty/across.log",
+    benchmark:
+        benchmark_path("uncertainty/across.tsv")
+    priority: SUMMARY_PRIORITY
+    conda:
+        CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(512),
+        runtime=runtime(10),
+    params:
+        comparisons=comparison_keys(all_kappa_vectors()),
+        classifiers={engine: list(RUN["classifiers"][engine]) for engine in engines()},
+        rope=RUN["uncertainty"]["rope"],
+        seed=RUN["uncertainty"]["seed"],
+    script:
+        "../scripts/uncertainty_across.py"
