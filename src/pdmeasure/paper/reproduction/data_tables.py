@@ -112,66 +112,73 @@ def compare_data_tables(
     published = published[
         (published["paper"] == PD_PAPER) & published["table"].astype(str).isin(list(table_dataset))
     ]
-    errata = (
-        errata
-        if errata is not None
-        else pd.DataFrame(
-            columns=[
-                "paper",
-                "table",
-                "row",
-                "column",
-                "published",
-                "correct",
-                "evidence",
-                "anchor",
-            ]
-        )
+    run = _Run(
+        config=config,
+        index=errata_index(errata if errata is not None else pd.DataFrame(columns=ERRATA_COLUMNS)),
+        value_of=_unique(
+            measures, ["engine", "dataset", "classifier", "measure", "kappa"], "value"
+        ),
+        rank_of=_unique(rankings, ["engine", "dataset", "row", "classifier"], "rank"),
+        pooled=pooled,
     )
-    index = errata_index(errata)
-    value_of = measures.set_index(["engine", "dataset", "classifier", "measure", "kappa"])["value"]
-    value_of = value_of[~value_of.index.duplicated()]
-    rank_of = rankings.set_index(["engine", "dataset", "row", "classifier"])["rank"]
-    rank_of = rank_of[~rank_of.index.duplicated()]
-    datasets = config.get("datasets", {})
-    cv_note = _cv_note(config.get("cv"))
-    zero_division = config.get("zero_division", 0.0)
-    chunk_size = int(config.get("histogram", {}).get("chunk_size", DEFAULT_CHUNK_SIZE))
     out: list[dict] = []
     for engine in config.get("engines", []):
-        columns = paper_columns(engine, config.get("classifiers", {}).get(engine, {}))
         for table, pub_table in published.groupby(published["table"].astype(str), sort=False):
-            dataset = table_dataset.get(table)
-            cells = []
-            block = datasets.get(dataset) if dataset is not None else None
-            rows = (
-                {}
-                if block is None
-                else {
-                    label: (measure, kappa)
-                    for label, measure, kappa in table_rows(block.get("kappa_vectors", {}))
-                }
-            )
-            for pub in pub_table.itertuples(index=False):
-                base, is_rank = _base_column(str(pub.column))
-                cell = _Cell(pub, engine, columns.get(base), base, is_rank)
-                _fill_cell(cell, dataset, block, rows, value_of, rank_of)
-                cells.append(cell)
-            _log_not_run(cells, engine, table)
-            _judge_table(cells, index if engine in PAPER_EXACT_ENGINES else {}, cv_note)
-            if engine in PAPER_EXACT_ENGINES and block is not None and pooled is not None:
-                _kappa_vector_errata(
-                    cells,
-                    engine,
-                    dataset,
-                    block,
-                    pooled,
-                    index,
-                    zero_division=zero_division,
-                    chunk_size=chunk_size,
-                )
+            cells = _table_cells(run, engine, table_dataset.get(table), pub_table)
             out += [c.as_row() for c in cells]
     return pd.DataFrame(out, columns=list(REPRODUCTION_COLUMNS))
+
+
+#: Columns of an empty errata table (:func:`pdmeasure.paper.published.errata`).
+ERRATA_COLUMNS = ["paper", "table", "row", "column", "published", "correct", "evidence", "anchor"]
+
+
+def _unique(frame: pd.DataFrame, keys: list[str], column: str) -> pd.Series:
+    """``frame[column]`` indexed by ``keys``, the first of duplicated keys kept."""
+    series = frame.set_index(keys)[column]
+    return series[~series.index.duplicated()]
+
+
+@dataclass
+class _Run:
+    """What every table of one reproduction reads: the config, errata and the run's results."""
+
+    config: Mapping
+    index: Mapping
+    value_of: pd.Series
+    rank_of: pd.Series
+    pooled: Mapping[tuple[str, str, str], np.ndarray] | None
+
+    @property
+    def zero_division(self):
+        return self.config.get("zero_division", 0.0)
+
+    @property
+    def chunk_size(self) -> int:
+        return int(self.config.get("histogram", {}).get("chunk_size", DEFAULT_CHUNK_SIZE))
+
+
+def _table_cells(run: _Run, engine: str, dataset: str | None, pub_table) -> list[_Cell]:
+    """The judged cells of one published table for one engine."""
+    config = run.config
+    columns = paper_columns(engine, config.get("classifiers", {}).get(engine, {}))
+    block = config.get("datasets", {}).get(dataset) if dataset is not None else None
+    rows = {}
+    if block is not None:
+        vectors = block.get("kappa_vectors", {})
+        rows = {label: (measure, kappa) for label, measure, kappa in table_rows(vectors)}
+    cells = []
+    for pub in pub_table.itertuples(index=False):
+        base, is_rank = _base_column(str(pub.column))
+        cell = _Cell(pub, engine, columns.get(base), base, is_rank)
+        _fill_cell(cell, dataset, block, rows, run.value_of, run.rank_of)
+        cells.append(cell)
+    _log_not_run(cells, engine, str(pub_table["table"].iloc[0]))
+    exact_engine = engine in PAPER_EXACT_ENGINES
+    _judge_table(cells, run.index if exact_engine else {}, _cv_note(config.get("cv")))
+    if exact_engine and block is not None and run.pooled is not None:
+        _kappa_vector_errata(cells, engine, dataset, block, run)
+    return cells
 
 
 def _fill_cell(
@@ -260,27 +267,9 @@ def _key(cell: _Cell) -> tuple[str, str, str, str]:
     return (str(cell.pub.paper), str(cell.pub.table), str(cell.pub.row), str(cell.pub.column))
 
 
-def _kappa_vector_errata(
-    cells: list[_Cell],
-    engine: str,
-    dataset: str,
-    block: Mapping,
-    pooled: Mapping,
-    index: Mapping,
-    *,
-    zero_division,
-    chunk_size: int,
-) -> None:
-    """Rows whose printed kappa vector reproduces none of the exactly reproduced classifiers.
-
-    A classifier counts as exactly reproduced when its value cells of
-    :data:`EXACT_EVIDENCE_ROWS` match. For a ``pd <name>`` row in which none of them matches,
-    the dataset's configured grid (``kappa_grid``) is searched for vectors that reproduce the
-    printed values of all of them at once; if some exist, their cells become errata naming the
-    vector(s), and the row's rank cells are judged at the first vector found.
-    """
-    values = {(c.pub.row, c.column): c for c in cells if not c.is_rank}
-    exact = sorted(
+def _exactly_reproduced(values: Mapping) -> list[str]:
+    """Paper classifiers whose value cells of :data:`EXACT_EVIDENCE_ROWS` all match."""
+    return sorted(
         {
             c.column
             for c in values.values()
@@ -291,8 +280,36 @@ def _kappa_vector_errata(
             )
         }
     )
-    grid = block.get("kappa_grid")
-    if not exact or not grid:
+
+
+def _errata_link(index: Mapping, pub, row: str) -> str:
+    """``docs/errata.md#anchor`` of the erratum entry of a table row, or the document."""
+    anchor = next(
+        (
+            str(e.anchor).lstrip("#")
+            for k, e in index.items()
+            if k[:3] == (str(pub.paper), str(pub.table), row)
+            and str(getattr(e, "anchor", "") or "")
+        ),
+        "",
+    )
+    return f"{ERRATA_DOC}#{anchor}" if anchor else ERRATA_DOC
+
+
+def _kappa_vector_errata(
+    cells: list[_Cell], engine: str, dataset: str, block: Mapping, run: _Run
+) -> None:
+    """Rows whose printed kappa vector reproduces none of the exactly reproduced classifiers.
+
+    A classifier counts as exactly reproduced when its value cells of
+    :data:`EXACT_EVIDENCE_ROWS` match. For a ``pd <name>`` row in which none of them matches,
+    the dataset's configured grid (``kappa_grid``) is searched for vectors that reproduce the
+    printed values of all of them at once; if some exist, their cells become errata naming the
+    vector(s), and the row's rank cells are judged at the first vector found.
+    """
+    values = {(c.pub.row, c.column): c for c in cells if not c.is_rank}
+    exact = _exactly_reproduced(values)
+    if not exact or not block.get("kappa_grid"):
         return
     for row in dict.fromkeys(c.pub.row for c in cells):
         if not str(row).startswith("pd ") or row == "pd default":
@@ -300,45 +317,39 @@ def _kappa_vector_errata(
         row_cells = [values[(row, col)] for col in exact if (row, col) in values]
         if len(row_cells) != len(exact) or any(c.status == "match" for c in row_cells):
             continue
-        cms = np.stack([np.asarray(pooled[(engine, dataset, c.classifier)]) for c in row_cells])
-        targets = np.array([float(c.pub.value) for c in row_cells])
-        decimals = int(row_cells[0].pub.decimals)
-        found = search_kappa_grid(
-            cms,
-            targets,
-            grid,
-            decimals=decimals,
-            chunk_size=chunk_size,
-            zero_division=zero_division,
-        ).vectors
-        if len(found) == 0:
-            continue
-        anchor = next(
-            (
-                str(e.anchor).lstrip("#")
-                for k, e in index.items()
-                if k[:3] == (str(row_cells[0].pub.paper), str(row_cells[0].pub.table), row)
-                and str(getattr(e, "anchor", "") or "")
-            ),
-            "",
-        )
-        where = f"{ERRATA_DOC}#{anchor}" if anchor else ERRATA_DOC
-        shown = "; ".join(_format_vector(v) for v in found[:3])
-        more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
-        note = (
-            f"{where}: the printed kappa vector reproduces no classifier; kappa_search "
-            f"finds {len(found)} vector(s) of the configured grid "
-            f"(datasets.{dataset}.kappa_grid) reproducing the printed row for "
-            f"{', '.join(exact)}: {shown}{more}"
-        )
-        for cell in row_cells:
-            cell.status, cell.reason = "erratum", note
-        for cell in (c for c in values.values() if c.pub.row == row and c.column not in exact):
-            if cell.status == "differs":
-                cell.reason = (
-                    f"{cell.reason}; the printed kappa vector of this row is wrong ({where})"
-                )
-        _rank_at_vector(cells, row, engine, dataset, found[0], pooled, note, zero_division)
+        _search_row(cells, values, row, row_cells, exact, engine, dataset, block, run)
+
+
+def _search_row(cells, values, row, row_cells, exact, engine, dataset, block, run: _Run) -> None:
+    """Search the grid for the vector of one row; mark its cells as errata if one is found."""
+    assert run.pooled is not None  # checked by the caller
+    cms = np.stack([np.asarray(run.pooled[(engine, dataset, c.classifier)]) for c in row_cells])
+    targets = np.array([float(c.pub.value) for c in row_cells])
+    found = search_kappa_grid(
+        cms,
+        targets,
+        block["kappa_grid"],
+        decimals=int(row_cells[0].pub.decimals),
+        chunk_size=run.chunk_size,
+        zero_division=run.zero_division,
+    ).vectors
+    if len(found) == 0:
+        return
+    where = _errata_link(run.index, row_cells[0].pub, row)
+    shown = "; ".join(_format_vector(v) for v in found[:3])
+    more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
+    note = (
+        f"{where}: the printed kappa vector reproduces no classifier; kappa_search "
+        f"finds {len(found)} vector(s) of the configured grid "
+        f"(datasets.{dataset}.kappa_grid) reproducing the printed row for "
+        f"{', '.join(exact)}: {shown}{more}"
+    )
+    for cell in row_cells:
+        cell.status, cell.reason = "erratum", note
+    for cell in (c for c in values.values() if c.pub.row == row and c.column not in exact):
+        if cell.status == "differs":
+            cell.reason = f"{cell.reason}; the printed kappa vector of this row is wrong ({where})"
+    _rank_at_vector(cells, row, engine, dataset, found[0], run.pooled, note, run.zero_division)
 
 
 def _rank_at_vector(
