@@ -74,57 +74,18 @@ def figure7(
     datasets = list(datasets or dict.fromkeys(histogram["dataset"]))
     if classifiers is None:
         classifiers = list(dict.fromkeys(histogram["classifier"]))
-    ncols = max(1, len(classifiers))
-    fig, axes = new_figure(len(datasets), ncols)
+    fig, axes = new_figure(len(datasets), max(1, len(classifiers)))
     for r, dataset in enumerate(datasets):
         for c, classifier in enumerate(classifiers):
             ax = axes[r, c]
             panel = histogram[
                 (histogram["dataset"] == dataset) & (histogram["classifier"] == classifier)
             ]
+            panel_title = f"({chr(ord('a') + r)}) {dataset}: {classifier}"
             if panel.empty:
-                ax.set_axis_off()
-                if empty_text:
-                    # name the missing panel and say why it is empty
-                    ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
-                    ax.text(
-                        0.5,
-                        0.5,
-                        empty_text,
-                        ha="center",
-                        va="center",
-                        fontsize=7,
-                        transform=ax.transAxes,
-                    )
+                _empty_panel(ax, panel_title, empty_text)
                 continue
-            # Only non-empty bins become bars: a fine grid has hundreds of bins per panel,
-            # mostly empty, and each bar is an artist that costs time to draw.
-            drawn = panel[panel["count"] > 0]
-            left = drawn["bin_left"].to_numpy(dtype=float)
-            width = drawn["bin_right"].to_numpy(dtype=float) - left
-            ax.bar(
-                left,
-                drawn["count"].to_numpy(dtype=float),
-                width=width,
-                align="edge",
-                color="#3b6ea8",
-                edgecolor="white",
-                linewidth=0.3,
-            )
-            ax.set_xlim(*_occupied_range(panel))
-            if not (panel["count"] > 0).any():
-                # every kappa vector was left unbinned: pd is undefined there
-                ax.text(
-                    0.5,
-                    0.5,
-                    "pd undefined at\nevery kappa vector",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    transform=ax.transAxes,
-                )
-            ax.set_title(f"({chr(ord('a') + r)}) {dataset}: {classifier}", fontsize=8)
-            ax.tick_params(labelsize=6)
+            _histogram_panel(ax, panel, panel_title)
             if c == 0:
                 ax.set_ylabel("number of kappa vectors", fontsize=7)
             if r == len(datasets) - 1:
@@ -132,6 +93,43 @@ def figure7(
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
+
+
+def _panel_note(ax, text: str) -> None:
+    """``text`` in the middle of a panel."""
+    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=7, transform=ax.transAxes)
+
+
+def _empty_panel(ax, panel_title: str, empty_text: str | None) -> None:
+    """A panel with no rows: no axes; named, with ``empty_text``, when one is given."""
+    ax.set_axis_off()
+    if empty_text:
+        ax.set_title(panel_title, fontsize=8)
+        _panel_note(ax, empty_text)
+
+
+def _histogram_panel(ax, panel: pd.DataFrame, panel_title: str) -> None:
+    """One (dataset, classifier) histogram, its x range the occupied bins padded."""
+    # Only non-empty bins become bars: a fine grid has hundreds of bins per panel,
+    # mostly empty, and each bar is an artist that costs time to draw.
+    drawn = panel[panel["count"] > 0]
+    left = drawn["bin_left"].to_numpy(dtype=float)
+    width = drawn["bin_right"].to_numpy(dtype=float) - left
+    ax.bar(
+        left,
+        drawn["count"].to_numpy(dtype=float),
+        width=width,
+        align="edge",
+        color="#3b6ea8",
+        edgecolor="white",
+        linewidth=0.3,
+    )
+    ax.set_xlim(*_occupied_range(panel))
+    if drawn.empty:
+        # every kappa vector was left unbinned: pd is undefined there
+        _panel_note(ax, "pd undefined at\nevery kappa vector")
+    ax.set_title(panel_title, fontsize=8)
+    ax.tick_params(labelsize=6)
 
 
 def _occupied_range(rows: pd.DataFrame, pad_bins: int = 2, min_span: float = 0.1):
