@@ -1,11 +1,11 @@
 """Figures of the uncertainty step, rendered from its tidy CSV files.
 
-- :func:`forest_figure` -- the interval (forest) plot of one engine and dataset: one panel per
+- :func:`forest_figure` -- the interval (forest) plot of one engine and dataset: per
   ranking-table row (accuracy, macro precision and recall, F1, MCC, pd at default and at each
   kappa vector), each classifier's value with its interval (``intervals.csv``);
 - :func:`posterior_figure` -- the posterior of each pairwise comparison: the histogram of the
-  drawn differences ``a - b`` of pd at the default kappa, with the ROPE shaded and the three
-  probabilities in the title (``posterior.csv``).
+  drawn differences ``a - b`` of pd at the default kappa, one ridge per pair, with the ROPE
+  shaded and the three probabilities beside it (``posterior.csv``).
 """
 
 from __future__ import annotations
@@ -15,68 +15,81 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 from pdmeasure.pipeline.io import require_columns
 from pdmeasure.pipeline.ranking_tables import table_rows
 from pdmeasure.pipeline.uncertainty_tables import INTERVAL_COLUMNS, POSTERIOR_COLUMNS
-from pdmeasure.render.figures import new_figure
 
 
 def forest_figure(
     intervals: pd.DataFrame, *, classifiers: Sequence[str], kappa_vectors, title: str
 ) -> Figure:
-    """One panel per ranking-table row: each classifier's value (dot) and interval (bar)."""
+    """Each ranking-table row's classifiers, one line each: value (dot) and interval (bar).
+
+    One axes for all rows (a grid of panels costs several times the rendering time): the
+    rows of the ranking table top to bottom, its classifiers within each, in table order.
+    """
     require_columns(intervals.columns, INTERVAL_COLUMNS, "intervals table")
     rows = table_rows(kappa_vectors)
-    ncols = min(3, len(rows))
-    nrows = -(-len(rows) // ncols)
-    fig, axes = new_figure(nrows, ncols, panel_size=(3.0, 0.45 * len(classifiers) + 1.0))
+    n = len(classifiers)
+    height = 0.16 * len(rows) * (n + 1) + 0.8
+    fig = Figure(figsize=(6.5, height))
+    ax = fig.add_axes((0.3, 0.6 / height, 0.66, 1 - 1.0 / height))
     table = intervals.set_index(["measure", "kappa", "classifier"])
-    positions = np.arange(len(classifiers))[::-1]
-    for ax, (label, measure, kappa) in zip(axes.flat, rows):
+    ticks, labels = [], []
+    for i, (label, measure, kappa) in enumerate(rows):
         cells = table.loc[[(measure, kappa, c) for c in classifiers]]
         value = cells["value"].to_numpy(dtype=float)
-        below = value - cells["lower"].to_numpy(dtype=float)
-        above = cells["upper"].to_numpy(dtype=float) - value
-        ax.errorbar(value, positions, xerr=[below, above], fmt="o", ms=3, capsize=2)
-        ax.set_yticks(positions, list(classifiers), fontsize=7)
-        ax.set_title(label, fontsize=8)
-        ax.tick_params(axis="x", labelsize=7)
-        ax.xaxis.set_major_locator(MaxNLocator(4))
-    for ax in list(axes.flat)[len(rows) :]:
-        ax.set_axis_off()
+        errors = [value - cells["lower"].to_numpy(float), cells["upper"].to_numpy(float) - value]
+        y = -(i * (n + 1) + np.arange(n))
+        ax.errorbar(value, y, xerr=errors, fmt="o", ms=2.5, capsize=1.5, lw=1, color=f"C{i % 10}")
+        ticks += list(y)
+        labels += [f"{label}: {name}" for name in classifiers]
+    ax.set_yticks(ticks, labels, fontsize=6)
+    ax.tick_params(axis="x", labelsize=7)
+    ax.grid(axis="x", color="0.9")
     level = float(intervals["level"].iloc[0])
-    fig.suptitle(f"{title}: values with {level:g} intervals", fontsize=9)
+    ax.set_title(f"{title}: values with {level:g} intervals", fontsize=8)
     return fig
 
 
 def posterior_figure(posterior: pd.DataFrame, *, title: str) -> Figure:
-    """One panel per pair: the posterior histogram of ``a - b`` with the ROPE shaded."""
+    """The posterior histogram of each pair's ``a - b``, one ridge per pair, the ROPE shaded,
+    P(a better), P(equivalent) and P(b better) beside each ridge."""
     require_columns(posterior.columns, POSTERIOR_COLUMNS, "posterior table")
     pairs = list(dict.fromkeys(zip(posterior["classifier_a"], posterior["classifier_b"])))
-    ncols = min(3, max(1, len(pairs)))
-    nrows = max(1, -(-len(pairs) // ncols))
-    fig, axes = new_figure(nrows, ncols, panel_size=(3.0, 2.0))
-    for ax, (a, b) in zip(axes.flat, pairs):
+    height = 0.45 * max(1, len(pairs)) + 0.8
+    fig = Figure(figsize=(8.0, height))
+    ax = fig.add_axes((0.04, 0.35 / height, 0.46, 1 - 0.7 / height))
+    rope = float(posterior["rope"].iloc[0]) if len(posterior) else 0.0
+    if rope > 0:
+        ax.axvspan(-rope, rope, color="0.88", zorder=0)
+    ax.axvline(0.0, color="0.4", lw=0.6)
+    for i, (a, b) in enumerate(pairs):
         part = posterior[(posterior["classifier_a"] == a) & (posterior["classifier_b"] == b)]
-        lower = part["bin_lower"].to_numpy(dtype=float)
-        width = part["bin_upper"].to_numpy(dtype=float) - lower
-        ax.bar(lower, part["probability"].to_numpy(dtype=float), width=width, align="edge")
-        rope = float(part["rope"].iloc[0])
-        if rope > 0:
-            ax.axvspan(-rope, rope, color="0.85", zorder=0)
-        ax.axvline(0.0, color="0.4", lw=0.6)
-        first = part.iloc[0]
-        ax.set_title(
-            f"{a} - {b}\nP(a)={first['p_better']:.3f} P(=)={first['p_equivalent']:.3f} "
-            f"P(b)={first['p_worse']:.3f}",
-            fontsize=7,
+        edges = np.append(part["bin_lower"].to_numpy(float), part["bin_upper"].iloc[-1])
+        heights = part["probability"].to_numpy(float)
+        base = -i
+        ax.stairs(
+            base + 0.9 * heights / max(heights.max(), 1e-12),
+            edges,
+            baseline=base,
+            fill=True,
+            alpha=0.7,
+            color=f"C{i % 10}",
         )
-        ax.tick_params(labelsize=6)
-    for ax in list(axes.flat)[len(pairs) :]:
-        ax.set_axis_off()
+        first = part.iloc[0]
+        ax.annotate(
+            f"{a} - {b}: P(a) {first['p_better']:.3f}, P(=) {first['p_equivalent']:.3f}, "
+            f"P(b) {first['p_worse']:.3f}",
+            (1.02, base + 0.3),
+            xycoords=("axes fraction", "data"),
+            fontsize=6,
+        )
+    ax.set_yticks([])
+    ax.set_ylim(-max(1, len(pairs)) + 0.9, 1.0)
+    ax.tick_params(axis="x", labelsize=7)
     if not pairs:
-        axes.flat[0].text(0.5, 0.5, "one classifier: no pair", ha="center", va="center")
-    fig.suptitle(title, fontsize=9)
+        ax.text(0.5, 0.5, "one classifier: no pair", ha="center", va="center")
+    ax.set_title(title, fontsize=8, loc="left")
     return fig

@@ -66,9 +66,9 @@ def companion_markdown(
     )
     return (
         f"# {title}: intervals and ranks\n\n{note}\n\n"
-        f"{_grid(table, cells, kappa_vectors).to_markdown()}\n\n"
+        f"{_grid(table, cells, kappa_vectors).to_markdown(disable_numparse=True)}\n\n"
         f"## Probability of ranking first\n\n{first_note}\n\n"
-        f"{_grid(table, firsts, kappa_vectors).to_markdown()}\n"
+        f"{_grid(table, firsts, kappa_vectors).to_markdown(disable_numparse=True)}\n"
     )
 
 
@@ -98,7 +98,11 @@ def bayesian_markdown(across: pd.DataFrame) -> str:
         "`uncertainty/across_signed_rank.csv`.",
         "",
     ]
-    for engine, part in shown.groupby("engine", sort=False):
+    tested = shown[shown["n_datasets"] >= 2]
+    if tested.empty:
+        most = int(across["n_datasets"].max()) if len(across) else 0
+        lines += [f"Only {most} dataset(s) per pair: nothing to compare across datasets.", ""]
+    for engine, part in tested.groupby("engine", sort=False):
         frame = pd.DataFrame(
             {
                 "measure": [measure_label(m, k) for m, k in zip(part["measure"], part["kappa"])],
@@ -117,7 +121,7 @@ def bayesian_markdown(across: pd.DataFrame) -> str:
             "",
             f"{decided} of {len(part)} comparisons reach a verdict.",
             "",
-            frame.to_markdown(index=False),
+            frame.to_markdown(index=False, disable_numparse=True),
             "",
         ]
     return "\n".join(lines)
