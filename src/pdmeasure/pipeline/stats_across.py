@@ -74,22 +74,16 @@ def _append_note(notes, extra: str) -> list[str]:
     return [f"{x}; {extra}" if x else extra for x in notes]
 
 
-def _compare_one(table: pd.DataFrame, *, keys: dict, alpha: float) -> AcrossTables:
-    measure = keys["measure"]
-    lower = lower_is_better(measure)
-    table, excluded = _drop_nan_blocks(
-        table, f"{keys['engine']}: {warning_label(measure, keys['kappa'])}"
-    )
+def _rank_tables(keys: dict, table: pd.DataFrame, *, lower: bool, alpha: float):
+    """The average-rank rows and the critical-difference rows of one comparison."""
     names = [str(c) for c in table.columns]
     n, k = table.shape
     scores = table.to_numpy(dtype=float)
-    extra = f"excluded: {'; '.join(excluded)}" if excluded else ""
     ranks = average_ranks(scores, lower_is_better=lower) if n else np.full(k, np.nan)
+    common = {**keys, "classifier": names, "average_rank": ranks}
     rank_rows = pd.DataFrame(
         {
-            **keys,
-            "classifier": names,
-            "average_rank": ranks,
+            **common,
             "n_datasets": n,
             "datasets": ";".join(map(str, table.index)),
             "lower_is_better": lower,
@@ -98,9 +92,7 @@ def _compare_one(table: pd.DataFrame, *, keys: dict, alpha: float) -> AcrossTabl
     cd = nemenyi_critical_difference(k, n, alpha) if n >= 2 else math.nan
     cd_rows = pd.DataFrame(
         {
-            **keys,
-            "classifier": names,
-            "average_rank": ranks,
+            **common,
             "cd": cd,
             "n_datasets": n,
             "n_classifiers": k,
@@ -108,39 +100,47 @@ def _compare_one(table: pd.DataFrame, *, keys: dict, alpha: float) -> AcrossTabl
             "lower_is_better": lower,
         }
     )
+    return rank_rows, cd_rows
+
+
+def _tests(keys: dict, table: pd.DataFrame, *, lower: bool, alpha: float):
+    """Omnibus results and the post-hoc rows; with N < 2 datasets, NaN results that say so."""
+    n, k = table.shape
     if n < 2:
-        results = [
-            TestResult(
-                t,
-                math.nan,
-                math.nan,
-                math.nan,
-                math.nan,
-                n,
-                k,
-                math.nan,
-                f"N = {n} dataset(s): a comparison across datasets needs N >= 2",
-            )
-            for t in OMNIBUS_TESTS
+        note = f"N = {n} dataset(s): a comparison across datasets needs N >= 2"
+        nan = math.nan
+        results = [TestResult(t, nan, nan, nan, nan, n, k, nan, note) for t in OMNIBUS_TESTS]
+        return results, pd.DataFrame(columns=POSTHOC_COLUMNS)
+    names = [str(c) for c in table.columns]
+    scores = table.to_numpy(dtype=float)
+    results = [
+        *friedman(scores, lower_is_better=lower),
+        friedman_aligned_ranks(scores, lower_is_better=lower),
+        quade(scores, lower_is_better=lower),
+    ]
+    posthoc = pd.DataFrame(
+        [
+            *nemenyi(scores, names, alpha=alpha, lower_is_better=lower),
+            *holm_control(scores, names, alpha=alpha, lower_is_better=lower),
+            *wilcoxon_pairwise(scores, names, alpha=alpha, lower_is_better=lower),
         ]
-        posthoc = pd.DataFrame(columns=POSTHOC_COLUMNS)
-    else:
-        results = [
-            *friedman(scores, lower_is_better=lower),
-            friedman_aligned_ranks(scores, lower_is_better=lower),
-            quade(scores, lower_is_better=lower),
-        ]
-        posthoc = pd.DataFrame(
-            [
-                *nemenyi(scores, names, alpha=alpha, lower_is_better=lower),
-                *holm_control(scores, names, alpha=alpha, lower_is_better=lower),
-                *wilcoxon_pairwise(scores, names, alpha=alpha, lower_is_better=lower),
-            ]
-        )
-        for key, value in reversed(keys.items()):
-            posthoc.insert(0, key, value)
-        if extra:
-            posthoc["note"] = _append_note(posthoc["note"], extra)
+    )
+    for key, value in reversed(keys.items()):
+        posthoc.insert(0, key, value)
+    return results, posthoc
+
+
+def _compare_one(table: pd.DataFrame, *, keys: dict, alpha: float) -> AcrossTables:
+    measure = keys["measure"]
+    lower = lower_is_better(measure)
+    table, excluded = _drop_nan_blocks(
+        table, f"{keys['engine']}: {warning_label(measure, keys['kappa'])}"
+    )
+    extra = f"excluded: {'; '.join(excluded)}" if excluded else ""
+    rank_rows, cd_rows = _rank_tables(keys, table, lower=lower, alpha=alpha)
+    results, posthoc = _tests(keys, table, lower=lower, alpha=alpha)
+    if extra and table.shape[0] >= 2:  # (N < 2: no post-hoc rows to annotate)
+        posthoc["note"] = _append_note(posthoc["note"], extra)
     omnibus = pd.DataFrame([{**keys, **r.as_row()} for r in results])
     omnibus["significant"] = omnibus["p_value"] <= alpha
     if extra:
