@@ -164,12 +164,14 @@ def make_estimator(
         (``n_jobs``, ``random_state``, ``min_categories``), a parameter the class does not
         accept, or a constructor that rejects the parameters.
     """
-    from sklearn.compose import ColumnTransformer
-    from sklearn.impute import SimpleImputer
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import KBinsDiscretizer, OneHotEncoder, StandardScaler
-
     path, params, encoding = entry_parts(entry)
+    n_categories = list(n_categories or [])
+    estimator = _configured(path, params, encoding, random_state, n_categories, n_numeric)
+    return _with_encoding(estimator, encoding, n_categories, n_numeric, random_state)
+
+
+def _configured(path, params, encoding, random_state, n_categories, n_numeric):
+    """The estimator of ``path`` with ``params`` and the engine's own parameters set."""
     cls = estimator_class(path)
     reserved = [p for p in _RESERVED if p in params]
     if reserved:
@@ -178,7 +180,6 @@ def make_estimator(
             "random_state from cv.seed for reproducibility, min_categories from the data); "
             "remove them"
         )
-    n_categories = list(n_categories or [])
     try:
         accepted = cls().get_params()
     except Exception as exc:  # a third-party class: say which one failed, whatever it raised
@@ -195,20 +196,25 @@ def make_estimator(
     if encoding == "categorical" and "min_categories" in accepted:
         params["min_categories"] = n_categories + [NUMERIC_BINS] * n_numeric
     try:
-        estimator = cls(**params)
+        return cls(**params)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{cls.__name__}: {exc}") from None
+
+
+def _with_encoding(estimator, encoding: str, n_categories: list[int], n_numeric: int, seed: int):
+    """``estimator`` behind the encoding's column steps (fitted in each training fold)."""
+    # scikit-learn (the pipeline extra) is imported when a model is built.
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import KBinsDiscretizer, OneHotEncoder, StandardScaler
+
     n_cat = len(n_categories)
     if encoding == "categorical":
-        numeric = make_pipeline(
-            SimpleImputer(strategy="median"),
-            KBinsDiscretizer(
-                n_bins=NUMERIC_BINS,
-                encode="ordinal",
-                strategy="quantile",
-                random_state=random_state,
-            ),
+        bins = KBinsDiscretizer(
+            n_bins=NUMERIC_BINS, encode="ordinal", strategy="quantile", random_state=seed
         )
+        numeric = make_pipeline(SimpleImputer(strategy="median"), bins)
     elif encoding == "onehot":
         numeric = make_pipeline(SimpleImputer(strategy="median"), StandardScaler())
     else:
