@@ -335,6 +335,23 @@ def resolve_dataset(config: Mapping, name: str) -> dict:
     """
     block = copy.deepcopy(dict(config["datasets"][name]))
     key = f"datasets.{name}"
+    _resolve_source(block, key)
+    block["class_order"] = "configured"
+    _resolve_from_data(block, config, name, key)
+    if block["target"] in block["numeric_features"]:
+        raise ConfigError(
+            f"config key `{key}.numeric_features`: names the target {block['target']!r}"
+        )
+    block["kappa_vectors"] = {
+        vname: kappa_by_label(vector, block["classes"], f"{key}.kappa_vectors.{vname}")
+        for vname, vector in block["kappa_vectors"].items()
+    }
+    _resolve_grid(block, config)
+    return block
+
+
+def _resolve_source(block: dict, key: str) -> None:
+    """Check there is one source; fill a file's ``format``, ``separator`` and ``missing``."""
     given = [k for k in SOURCE_KEYS if block.get(k) is not None]
     if len(given) != 1:
         raise ConfigError(
@@ -356,44 +373,46 @@ def resolve_dataset(config: Mapping, name: str) -> dict:
     declares_types = block["openml_id"] is not None or block["format"] == "arff"
     if declares_types and block["missing"] is None:
         block["missing"] = "?"  # the missing marker of ARFF, which OpenML serves too
-    block["class_order"] = "configured"
+
+
+def _resolve_from_data(block: dict, config: Mapping, name: str, key: str) -> None:
+    """``target``, ``classes`` and ``numeric_features`` the config leaves to the data."""
+    target = block["target"]
     needs_data = (
         block["classes"] is None
         or block["numeric_features"] is None
-        or block["target"] is None
-        or isinstance(block["target"], int)
-        or block["target"] in ("first", "last")
+        or target is None
+        or isinstance(target, int)
+        or target in ("first", "last")
     )
-    if needs_data:
-        try:
-            fetched = results_dir(config) / "data" / f"{name}.csv"
-            description = describe(name, block, fetched=fetched, **data_locations(config))
-        except DataFetchError as exc:
-            raise ConfigError(f"config key `{key}`: {exc}") from None
-        block["target"] = description.target
-        if block["classes"] is None:
-            block["classes"] = list(description.classes)
-            block["class_order"] = description.class_order
-        if block["numeric_features"] is None:
-            block["numeric_features"] = list(description.numeric)
-    if block["target"] in block["numeric_features"]:
-        raise ConfigError(
-            f"config key `{key}.numeric_features`: names the target {block['target']!r}"
-        )
-    block["kappa_vectors"] = {
-        vname: kappa_by_label(vector, block["classes"], f"{key}.kappa_vectors.{vname}")
-        for vname, vector in block["kappa_vectors"].items()
-    }
+    if not needs_data:
+        return
+    try:
+        fetched = results_dir(config) / "data" / f"{name}.csv"
+        description = describe(name, block, fetched=fetched, **data_locations(config))
+    except DataFetchError as exc:
+        raise ConfigError(f"config key `{key}`: {exc}") from None
+    block["target"] = description.target
+    if block["classes"] is None:
+        block["classes"] = list(description.classes)
+        block["class_order"] = description.class_order
+    if block["numeric_features"] is None:
+        block["numeric_features"] = list(description.numeric)
+
+
+def _resolve_grid(block: dict, config: Mapping) -> None:
+    """``kappa_grid: auto`` as values (:func:`auto_kappa_grid`), and the rule that gave it."""
     block["kappa_grid_rule"] = "configured"
-    if block["kappa_grid"] == "auto":
-        limit = int(config["histogram"]["auto_grid_vectors"])
-        block["kappa_grid"] = auto_kappa_grid(len(block["classes"]), limit)
-        block["kappa_grid_rule"] = (
-            f"auto: {len(block['kappa_grid'])} values per class, at most {limit} vectors"
-            if block["kappa_grid"] is not None
-            else f"auto: skipped, 2 values over {len(block['classes'])} classes exceed {limit}"
-        )
-    return block
+    if block["kappa_grid"] != "auto":
+        return
+    limit = int(config["histogram"]["auto_grid_vectors"])
+    n_classes = len(block["classes"])
+    block["kappa_grid"] = auto_kappa_grid(n_classes, limit)
+    block["kappa_grid_rule"] = (
+        f"auto: {len(block['kappa_grid'])} values per class, at most {limit} vectors"
+        if block["kappa_grid"] is not None
+        else f"auto: skipped, 2 values over {n_classes} classes exceed {limit}"
+    )
 
 
 def data_locations(config: Mapping) -> dict:
