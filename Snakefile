@@ -34,6 +34,8 @@ include: "workflow/rules/stats.smk"
 include: "workflow/rules/exact.smk"
 # Interactive kappa explorer per engine and dataset (self-contained HTML).
 include: "workflow/rules/explorer.smk"
+# Intervals, probabilities of winning and ranking, Bayesian tests (config `uncertainty`).
+include: "workflow/rules/uncertainty.smk"
 
 
 # Jobs of a few seconds that only collect or reformat tables: on a cluster they run on the
@@ -60,3 +62,4 @@ rule all:
         stats_targets(),
         exact_targets(),
         explorer_targets(),
+        uncertainty_targets(),

@@ -44,6 +44,7 @@ CONSUMERS = {
         "exact_analysis",
         "stats_within",
         "explorer",
+        "uncertainty",
     ],
     "cross_validate": [
         "aggregate_confusion",
@@ -52,10 +53,11 @@ CONSUMERS = {
         "exact_analysis",
         "stats_within",
         "explorer",
+        "uncertainty",
     ],
     "aggregate_confusion": ["reproduction"],
     "measures": ["aggregate_measures", "ranking_table"],
-    "aggregate_measures": ["reproduction", "stats_across"],
+    "aggregate_measures": ["reproduction", "stats_across", "uncertainty_across"],
     "grid_histogram": ["grid_figure7"],
     "ranking_table": ["reproduction"],
     "paper_tables": ["paper_markdown", "paper_figure", "reproduction"],
@@ -65,6 +67,8 @@ CONSUMERS = {
     "stats_across": ["stats_cd_diagrams", "stats_report"],
     "stats_cd_diagrams": ["stats_report"],
     "exact_analysis": ["exact_figures", "exact_figure7", "exact_collect"],
+    "uncertainty": ["explorer"],
+    "uncertainty_across": ["stats_report"],
 }
 
 Job = tuple  # (rule, frozenset of (wildcard, value))
@@ -79,6 +83,7 @@ COLLECTING = [
     "stats_cd_diagrams",
     "stats_report",
     "exact_collect",
+    "uncertainty_across",
 ]
 
 
@@ -141,6 +146,7 @@ def mirror_copy(config, workdir):
 
 CAR_SEEDS_KAPPA = [
     "measures dataset=car",
+    "uncertainty dataset=car",
     "ranking_table dataset=car",
     "stats_within dataset=car",
     "stats_across",
@@ -161,6 +167,7 @@ CHANGES: dict[str, Change] = {
             "paper_tables",
             "reproduction",
             "explorer",
+            "uncertainty",
         ],
     ),
     "run.engines": Change(
@@ -183,6 +190,7 @@ CHANGES: dict[str, Change] = {
             "exact_analysis engine=sklearn",
             "stats_within engine=sklearn",
             "explorer engine=sklearn",
+            "uncertainty engine=sklearn",
         ],
         new_jobs=True,
     ),
@@ -255,6 +263,7 @@ CHANGES: dict[str, Change] = {
             "grid_histogram dataset=car",
             "exact_analysis dataset=car",
             "explorer dataset=car",
+            "uncertainty dataset=car",
             "reproduction",
         ],
     ),
@@ -297,6 +306,18 @@ CHANGES: dict[str, Change] = {
             "cdf_points": 51,
         }.items()
     },
+    # The draws and their intervals: only the uncertainty jobs (and the explorer pages that
+    # show them); the ROPE and the seed also reach the signed-rank tests across datasets.
+    "uncertainty.method": Change(setter("uncertainty.method", "bootstrap"), ["uncertainty"]),
+    "uncertainty.draws": Change(setter("uncertainty.draws", 500), ["uncertainty"]),
+    "uncertainty.prior": Change(setter("uncertainty.prior", 1.0), ["uncertainty"]),
+    "uncertainty.level": Change(setter("uncertainty.level", 0.9), ["uncertainty"]),
+    "uncertainty.rope": Change(
+        setter("uncertainty.rope", 0.02), ["uncertainty", "uncertainty_across"]
+    ),
+    "uncertainty.seed": Change(
+        setter("uncertainty.seed", 1), ["uncertainty", "uncertainty_across"]
+    ),
 }
 
 

@@ -4,6 +4,7 @@
 # wrong type, a kappa vector of the wrong length, a class order that does not match the data
 # or an unavailable engine stops Snakemake with a message naming the config key.
 import dataclasses
+import importlib.util
 import math
 import re
 
@@ -487,4 +488,53 @@ def explorer_targets():
         results_path("explorer", engine, f"{dataset}.html")
         for engine in engines()
         for dataset in datasets()
+    ]
+
+
+# Whether the library package pdmeasure.uncertainty is installed: the uncertainty module's
+# outputs (and the report section and explorer table built on them) are made only then.
+UNCERTAINTY_LIBRARY = importlib.util.find_spec("pdmeasure.uncertainty") is not None
+
+
+def uncertainty_input(*parts):
+    """The uncertainty output at `parts` as a rule input; [] without the library."""
+    return results_path(*parts) if UNCERTAINTY_LIBRARY else []
+
+
+def uncertainty_targets():
+    """Intervals, pairwise and rank probabilities, fold tests, posteriors, companion ranking
+    tables and figures per engine and dataset, and the signed-rank tests across datasets.
+    """
+    if not UNCERTAINTY_LIBRARY:
+        return []
+    per_job = [
+        results_path("uncertainty", engine, dataset, name)
+        for engine in engines()
+        for dataset in datasets()
+        for name in (
+            "intervals.csv",
+            "pairwise.csv",
+            "ranks.csv",
+            "within.csv",
+            "posterior.csv",
+            "explorer.json",
+        )
+    ]
+    tables = [
+        results_path("tables", f"table_{dataset}_{engine}_ci.{ext}")
+        for dataset in datasets()
+        for engine in engines()
+        for ext in ("csv", "md")
+    ]
+    figures = [
+        results_path("figures", "uncertainty", engine, f"{dataset}_{name}.png")
+        for engine in engines()
+        for dataset in datasets()
+        for name in ("forest", "posterior")
+    ]
+    return [
+        *per_job,
+        *tables,
+        *figures,
+        results_path("uncertainty/across_signed_rank.csv"),
     ]

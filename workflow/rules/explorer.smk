@@ -1,11 +1,14 @@
 # Module explorer: one interactive kappa explorer (self-contained HTML) per engine and dataset,
 # from the pooled confusion matrices, with the exact histograms over the dataset's kappa grid
-# and the exact win probabilities embedded.
+# and the exact win probabilities embedded, and the draws of per-class precision and recall
+# that give pd's interval and probability of ranking first at any kappa.
 
 
 rule explorer:
     input:
         confusion=engine_confusion_files,
+        # pd's interval and probability of ranking first at the page's kappa (rule uncertainty).
+        uncertainty=uncertainty_input("uncertainty/{engine}/{dataset}/explorer.json"),
     output:
         html=reported(
             results_path("explorer/{engine}/{dataset}.html"),

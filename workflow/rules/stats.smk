@@ -254,6 +254,8 @@ rule stats_report:
             dataset=datasets(),
         ),
         figures=cd_figures(),
+        # The Bayesian section: signed-rank tests across datasets (rule uncertainty_across).
+        bayesian=uncertainty_input("uncertainty/across_signed_rank.csv"),
     output:
         report=reported(
             results_path("stats/report.md"), "stats_report", "Statistics", "Report"

@@ -1,6 +1,8 @@
 """Snakemake script of rule explorer: pooled matrices of one engine and dataset -> explorer HTML."""
 
+import json
 import logging
+from pathlib import Path
 
 from pdmeasure.pipeline.confusion import pooled_matrices, read_long
 from pdmeasure.pipeline.io import run_script
@@ -11,6 +13,7 @@ def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
     pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
+    drawn = smk.input.get("uncertainty")  # the uncertainty module's draws, when it ran
     write_explorer(
         matrices,
         smk.params.classes,
@@ -18,6 +21,7 @@ def main(smk, log) -> None:
         dataset=dataset,
         grid_values=smk.params.kappa_grid,
         zero_division=smk.params.zero_division,
+        uncertainty=json.loads(Path(drawn).read_text(encoding="utf-8")) if drawn else None,
     )
     logging.info(
         "%s/%s: %d classifiers -> %s", smk.wildcards.engine, dataset, len(matrices), smk.output.html

@@ -8,6 +8,7 @@ import pandas as pd
 from pdmeasure.pipeline.io import run_script, write_text
 from pdmeasure.pipeline.stats_across import AcrossTables
 from pdmeasure.pipeline.stats_tables import read_stats_table
+from pdmeasure.pipeline.uncertainty_schema import read_signed_rank
 from pdmeasure.render.stats_report import stats_report
 
 
@@ -23,8 +24,15 @@ def main(smk, log) -> None:
         tuple(key): os.path.relpath(path, folder)
         for key, path in zip(smk.params.figure_keys, smk.input.figures)
     }
+    bayesian = smk.input.get("bayesian")  # signed-rank tests of the uncertainty module, if run
     write_text(
-        stats_report(across, significance, alpha=smk.params.alpha, figures=figures),
+        stats_report(
+            across,
+            significance,
+            alpha=smk.params.alpha,
+            figures=figures,
+            bayesian=read_signed_rank(bayesian) if bayesian else None,
+        ),
         smk.output.report,
     )
     logging.info("report -> %s", smk.output.report)

@@ -38,102 +38,23 @@ from pdmeasure import uncertainty as unc
 from pdmeasure.measures.preference import class_precision_recall
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.pipeline.confusion import POOLED, from_long
-from pdmeasure.pipeline.io import read_csv
 from pdmeasure.pipeline.measure_table import pd_rows
 from pdmeasure.pipeline.ranking_tables import TABLE_DECIMALS, competition_ranks, table_rows
+from pdmeasure.pipeline.uncertainty_schema import (
+    ACROSS_COLUMNS,
+    COMPANION_COLUMNS,
+    INTERVAL_COLUMNS,
+    KAPPA_GRID,
+    KAPPA_UNIFORM,
+    PAIRWISE_COLUMNS,
+    POSTERIOR_COLUMNS,
+    RANK_COLUMNS,
+    VERDICT_THRESHOLD,
+    WITHIN_COLUMNS,
+    read_signed_rank,
+    verdict,
+)
 from pdmeasure.stats import lower_is_better
-
-INTERVAL_COLUMNS = (
-    "engine",
-    "dataset",
-    "classifier",
-    "measure",
-    "kappa",
-    "kappa_values",
-    "value",
-    "lower",
-    "upper",
-    "level",
-    "method",
-)
-PAIRWISE_COLUMNS = (
-    "engine",
-    "dataset",
-    "measure",
-    "kappa",
-    "classifier_a",
-    "classifier_b",
-    "p_better",
-    "p_equivalent",
-    "p_worse",
-    "rope",
-    "method",
-)
-RANK_COLUMNS = ("engine", "dataset", "measure", "kappa", "classifier", "rank", "probability")
-WITHIN_COLUMNS = (
-    "engine",
-    "dataset",
-    "measure",
-    "kappa",
-    "classifier_a",
-    "classifier_b",
-    "p_a_better",
-    "p_equivalent",
-    "p_b_better",
-    "rope",
-    "n_folds",
-    "runs",
-    "verdict",
-)
-ACROSS_COLUMNS = (
-    "engine",
-    "measure",
-    "kappa",
-    "classifier_a",
-    "classifier_b",
-    "p_a_better",
-    "p_equivalent",
-    "p_b_better",
-    "rope",
-    "n_datasets",
-    "verdict",
-)
-POSTERIOR_COLUMNS = (
-    "engine",
-    "dataset",
-    "measure",
-    "kappa",
-    "classifier_a",
-    "classifier_b",
-    "bin_lower",
-    "bin_upper",
-    "probability",
-    "p_better",
-    "p_equivalent",
-    "p_worse",
-    "rope",
-)
-COMPANION_COLUMNS = (
-    "engine",
-    "dataset",
-    "row",
-    "classifier",
-    "value",
-    "lower",
-    "upper",
-    "rank",
-    "p_first",
-    "level",
-    "method",
-)
-
-#: The kappa names of the preference-robust rows of :func:`pairwise_table`: kappa uniform on
-#: [0, 1]^C, and uniform over the product grid of the dataset's ``kappa_grid``.
-KAPPA_UNIFORM = "kappa_uniform"
-KAPPA_GRID = "kappa_grid"
-
-#: Probability a Bayesian verdict needs (Benavoli et al. 2017 read 0.95 as "sure enough").
-VERDICT_THRESHOLD = 0.95
 
 #: Draws of the Bayesian signed-rank test's Dirichlet process per pair (the library default
 #: is 50,000; 20,000 keep its Monte Carlo error below 0.004 at a fifth of the cost).
@@ -426,20 +347,6 @@ def rank_table(
     return pd.concat(parts, ignore_index=True)[list(RANK_COLUMNS)]
 
 
-def verdict(p_a: float, p_equivalent: float, p_b: float, a: str, b: str) -> str:
-    """What the posterior supports at :data:`VERDICT_THRESHOLD`: ``"<a> better"``,
-    ``"<b> better"``, ``"equivalent"``, else ``"undecided"`` (``"no data"`` for NaN)."""
-    if np.isnan([p_a, p_equivalent, p_b]).any():
-        return "no data"
-    if p_a >= VERDICT_THRESHOLD:
-        return f"{a} better"
-    if p_b >= VERDICT_THRESHOLD:
-        return f"{b} better"
-    if p_equivalent >= VERDICT_THRESHOLD:
-        return "equivalent"
-    return "undecided"
-
-
 def _oriented(probs: Sequence[float], measure: str) -> tuple[float, float, float]:
     """baycomp's (p_left, p_rope, p_right) of x - y as (P(x better), P(equal), P(y better))."""
     left, rope, right = (float(p) for p in probs)
@@ -608,13 +515,6 @@ def signed_rank_table(
     return pd.DataFrame(rows, columns=list(ACROSS_COLUMNS))
 
 
-def read_signed_rank(path) -> pd.DataFrame:
-    """Read back :func:`signed_rank_table`'s CSV: names and verdicts as text (``kappa`` ``""``
-    kept), probabilities, ROPE and dataset counts as numbers (``NaN`` read as NaN)."""
-    numbers = ("p_a_better", "p_equivalent", "p_b_better", "rope", "n_datasets")
-    return read_csv(path, required=ACROSS_COLUMNS, numbers=numbers)
-
-
 def _signed_rank_row(grid, engine, measure, kappa, a, b, rope, seed) -> dict:
     pair = grid.reindex(columns=[a, b]).dropna()
     probs: tuple[float, float, float] = (np.nan, np.nan, np.nan)
@@ -640,6 +540,9 @@ def _signed_rank_row(grid, engine, measure, kappa, a, b, rope, seed) -> dict:
 
 
 __all__ = [
+    "KAPPA_GRID",
+    "KAPPA_UNIFORM",
+    "VERDICT_THRESHOLD",
     "DEFAULT_KAPPA",
     "PD",
     "ACROSS_COLUMNS",

@@ -100,6 +100,7 @@ def explorer_data(
     dataset: str = "",
     grid_values: Sequence[float] | None = None,
     zero_division=0.0,
+    uncertainty: Mapping | None = None,
 ) -> dict:
     """Everything the page shows: matrices, default kappa, exact histograms and win probabilities.
 
@@ -116,6 +117,11 @@ def explorer_data(
         Kappa grid of the histograms and win probabilities; default :func:`default_grid`.
     zero_division : {0.0, 1.0, "nan"}
         Value of a 0/0 precision or recall, in Python and in the page alike.
+    uncertainty : mapping, optional
+        Draws of each classifier's per-class precision and recall, with the interval's
+        ``level`` and ``method`` (:func:`pdmeasure.pipeline.uncertainty_tables.explorer_draws`):
+        the page then shows pd's interval and each classifier's probability of ranking first
+        at the kappa currently set (pd is linear in them, eq. 30).
 
     Returns
     -------
@@ -171,7 +177,7 @@ def explorer_data(
         & (wins["classifier_a"].map(position) < wins["classifier_b"].map(position))
     ]
     actual = next(iter(cms.values())).sum(axis=1)
-    return {
+    data = {
         "dataset": str(dataset),
         "labels": [str(label) for label in labels],
         "classifiers": names,
@@ -208,6 +214,23 @@ def explorer_data(
             for row in wins.itertuples(index=False)
         ],
     }
+    if uncertainty is not None:
+        data["uncertainty"] = _uncertainty_block(uncertainty, names, n_classes)
+    return data
+
+
+def _uncertainty_block(uncertainty: Mapping, names: Sequence[str], n_classes: int) -> dict:
+    """The page's draws, checked: one (draws, C) precision and recall list per classifier."""
+    if list(uncertainty["classifiers"]) != list(names):
+        raise ValueError(
+            f"uncertainty draws are for {list(uncertainty['classifiers'])}, the matrices for "
+            f"{list(names)}"
+        )
+    for key in ("precision", "recall"):
+        shape = np.shape(uncertainty[key])
+        if len(shape) != 3 or shape[0] != len(names) or shape[2] != n_classes:
+            raise ValueError(f"uncertainty {key} has shape {shape}, expected (K, draws, C)")
+    return {key: uncertainty[key] for key in ("level", "method", "draws", "precision", "recall")}
 
 
 def explorer_html(
@@ -217,6 +240,7 @@ def explorer_html(
     dataset: str = "",
     grid_values: Sequence[float] | None = None,
     zero_division=0.0,
+    uncertainty: Mapping | None = None,
 ) -> str:
     """The explorer page (see :func:`explorer_data` for the parameters).
 
@@ -226,7 +250,12 @@ def explorer_html(
         A complete HTML document: data and script inline, no external resource.
     """
     data = explorer_data(
-        matrices, labels, dataset=dataset, grid_values=grid_values, zero_division=zero_division
+        matrices,
+        labels,
+        dataset=dataset,
+        grid_values=grid_values,
+        zero_division=zero_division,
+        uncertainty=uncertainty,
     )
     title = html.escape(f"pd kappa explorer: {dataset}" if dataset else "pd kappa explorer")
     return (
@@ -244,11 +273,17 @@ def write_explorer(
     dataset: str = "",
     grid_values: Sequence[float] | None = None,
     zero_division=0.0,
+    uncertainty: Mapping | None = None,
 ) -> None:
     """Write :func:`explorer_html` to ``path`` atomically."""
     write_text(
         explorer_html(
-            matrices, labels, dataset=dataset, grid_values=grid_values, zero_division=zero_division
+            matrices,
+            labels,
+            dataset=dataset,
+            grid_values=grid_values,
+            zero_division=zero_division,
+            uncertainty=uncertainty,
         ),
         path,
     )
@@ -281,6 +316,10 @@ td.pd, td.p { font-family: monospace; text-align: right; }
 <p><button id="reset" type="button">default &kappa; (actual-class shares, eq. 31)</button></p>
 <h2>pd at this &kappa; and ranking</h2>
 <table id="ranking"><thead><tr><th>rank</th><th>classifier</th><th>pd</th></tr></thead><tbody></tbody></table>
+<div id="uncertainty" hidden>
+<h2>Uncertainty of pd at this &kappa; <span class="note" id="uncertaintynote"></span></h2>
+<table id="intervals"><thead><tr><th>classifier</th><th>pd</th><th>lower</th><th>upper</th><th>P(rank 1)</th></tr></thead><tbody></tbody></table>
+</div>
 <h2>pd over the kappa grid <span class="note" id="gridnote"></span></h2>
 <div id="histograms"></div>
 <h2>Win probabilities (exact analysis)</h2>
@@ -483,9 +522,49 @@ function buildWins() {
   }
 }
 
+// Quantile of sorted values, linear between order statistics (numpy's default method).
+function quantile(sorted, q) {
+  const h = (sorted.length - 1) * q, lo = Math.floor(h), hi = Math.min(lo + 1, sorted.length - 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+// pd of every draw of one classifier at kappa, from its per-class precision and recall draws
+// (eq. 30 is linear in them): the interval and, over all classifiers, P(rank 1), where the
+// classifiers tied for first in a draw share its rank evenly.
+function updateUncertainty(values) {
+  const U = DATA.uncertainty;
+  if (!U) return;
+  const drawn = DATA.classifiers.map((name, k) => U.precision[k].map((p, d) => {
+    let total = 0;
+    for (let i = 0; i < C; i++) total += kappa[i] * p[i] + (1 - kappa[i]) * U.recall[k][d][i];
+    return total / C;
+  }));
+  const first = DATA.classifiers.map(() => 0);
+  for (let d = 0; d < U.draws; d++) {
+    let best = -Infinity;
+    drawn.forEach(v => { if (v[d] > best) best = v[d]; });
+    const tied = drawn.filter(v => v[d] === best).length;
+    drawn.forEach((v, k) => { if (v[d] === best) first[k] += 1 / tied; });
+  }
+  const body = document.querySelector("#intervals tbody");
+  body.replaceChildren();
+  DATA.classifiers.forEach((name, k) => {
+    const sorted = drawn[k].slice().sort((a, b) => a - b);
+    const tail = (1 - U.level) / 2;
+    const row = el("tr", null, {"data-classifier": name});
+    row.appendChild(el("td", name, {class: "name"}));
+    row.appendChild(el("td", fmt(values[k]), {class: "p value"}));
+    row.appendChild(el("td", fmt(quantile(sorted, tail)), {class: "p lower"}));
+    row.appendChild(el("td", fmt(quantile(sorted, 1 - tail)), {class: "p upper"}));
+    row.appendChild(el("td", (first[k] / U.draws).toFixed(3), {class: "p first"}));
+    body.appendChild(row);
+  });
+}
+
 function update() {
   const values = DATA.classifiers.map(name => pd(DATA.matrices[name], kappa));
   updateRanking(values);
+  updateUncertainty(values);
   DATA.classifiers.forEach((name, i) => {
     const x = Number.isNaN(values[i]) ? -10 : values[i] * W;
     markers[name].setAttribute("x1", String(x));
@@ -502,6 +581,12 @@ document.getElementById("reset").addEventListener("click", () => {
   showWeights();
   update();
 });
+if (DATA.uncertainty) {
+  document.getElementById("uncertainty").hidden = false;
+  document.getElementById("uncertaintynote").textContent =
+    "(" + DATA.uncertainty.level + " interval and probability of ranking first over " +
+    DATA.uncertainty.draws + " " + DATA.uncertainty.method + " draws of the matrices)";
+}
 buildWeights();
 buildHistograms();
 buildWins();

@@ -16,6 +16,7 @@ import pandas as pd
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.pipeline.stats_across import AcrossTables
 from pdmeasure.pipeline.stats_tables import POSTHOC_TESTS, measure_label
+from pdmeasure.render.uncertainty_markdown import bayesian_markdown
 
 #: Display name of each test (the ``test`` column of the tables) in the report.
 TEST_TITLES = {
@@ -251,6 +252,7 @@ def stats_report(
     *,
     alpha: float,
     figures: Mapping[tuple[str, str, str], str] | None = None,
+    bayesian: pd.DataFrame | None = None,
 ) -> str:
     """The statistics report: headline, every measure across datasets, every dataset within.
 
@@ -265,6 +267,9 @@ def stats_report(
     alpha : float
     figures : mapping, optional
         (engine, measure, kappa) -> path of the CD diagram, relative to the report.
+    bayesian : DataFrame, optional
+        :func:`~pdmeasure.pipeline.uncertainty_tables.signed_rank_table`: adds the section
+        :func:`~pdmeasure.render.uncertainty_markdown.bayesian_markdown` at the end.
     """
     figures = figures or {}
     engines = list(pd.unique(across.ranks["engine"]))
@@ -338,4 +343,6 @@ def stats_report(
                 _table(_within_summary(group)),
                 "",
             ]
+    if bayesian is not None:
+        lines += [bayesian_markdown(bayesian)]
     return "\n".join(lines)

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 
 from pdmeasure.pipeline.io import require_columns
 from pdmeasure.pipeline.ranking_tables import table_rows
-from pdmeasure.pipeline.uncertainty_tables import INTERVAL_COLUMNS, POSTERIOR_COLUMNS
+from pdmeasure.pipeline.uncertainty_schema import INTERVAL_COLUMNS, POSTERIOR_COLUMNS
 
 
 def forest_figure(

@@ -13,7 +13,7 @@ from pdmeasure.paper.facts import table_title
 from pdmeasure.pipeline.io import require_columns
 from pdmeasure.pipeline.ranking_tables import FIXED_ROWS, TABLE_DECIMALS
 from pdmeasure.pipeline.stats_tables import measure_label
-from pdmeasure.pipeline.uncertainty_tables import (
+from pdmeasure.pipeline.uncertainty_schema import (
     ACROSS_COLUMNS,
     COMPANION_COLUMNS,
     VERDICT_THRESHOLD,

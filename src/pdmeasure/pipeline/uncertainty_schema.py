@@ -1,0 +1,127 @@
+"""Column schemas of the uncertainty step's tables, its verdict rule, and reading them back.
+
+Kept apart from :mod:`pdmeasure.pipeline.uncertainty_tables` (which draws and computes, with
+:mod:`pdmeasure.uncertainty`) so that what only formats the tables (the Markdown and figures
+of :mod:`pdmeasure.render`, the statistics report) needs neither the draws nor the library,
+as :mod:`pdmeasure.pipeline.stats_tables` does for the statistics.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmeasure.pipeline.io import read_csv
+
+INTERVAL_COLUMNS = (
+    "engine",
+    "dataset",
+    "classifier",
+    "measure",
+    "kappa",
+    "kappa_values",
+    "value",
+    "lower",
+    "upper",
+    "level",
+    "method",
+)
+PAIRWISE_COLUMNS = (
+    "engine",
+    "dataset",
+    "measure",
+    "kappa",
+    "classifier_a",
+    "classifier_b",
+    "p_better",
+    "p_equivalent",
+    "p_worse",
+    "rope",
+    "method",
+)
+RANK_COLUMNS = ("engine", "dataset", "measure", "kappa", "classifier", "rank", "probability")
+WITHIN_COLUMNS = (
+    "engine",
+    "dataset",
+    "measure",
+    "kappa",
+    "classifier_a",
+    "classifier_b",
+    "p_a_better",
+    "p_equivalent",
+    "p_b_better",
+    "rope",
+    "n_folds",
+    "runs",
+    "verdict",
+)
+ACROSS_COLUMNS = (
+    "engine",
+    "measure",
+    "kappa",
+    "classifier_a",
+    "classifier_b",
+    "p_a_better",
+    "p_equivalent",
+    "p_b_better",
+    "rope",
+    "n_datasets",
+    "verdict",
+)
+POSTERIOR_COLUMNS = (
+    "engine",
+    "dataset",
+    "measure",
+    "kappa",
+    "classifier_a",
+    "classifier_b",
+    "bin_lower",
+    "bin_upper",
+    "probability",
+    "p_better",
+    "p_equivalent",
+    "p_worse",
+    "rope",
+)
+COMPANION_COLUMNS = (
+    "engine",
+    "dataset",
+    "row",
+    "classifier",
+    "value",
+    "lower",
+    "upper",
+    "rank",
+    "p_first",
+    "level",
+    "method",
+)
+
+#: The kappa names of the preference-robust rows of :func:`pairwise_table`: kappa uniform on
+#: [0, 1]^C, and uniform over the product grid of the dataset's ``kappa_grid``.
+KAPPA_UNIFORM = "kappa_uniform"
+KAPPA_GRID = "kappa_grid"
+
+#: Probability a Bayesian verdict needs (Benavoli et al. 2017 read 0.95 as "sure enough").
+VERDICT_THRESHOLD = 0.95
+
+
+def verdict(p_a: float, p_equivalent: float, p_b: float, a: str, b: str) -> str:
+    """What the posterior supports at :data:`VERDICT_THRESHOLD`: ``"<a> better"``,
+    ``"<b> better"``, ``"equivalent"``, else ``"undecided"`` (``"no data"`` for NaN)."""
+    if np.isnan([p_a, p_equivalent, p_b]).any():
+        return "no data"
+    if p_a >= VERDICT_THRESHOLD:
+        return f"{a} better"
+    if p_b >= VERDICT_THRESHOLD:
+        return f"{b} better"
+    if p_equivalent >= VERDICT_THRESHOLD:
+        return "equivalent"
+    return "undecided"
+
+
+def read_signed_rank(path) -> pd.DataFrame:
+    """Read back :func:`signed_rank_table`'s CSV: names and verdicts as text (``kappa`` ``""``
+    kept), probabilities, ROPE and dataset counts as numbers (``NaN`` read as NaN)."""
+    numbers = ("p_a_better", "p_equivalent", "p_b_better", "rope", "n_datasets")
+    return read_csv(path, required=ACROSS_COLUMNS, numbers=numbers)
