@@ -1,0 +1,240 @@
+"""pdmeasure.pipeline.uncertainty_tables: the uncertainty step's tables, without a Snakemake run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+# The library package lands separately; until it is installed these tests have nothing to test.
+pytest.importorskip("pdmeasure.uncertainty")
+
+from pdmeasure.pipeline import uncertainty_tables as ut
+from pdmeasure.pipeline.confusion import pooled_matrices, predictions_to_long
+from pdmeasure.pipeline.measure_table import measures_table
+
+CLASSES = ["x", "y", "z"]
+CLASSIFIERS = ["A", "B", "C"]
+KAPPAS = {"p1": [0.0, 1.0, 0.5]}
+KEYS = {"engine": "e", "dataset": "toy"}
+
+
+def predictions(repeats: int = 1, n: int = 240, seed: int = 0) -> pd.DataFrame:
+    """Predictions of three classifiers of rising accuracy, 3 folds per repeat."""
+    rng = np.random.default_rng(seed)
+    actual = rng.choice(CLASSES, n, p=[0.6, 0.3, 0.1])
+    parts = []
+    for r in range(1, repeats + 1):
+        for i, name in enumerate(CLASSIFIERS):
+            right = rng.random(n) < 0.6 + 0.15 * i
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "engine": "e",
+                        "dataset": "toy",
+                        "classifier": name,
+                        "repeat": r,
+                        "fold": rng.permutation(np.arange(n) % 3 + 1),
+                        "row": np.arange(n),
+                        "actual": actual,
+                        "predicted": np.where(right, actual, rng.choice(CLASSES, n)),
+                    }
+                )
+            )
+    return pd.concat(parts, ignore_index=True)
+
+
+def confusion(pred: pd.DataFrame) -> pd.DataFrame:
+    return pd.concat(
+        [
+            predictions_to_long(
+                group[["repeat", "fold", "actual", "predicted"]],
+                CLASSES,
+                engine="e",
+                dataset="toy",
+                classifier=name,
+            )
+            for name, group in pred.groupby("classifier", sort=False)
+        ],
+        ignore_index=True,
+    )
+
+
+def pooled(pred: pd.DataFrame) -> np.ndarray:
+    by_key = pooled_matrices(confusion(pred), {"toy": CLASSES})
+    return np.stack([by_key[("e", "toy", name)] for name in CLASSIFIERS])
+
+
+def settings(**changes) -> dict:
+    base = {"method": "posterior", "draws": 400, "prior": 0.5, "level": 0.9, "rope": 0.01}
+    return {**base, "seed": 0, **changes}
+
+
+def test_stream_seed_depends_on_the_seed_and_every_name_only():
+    seed = ut.stream_seed(0, "sklearn", "car")
+    assert seed == ut.stream_seed(0, "sklearn", "car")
+    others = {
+        ut.stream_seed(1, "sklearn", "car"),
+        ut.stream_seed(0, "weka", "car"),
+        ut.stream_seed(0, "sklearn", "nursery"),
+        ut.stream_seed(0, "car", "sklearn"),
+    }
+    assert seed not in others and len(others) == 4
+
+
+@pytest.mark.parametrize(
+    ("probs", "expected"),
+    [
+        ((0.96, 0.04, 0.0), "A better"),
+        ((0.0, 0.04, 0.96), "B better"),
+        ((0.02, 0.96, 0.02), "equivalent"),
+        ((0.5, 0.45, 0.05), "undecided"),
+        ((0.949, 0.051, 0.0), "undecided"),
+        ((np.nan, np.nan, np.nan), "no data"),
+    ],
+)
+def test_verdict_needs_a_probability_of_095(probs, expected):
+    assert ut.verdict(*probs, "A", "B") == expected
+
+
+@pytest.mark.parametrize("method", ["posterior", "bootstrap"])
+def test_intervals_have_the_measures_values_and_the_draws_are_paired(method):
+    pred = predictions(repeats=2)
+    cms = pooled(pred)
+    chosen = settings(method=method)
+    matrices = ut.draw_matrices(
+        chosen, pooled=cms, predictions=pred, classifiers=CLASSIFIERS, classes=CLASSES, seed=3
+    )
+    assert matrices.shape == (400, 3, 3, 3)
+    # each draw keeps every actual-class total of the pooled matrices (both repeats)
+    np.testing.assert_allclose(matrices.sum(axis=-1), np.broadcast_to(cms.sum(-1), (400, 3, 3)))
+    draws = ut.value_draws(matrices, KAPPAS, zero_division=0.0)
+    table = ut.interval_table(
+        cms,
+        draws,
+        keys=KEYS,
+        classifiers=CLASSIFIERS,
+        kappa_vectors=KAPPAS,
+        settings=chosen,
+        zero_division=0.0,
+    )
+    expected = measures_table(
+        {("e", "toy", name): cm for name, cm in zip(CLASSIFIERS, cms)},
+        {"toy": KAPPAS},
+        zero_division=0.0,
+    )
+    assert table[["classifier", "measure", "kappa"]].equals(
+        expected[["classifier", "measure", "kappa"]]
+    )
+    np.testing.assert_array_equal(table["value"], expected["value"])
+    assert (table["lower"] <= table["upper"]).all()
+    assert (table["method"] == method).all() and (table["level"] == 0.9).all()
+
+
+def test_bootstrap_refuses_a_missing_prediction():
+    pred = predictions()
+    pred = pred.drop(index=pred.index[(pred["classifier"] == "B") & (pred["row"] == 5)])
+    with pytest.raises(ValueError, match="B, repeat 1: not every sample once"):
+        ut.prediction_arrays(pred, CLASSIFIERS)
+
+
+def test_pairwise_ranks_and_companion_agree():
+    pred = predictions()
+    cms = pooled(pred)
+    chosen = settings()
+    matrices = ut.draw_matrices(
+        chosen, pooled=cms, predictions=None, classifiers=CLASSIFIERS, classes=CLASSES, seed=1
+    )
+    draws = ut.value_draws(matrices, KAPPAS, zero_division=0.0)
+    common = {"keys": KEYS, "classifiers": CLASSIFIERS}
+    pairwise = ut.pairwise_table(
+        matrices, draws, **common, kappa_grid=[0, 1], settings=chosen, seed=1, zero_division=0.0
+    )
+    total = pairwise[["p_better", "p_equivalent", "p_worse"]].sum(axis=1)
+    np.testing.assert_allclose(total, 1.0, atol=1e-9)
+    # the error rate is better when lower: C (most accurate) beats A on it
+    row = pairwise[
+        (pairwise["measure"] == "error_rate")
+        & (pairwise["classifier_a"] == "C")
+        & (pairwise["classifier_b"] == "A")
+    ]
+    assert float(row["p_better"].iloc[0]) > 0.95
+    ranks = ut.rank_table(draws, **common)
+    intervals = ut.interval_table(
+        cms, draws, **common, kappa_vectors=KAPPAS, settings=chosen, zero_division=0.0
+    )
+    companion = ut.companion_table(intervals, ranks, classifiers=CLASSIFIERS, kappa_vectors=KAPPAS)
+    assert list(companion["row"].unique()) == [
+        "accuracy",
+        "precision",
+        "recall",
+        "F1",
+        "MCC",
+        "pd default",
+        "pd p1",
+    ]
+    np.testing.assert_allclose(companion.groupby("row")["p_first"].sum(), 1.0, atol=1e-9)
+    accuracy = companion[companion["row"] == "accuracy"].set_index("classifier")
+    assert accuracy.loc["C", "rank"] == 1 and accuracy.loc["A", "rank"] == 3
+
+
+def test_within_table_orients_the_correlated_t_test():
+    pred = predictions(n=600)
+    folds, runs = ut.fold_matrices(confusion(pred), CLASSIFIERS, CLASSES)
+    assert folds.shape == (3, 3, 3, 3) and runs == 1
+    table = ut.within_table(
+        folds,
+        runs,
+        keys=KEYS,
+        classifiers=CLASSIFIERS,
+        kappa_vectors=KAPPAS,
+        rope=0.01,
+        zero_division=0.0,
+    )
+    total = table[["p_a_better", "p_equivalent", "p_b_better"]].sum(axis=1)
+    np.testing.assert_allclose(total, 1.0, atol=1e-6)
+    pick = table.set_index(["measure", "classifier_a", "classifier_b"])
+    # C is more accurate than A on every fold: better on accuracy, better on the error rate
+    assert pick.loc[("accuracy", "A", "C"), "p_b_better"] > 0.9
+    assert pick.loc[("error_rate", "A", "C"), "p_b_better"] > 0.9
+
+
+def measures_frame(values: dict[str, list[float]], measure="accuracy") -> pd.DataFrame:
+    rows = [
+        {
+            "engine": "e",
+            "dataset": f"d{i}",
+            "classifier": name,
+            "measure": measure,
+            "kappa": "",
+            "kappa_values": "",
+            "value": v,
+        }
+        for name, series in values.items()
+        for i, v in enumerate(series)
+    ]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize(("measure", "sign"), [("accuracy", 1.0), ("error_rate", -1.0)])
+def test_signed_rank_table_says_which_is_better_by_the_measures_direction(measure, sign):
+    base = np.array([0.70, 0.80, 0.85, 0.90, 0.75, 0.95])
+    frame = measures_frame({"A": list(base), "B": list(base + sign * 0.1)}, measure)
+    table = ut.signed_rank_table(
+        frame, comparisons=[(measure, "")], classifiers={"e": ["A", "B"]}, rope=0.01, seed=0
+    )
+    row = table.iloc[0]
+    assert row["n_datasets"] == 6 and row["verdict"] == "B better"
+    assert row["p_b_better"] > 0.95
+    again = ut.signed_rank_table(
+        frame, comparisons=[(measure, "")], classifiers={"e": ["A", "B"]}, rope=0.01, seed=0
+    )
+    pd.testing.assert_frame_equal(table, again)
+
+
+def test_signed_rank_table_on_one_dataset_says_no_data():
+    frame = measures_frame({"A": [0.8], "B": [0.9]})
+    table = ut.signed_rank_table(
+        frame, comparisons=[("accuracy", "")], classifiers={"e": ["A", "B"]}, rope=0.01, seed=0
+    )
+    assert table["verdict"].tolist() == ["no data"] and table["p_a_better"].isna().all()
