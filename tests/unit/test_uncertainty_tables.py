@@ -238,3 +238,19 @@ def test_signed_rank_table_on_one_dataset_says_no_data():
         frame, comparisons=[("accuracy", "")], classifiers={"e": ["A", "B"]}, rope=0.01, seed=0
     )
     assert table["verdict"].tolist() == ["no data"] and table["p_a_better"].isna().all()
+
+
+def test_within_table_on_identical_folds_is_certain_equivalence():
+    pred = predictions()
+    folds, runs = ut.fold_matrices(confusion(pred), CLASSIFIERS, CLASSES)
+    same = np.stack([folds[0], folds[0]])
+    table = ut.within_table(
+        same,
+        runs,
+        keys=KEYS,
+        classifiers=["A", "A2"],
+        kappa_vectors=KAPPAS,
+        rope=0.01,
+        zero_division=0.0,
+    )
+    assert (table["verdict"] == "equivalent").all() and (table["p_equivalent"] == 1.0).all()

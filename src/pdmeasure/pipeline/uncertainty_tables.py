@@ -353,6 +353,13 @@ def _oriented(probs: Sequence[float], measure: str) -> tuple[float, float, float
     return (left, rope, right) if lower_is_better(measure) else (right, rope, left)
 
 
+def _constant_difference(diff: float, rope: float, measure: str) -> tuple[float, float, float]:
+    """The t-test's answer when every fold has the same difference ``diff`` (no variance, so
+    its posterior is a point): certainty for the side of the ROPE where ``diff`` lies."""
+    probs = (float(diff < -rope), float(abs(diff) <= rope), float(diff > rope))
+    return _oriented(probs, measure)
+
+
 def fold_matrices(
     confusion: pd.DataFrame, classifiers: Sequence[str], classes: Sequence[str]
 ) -> tuple[np.ndarray, int]:
@@ -395,8 +402,8 @@ def within_table(
             x, y = scores[a], scores[b]
             if np.isnan(x).any() or np.isnan(y).any():
                 probs = (np.nan, np.nan, np.nan)
-            elif np.array_equal(x, y):
-                probs = (0.0, 1.0, 0.0)  # no variance: the t-test is undefined, the pair is equal
+            elif np.ptp(x - y) == 0:
+                probs = _constant_difference(float(x[0] - y[0]), rope, measure)
             else:
                 probs = _oriented(unc.correlated_ttest(x, y, rope=rope, runs=runs), measure)
             rows.append(
