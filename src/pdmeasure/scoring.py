@@ -37,7 +37,7 @@ from __future__ import annotations
 import textwrap
 import warnings
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -59,7 +59,7 @@ __all__ = [
 ScoreZeroDivision = ZeroDivision | Literal["warn"]
 
 
-def _policy_value(compute: Callable[[ZeroDivision], object], zero_division: ScoreZeroDivision):
+def _policy_value(compute: Callable[[ZeroDivision], Any], zero_division: ScoreZeroDivision):
     """``compute(zero_division)``; under ``"warn"``, 0.0 and a warning when it is undefined.
 
     A score is undefined when some ``0/0`` ratio reaches it, i.e. when it is NaN under the
@@ -237,7 +237,7 @@ def _label_score(
         score.__module__ = stub.__module__
         score.__doc__ = "\n".join(
             [
-                stub.__doc__.rstrip(),
+                (stub.__doc__ or "").rstrip(),
                 _COMMON_PARAMETERS.format(returns=returns).rstrip(),
                 "\n    References\n    ----------",
                 textwrap.indent(textwrap.dedent(references).strip(), "    "),

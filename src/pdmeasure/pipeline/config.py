@@ -300,16 +300,16 @@ def normalise_classifier(engine: str, name: str, entry: Mapping) -> dict:
     ConfigError
         Naming ``classifiers.<engine>.<name>.options`` when the string cannot be split.
     """
-    entry = copy.deepcopy(dict(entry))
-    if engine == "weka" and isinstance(entry.get("options"), str):
+    out = copy.deepcopy(dict(entry))
+    if engine == "weka" and isinstance(out.get("options"), str):
         try:
-            entry["options"] = shlex.split(entry["options"])
+            out["options"] = shlex.split(out["options"])
         except ValueError as exc:
             raise ConfigError(
-                f"config key `classifiers.weka.{name}.options`: {exc} in {entry['options']!r}; "
+                f"config key `classifiers.weka.{name}.options`: {exc} in {out['options']!r}; "
                 "to fix: close the quote, or give the options as a list"
             ) from None
-    return entry
+    return out
 
 
 def resolve_dataset(config: Mapping, name: str) -> dict:
@@ -685,7 +685,7 @@ def check_data(config: Mapping) -> None:
         )
     uci = [name for name, ds in config["datasets"].items() if ds.get("uci_id") is not None]
     # Only datasets fetched from UCI read the manifest; a corrupt one is reported for them.
-    manifest = load_manifest(mirror, datasets=uci) if has_manifest and uci else None
+    manifest = load_manifest(mirror, datasets=uci) if mirror and has_manifest and uci else None
     for name, ds in config["datasets"].items():
         if ds.get("path") is not None:
             try:
@@ -701,7 +701,7 @@ def check_data(config: Mapping) -> None:
         if manifest is not None:
             entry = manifest_entry(manifest, ds["uci_id"])
         if entry is not None:
-            subject = f"dataset `{name}` (file {mirror / 'MANIFEST.json'})"
+            subject = f"dataset `{name}` (file {Path(str(mirror)) / 'MANIFEST.json'})"
             if ds["target"] != entry["target"]:
                 raise ConfigError(
                     f"config key `datasets.{name}.target`: {subject}: {ds['target']!r}, but the "

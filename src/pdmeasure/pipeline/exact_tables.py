@@ -157,8 +157,9 @@ ROBUSTNESS_SUMMARY_COLUMNS = (
 _LOG = logging.getLogger(__name__)
 
 
-def _space_grid(space: str, grid_values: Sequence, n_classes: int, settings: ExactSettings):
+def _space_grid(space: str, grid_values: Sequence | None, n_classes: int, settings: ExactSettings):
     if space == "grid":
+        assert grid_values is not None  # "grid" is a space only when values are configured
         return ProductGrid.regular(grid_values, n_classes)
     if space == "fine":
         return ProductGrid.evenly_spaced(settings.fine_grid_values, n_classes)
@@ -481,6 +482,7 @@ class DatasetAnalysis:
             for c, name in enumerate(self.names):
                 if c == winner:
                     continue
+                kappa: np.ndarray | None
                 if default[c] == best:
                     distance, kappa, status = (
                         0.0,
@@ -489,11 +491,10 @@ class DatasetAnalysis:
                     )
                 else:
                     distance, kappa, status = nearest_first_place(self.forms, c, self.kappa0, norm)
-                at = (
-                    (lambda f, kappa=kappa: float(f.value([Fraction(float(v)) for v in kappa])))
-                    if kappa is not None
-                    else None
-                )
+                at = None
+                if kappa is not None:
+                    point = [Fraction(float(v)) for v in kappa]
+                    at = lambda f, point=point: float(f.value(point))  # noqa: E731
                 rows.append(
                     {
                         **self.keys,

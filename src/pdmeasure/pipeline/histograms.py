@@ -209,7 +209,9 @@ def grid_distribution(
         raise ValueError(f"expected matrices of shape (M, C, C), got {cms.shape}")
     m, n_classes = cms.shape[0], cms.shape[1]
     edges = histogram_edges(bin_width)
-    grid = measures.kappa_grid(np.asarray(values, dtype=float), n_classes, chunk_size=chunk_size)
+    grid = measures.kappa_grid(
+        [float(v) for v in np.asarray(values, dtype=float)], n_classes, chunk_size=chunk_size
+    )
     total = len(grid)
     exact = total <= exact_quantile_limit
     kept = np.empty((m, total)) if exact else None
@@ -231,13 +233,13 @@ def grid_distribution(
         start += pd_values.shape[1]
     if start != total:
         raise RuntimeError(f"kappa grid yielded {start} vectors, expected {total}")
-    if exact and np.isnan(kept).any():
+    if kept is not None and np.isnan(kept).any():
         # nanquantile skips the undefined values; a row of NaN only gives NaN (and a
         # RuntimeWarning that says just that, silenced).
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             q = np.nanquantile(kept, list(quantiles), axis=1).T
-    elif exact:
+    elif kept is not None:
         q = np.quantile(kept, list(quantiles), axis=1).T
     else:
         q = _histogram_quantiles(counts, edges, quantiles)

@@ -188,8 +188,8 @@ def file_stem(measure: str, kappa: str) -> str:
 
 def same_vector(a: Sequence[float], b: Sequence[float]) -> bool:
     """Whether two kappa vectors hold the same values (same length, equal within 1e-12)."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    return a.shape == b.shape and bool(np.allclose(a, b, rtol=0, atol=1e-12))
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return x.shape == y.shape and bool(np.allclose(x, y, rtol=0, atol=1e-12))
 
 
 def format_vector(vector: Sequence[float]) -> str:

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import pandas as pd
 
@@ -43,13 +44,11 @@ def _fold_matrix(values: pd.DataFrame, what: str) -> pd.DataFrame:
         aggfunc="first",
         dropna=False,
     )
-    return drop_nan_rows(
-        table,
-        lambda fold, classifiers: (
-            f"{what}: repeat {fold[0]} fold {fold[1]} excluded, NaN for {classifiers}"
-        ),
-        stacklevel=3,
-    )[0]
+
+    def message(fold: Any, classifiers) -> str:  # fold: the (repeat, fold) index tuple
+        return f"{what}: repeat {fold[0]} fold {fold[1]} excluded, NaN for {classifiers}"
+
+    return drop_nan_rows(table, message, stacklevel=3)[0]
 
 
 def _pair_row(keys, test, a, b, diff, lower, result: PairedResult) -> dict:

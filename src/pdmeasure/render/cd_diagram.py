@@ -35,7 +35,7 @@ def _blank_figure(width: float, height: float):
     return fig, ax
 
 
-def cliques(ranks: Sequence[float], cd: float) -> list[tuple[int, ...]]:
+def cliques(ranks: Sequence[float] | np.ndarray, cd: float) -> list[tuple[int, ...]]:
     """Maximal groups of classifiers not significantly different from each other.
 
     Classifiers are taken in increasing rank; a group is a run whose highest and lowest
@@ -120,11 +120,11 @@ def plot_cd_diagram(
         ax.vlines([lo, lo + cd], 0.5, 0.6, color="black", lw=1.5)
         ax.text(lo + cd / 2, 0.62, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
     base = -0.25 - 0.1 * len(groups)
-    for side, members, x_text, align in (
+    for side, labelled, x_text, align in (
         (0, left, lo - 0.25, "right"),
         (1, right, hi + 0.25, "left"),
     ):
-        for level, i in enumerate(members):
+        for level, i in enumerate(labelled):
             y = base - _STEP * level
             ax.plot([r[i], r[i], x_text], [0, y, y], color="black", lw=0.8)
             ax.text(

@@ -177,7 +177,8 @@ def render(schema: dict[str, Any] | None = None) -> str:
         else:
             sections.setdefault(top, []).append((path, node))
     for top, rows in sections.items():
-        title, intro = ("Top-level keys", "") if not top else (f"`{top}`", rows[0][1])
+        title = f"`{top}`" if top else "Top-level keys"
+        intro: dict[str, Any] | None = rows[0][1] if top else None
         if intro:
             rows = rows[1:]
         parts += _table(title, _escape(intro.get("description", "")) if intro else "", rows, schema)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -53,7 +54,7 @@ _LOG = logging.getLogger(__name__)
 class _Cell:
     """One published cell of a data table for one engine; ``status`` is empty until judged."""
 
-    pub: object
+    pub: Any  # a row of the published table (a pandas itertuples record)
     engine: str
     classifier: str | None
     column: str
@@ -176,7 +177,7 @@ def _table_cells(run: _Run, engine: str, dataset: str | None, pub_table) -> list
     _log_not_run(cells, engine, str(pub_table["table"].iloc[0]))
     exact_engine = engine in PAPER_EXACT_ENGINES
     _judge_table(cells, run.index if exact_engine else {}, _cv_note(config.get("cv")))
-    if exact_engine and block is not None and run.pooled is not None:
+    if exact_engine and dataset is not None and block is not None and run.pooled is not None:
         _kappa_vector_errata(cells, engine, dataset, block, run)
     return cells
 
