@@ -167,6 +167,25 @@ def resolve_name(dotted: str) -> object | None:
     return None
 
 
+def _import_failure(dotted: str) -> str:
+    """Why a module on the path of ``dotted`` exists as a file but cannot be imported."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        name = ".".join(parts[:cut])
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):  # a parent package that cannot be imported
+            continue
+        if spec is None:
+            continue
+        try:
+            importlib.import_module(name)
+        except ImportError as error:
+            return f" (module {name} exists but cannot be imported: {error})"
+        return ""
+    return ""
+
+
 def existing_application_name(app, env, node, contnode):
     """``missing-reference``: a real pdmeasure name without an API page becomes plain code."""
     target = node.get("reftarget", "")
@@ -194,8 +213,9 @@ def check_package_references(app: Sphinx) -> None:
             if resolve_name(match.group(1)) is None:
                 line = source.count("\n", 0, match.start()) + 1
                 LOGGER.warning(
-                    "reference to a name that does not exist: %s",
+                    "reference to a name that does not exist: %s%s",
                     match.group(1),
+                    _import_failure(match.group(1)),
                     location=f"{module.__file__}:{line}",
                     type="pdmeasure",
                     subtype="reference",
