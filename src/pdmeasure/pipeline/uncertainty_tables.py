@@ -256,7 +256,7 @@ def pairwise_table(
         rows += _pair_rows(
             keys, measure, kappa, classifiers, better, equivalent, worse, rope, method
         )
-    regions = [(KAPPA_UNIFORM, "uniform", None)]
+    regions: list[tuple[str, str, list[float] | None]] = [(KAPPA_UNIFORM, "uniform", None)]
     if kappa_grid is not None:
         regions.append((KAPPA_GRID, "grid", list(kappa_grid)))
     for name, region, grid in regions:
