@@ -5,7 +5,7 @@ the pd values the page shows, move class weights, and check the values and the r
 :func:`pdmeasure.measures.preference_driven`; a hostile label must show as text and run
 nothing. They are skipped only when chromium, chromedriver or selenium is not installed.
 
-The README's picture, docs/explorer.png, is refreshed by
+The docs' picture (docs/cli.md, docs/figures.md), docs/explorer.png, is refreshed by
 ``PDMEASURE_SCREENSHOT=1 .venv/bin/python -m pytest tests/test_explorer.py -m browser``.
 """
 

@@ -203,7 +203,9 @@ def _blocks(page: Path, language: str) -> list[str]:
     return re.findall(rf"^```{language}\n(.*?)^```", page.read_text(encoding="utf-8"), re.S | re.M)
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if _blocks(p, "python")], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "page", [p for p in [*PAGES, REPO / "README.md"] if _blocks(p, "python")], ids=lambda p: p.name
+)
 def test_python_examples_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MPLBACKEND", "Agg")
@@ -250,8 +252,23 @@ def test_console_examples_run(page, tmp_path):
         _run_console(block, tmp_path)
 
 
-def test_the_own_experiment_page_shows_the_tested_user_file():
-    page = (DOCS / "own-experiment.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize(
+    "page", [DOCS / "own-experiment.md", REPO / "README.md"], ids=lambda p: p.name
+)
+def test_the_user_file_shown_is_the_tested_one(page):
+    """The page shows config/examples/mydata.yaml, the file tests/test_own_experiment.py runs."""
+    text = page.read_text(encoding="utf-8")
     user_file = (REPO / "config" / "examples" / "mydata.yaml").read_text(encoding="utf-8")
     body = "\n".join(line for line in user_file.splitlines() if not line.startswith("#"))
-    assert f"```yaml\n{body.strip()}\n```" in page
+    assert f"```yaml\n{body.strip()}\n```" in text
+
+
+def test_the_readme_is_short_and_its_links_exist():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 150
+    assert readme.index("make reproduce") < readme.index("make test") < readme.index("## ")
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme)
+    local = [link for link in links if "://" not in link]
+    assert any(link.startswith("docs/") for link in local)
+    missing = [link for link in local if not (REPO / link).exists()]
+    assert not missing, f"README links to files that do not exist: {missing}"
