@@ -1,7 +1,7 @@
 """Column schemas of the uncertainty step's tables, its verdict rule, and reading them back.
 
-Kept apart from :mod:`pdmeasure.pipeline.uncertainty_tables` (which draws and computes, with
-:mod:`pdmeasure.uncertainty`) so that what only formats the tables (the Markdown and figures
+Kept apart from ``pdmeasure.pipeline.uncertainty_tables`` (which draws and computes, with
+``pdmeasure.uncertainty``) so that what only formats the tables (the Markdown and figures
 of :mod:`pdmeasure.render`, the statistics report) needs neither the draws nor the library,
 as :mod:`pdmeasure.pipeline.stats_tables` does for the statistics.
 """

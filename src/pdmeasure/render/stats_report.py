@@ -268,7 +268,7 @@ def stats_report(
     figures : mapping, optional
         (engine, measure, kappa) -> path of the CD diagram, relative to the report.
     bayesian : DataFrame, optional
-        :func:`~pdmeasure.pipeline.uncertainty_tables.signed_rank_table`: adds the section
+        ``pdmeasure.pipeline.uncertainty_tables.signed_rank_table``: adds the section
         :func:`~pdmeasure.render.uncertainty_markdown.bayesian_markdown` at the end.
     """
     figures = figures or {}

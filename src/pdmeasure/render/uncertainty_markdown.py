@@ -1,5 +1,5 @@
 """Markdown of the uncertainty step: the companion ranking tables and the report's Bayesian
-section. Every number is computed in :mod:`pdmeasure.pipeline.uncertainty_tables` (verdicts
+section. Every number is computed in ``pdmeasure.pipeline.uncertainty_tables`` (verdicts
 included); these functions only format it."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def bayesian_markdown(across: pd.DataFrame) -> str:
 
     One table per engine: per compared measure (the ranking tables' rows, and pd at every
     kappa compared across datasets) and pair, P(A better), P(equivalent) and P(B better) and
-    the verdict of :func:`pdmeasure.pipeline.uncertainty_tables.verdict`.
+    the verdict of :func:`pdmeasure.pipeline.uncertainty_schema.verdict`.
     """
     require_columns(across.columns, ACROSS_COLUMNS, "signed-rank table")
     shown = across[across["measure"].isin(REPORT_MEASURES) | (across["kappa"] != "")]
