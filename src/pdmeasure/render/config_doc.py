@@ -14,10 +14,8 @@ configuration.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import sys
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -25,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from pdmeasure.pipeline.io import write_text
+from pdmeasure.render.generated_page import page_command
 
 DEFAULT_OUTPUT = Path("config") / "README.md"
 #: A default longer than this is shown as a YAML block below its table, not in a cell.
@@ -186,21 +184,14 @@ def render(schema: dict[str, Any] | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
-    parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
-    args = parser.parse_args(argv)
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
-        if current != render():
-            print(
-                f"{args.output} is out of date: run python -m pdmeasure.render.config_doc",
-                file=sys.stderr,
-            )
-            return 1
-        return 0
-    write_text(render(), args.output)
-    return 0
+    """Write the page, or ``--check`` that it is current (:func:`page_command`)."""
+    return page_command(
+        argv,
+        render=render,
+        default_output=DEFAULT_OUTPUT,
+        module="pdmeasure.render.config_doc",
+        description=(__doc__ or "").splitlines()[0],
+    )
 
 
 if __name__ == "__main__":

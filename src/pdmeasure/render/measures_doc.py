@@ -12,15 +12,12 @@ file is up to date).
 
 from __future__ import annotations
 
-import argparse
 import inspect
-import os
 import re
-import sys
-import tempfile
 from pathlib import Path
 
 from pdmeasure import measures
+from pdmeasure.render.generated_page import page_command
 
 DEFAULT_OUTPUT = Path("docs") / "measures.md"
 _SECTION = re.compile(
@@ -196,35 +193,15 @@ def _entry(name: str, func) -> list[str]:
     return lines
 
 
-def write(path: Path) -> None:
-    """Write the page atomically (temporary file, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(render())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
-    parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
-    args = parser.parse_args(argv)
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
-        if current != render():
-            print(
-                f"{args.output} is out of date: run python -m pdmeasure.render.measures_doc",
-                file=sys.stderr,
-            )
-            return 1
-        return 0
-    write(args.output)
-    return 0
+    """Write the page, or ``--check`` that it is current (:func:`page_command`)."""
+    return page_command(
+        argv,
+        render=render,
+        default_output=DEFAULT_OUTPUT,
+        module="pdmeasure.render.measures_doc",
+        description=(__doc__ or "").splitlines()[0],
+    )
 
 
 if __name__ == "__main__":
