@@ -235,30 +235,16 @@ def _uncertainty_block(uncertainty: Mapping, names: Sequence[str], n_classes: in
     return {key: uncertainty[key] for key in ("level", "method", "draws", "precision", "recall")}
 
 
-def explorer_html(
-    matrices: Mapping[str, np.ndarray],
-    labels: Sequence[str],
-    *,
-    dataset: str = "",
-    grid_values: Sequence[float] | None = None,
-    zero_division=0.0,
-    uncertainty: Mapping | None = None,
-) -> str:
-    """The explorer page (see :func:`explorer_data` for the parameters).
+def explorer_html(matrices: Mapping[str, np.ndarray], labels: Sequence[str], **options) -> str:
+    """The explorer page; ``options`` are the keywords of :func:`explorer_data`.
 
     Returns
     -------
     str
         A complete HTML document: data and script inline, no external resource.
     """
-    data = explorer_data(
-        matrices,
-        labels,
-        dataset=dataset,
-        grid_values=grid_values,
-        zero_division=zero_division,
-        uncertainty=uncertainty,
-    )
+    data = explorer_data(matrices, labels, **options)
+    dataset = data["dataset"]
     title = html.escape(f"pd kappa explorer: {dataset}" if dataset else "pd kappa explorer")
     return (
         _template("explorer.html")
@@ -283,21 +269,7 @@ def write_explorer(
     matrices: Mapping[str, np.ndarray],
     labels: Sequence[str],
     path: str | os.PathLike,
-    *,
-    dataset: str = "",
-    grid_values: Sequence[float] | None = None,
-    zero_division=0.0,
-    uncertainty: Mapping | None = None,
+    **options,
 ) -> None:
-    """Write :func:`explorer_html` to ``path`` atomically."""
-    write_text(
-        explorer_html(
-            matrices,
-            labels,
-            dataset=dataset,
-            grid_values=grid_values,
-            zero_division=zero_division,
-            uncertainty=uncertainty,
-        ),
-        path,
-    )
+    """Write :func:`explorer_html` to ``path`` atomically; ``options`` are its keywords."""
+    write_text(explorer_html(matrices, labels, **options), path)
