@@ -1,0 +1,160 @@
+"""Draws of confusion matrices: the posterior of a matrix's counts, and a stratified bootstrap.
+
+Both return stacks of matrices, shape ``(draws, ..., C, C)`` (rows actual, columns predicted),
+that every registry measure and pd at any kappa accept as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from pdmeasure._validation import check_confusion
+
+#: Draws of a matrix or a bootstrap when none is given.
+DEFAULT_DRAWS = 4000
+#: Dirichlet prior on each actual class's predicted-class probabilities: Jeffreys' (1/2).
+DEFAULT_PRIOR = 0.5
+#: Bootstrap draws generated at once (bounds memory on large test sets).
+_BOOTSTRAP_BLOCK = 256
+
+
+def _check_draws(draws: int) -> int:
+    if isinstance(draws, bool) or int(draws) != draws or draws < 2:
+        raise ValueError(f"draws must be a whole number >= 2, got {draws!r}")
+    return int(draws)
+
+
+def posterior_draws(
+    cm, draws: int = DEFAULT_DRAWS, *, prior: float = DEFAULT_PRIOR, seed=None
+) -> np.ndarray:
+    r"""Matrices drawn from the posterior of a confusion matrix, given its counts alone.
+
+    Each actual class i is a multinomial sample of its own total :math:`n_i` over the
+    predicted classes, with probabilities :math:`p_i`. With a symmetric Dirichlet prior
+    :math:`\mathrm{Dir}(a, \dots, a)` the posterior is
+
+    .. math:: p_i \mid \text{counts} \sim \mathrm{Dir}(n_{i1} + a, \dots, n_{iC} + a),
+
+    independently for each row (Caelen 2017, "A Bayesian interpretation of the confusion
+    matrix", Annals of Mathematics and Artificial Intelligence 81; Totsch and Hoffmann 2021,
+    "Classifier uncertainty: evidence, potential impact, and probabilistic treatment", PeerJ
+    Computer Science 7:e398). A draw is the matrix of rows :math:`n_i p_i`: the class totals
+    stay as observed, so a per-class recall's posterior is
+    :math:`\mathrm{Beta}(TP_i + a, FN_i + (C-1) a)`.
+
+    Parameters
+    ----------
+    cm : array_like, shape (..., C, C)
+        Counts: non-negative whole numbers, every actual class (row) with at least one sample.
+    draws : int, default 4000
+        Number of matrices drawn (at least 2).
+    prior : float, default 0.5
+        The Dirichlet concentration ``a`` added to every cell (> 0): 0.5 is Jeffreys' prior,
+        1 the uniform prior; small values let the data speak, large ones pull every row to
+        uniform predictions.
+    seed : int or numpy.random.Generator, optional
+        Seed of ``numpy.random.default_rng``: the same seed gives the same draws.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64, shape ``(draws, ..., C, C)``.
+
+    Raises
+    ------
+    ValueError
+        A row with no samples (its probabilities have no data: drop the class, or bootstrap
+        from predictions), counts that are negative or not whole, a prior <= 0 or too few
+        draws.
+    """
+    draws = _check_draws(draws)
+    if not np.isfinite(prior) or prior <= 0:
+        raise ValueError(f"prior must be > 0 (0.5: Jeffreys, 1: uniform), got {prior!r}")
+    counts = check_confusion(cm)
+    if not np.all(counts == np.round(counts)):
+        raise ValueError("posterior_draws needs whole counts (a multinomial sample per row)")
+    totals = counts.sum(axis=-1)
+    if np.any(totals == 0):
+        empty = np.argwhere(totals == 0)[0]
+        raise ValueError(
+            f"actual class {int(empty[-1])} has no samples (an empty row"
+            f"{' in matrix ' + str(tuple(empty[:-1])) if len(empty) > 1 else ''}): its "
+            "predicted-class probabilities have no data; drop the class from the matrix"
+        )
+    rng = np.random.default_rng(seed)
+    gamma = rng.standard_gamma(np.broadcast_to(counts + prior, (draws, *counts.shape)))
+    return gamma / gamma.sum(axis=-1, keepdims=True) * totals[..., None]
+
+
+def _codes(values, index: dict, what: str) -> np.ndarray:
+    """Positions of ``values`` in the class order; an unknown label is an error naming it."""
+    try:
+        return np.fromiter((index[v] for v in np.asarray(values).ravel()), dtype=np.intp)
+    except KeyError as exc:
+        raise ValueError(
+            f"{what} has the label {exc.args[0]!r}, which is not one of the labels "
+            f"{list(index)}; pass every class in labels="
+        ) from None
+
+
+def bootstrap_draws(
+    y_true, y_pred, *, labels: Sequence, draws: int = DEFAULT_DRAWS, seed=None
+) -> np.ndarray:
+    """Confusion matrices of a stratified bootstrap of the test samples.
+
+    Each draw resamples, with replacement, the samples of every actual class within that
+    class (so class totals stay as observed), and uses the same resampled samples for every
+    classifier: differences between classifiers are paired (Efron and Tibshirani 1993, An
+    Introduction to the Bootstrap, ch. 6 and 8, the stratified bootstrap).
+
+    Parameters
+    ----------
+    y_true : array_like, shape (n,)
+        Actual labels.
+    y_pred : array_like, shape (n,) or (K, n)
+        Predicted labels of one classifier, or of K classifiers on the same samples.
+    labels : sequence
+        The classes, in confusion-matrix order.
+    draws : int, default 4000
+    seed : int or numpy.random.Generator, optional
+
+    Returns
+    -------
+    numpy.ndarray
+        Int64 counts, shape ``(draws, C, C)`` for one classifier, ``(draws, K, C, C)`` for K.
+    """
+    draws = _check_draws(draws)
+    index = {label: i for i, label in enumerate(labels)}
+    truth = _codes(y_true, index, "y_true")
+    pred = np.asarray(y_pred)
+    single = pred.ndim == 1
+    pred = np.atleast_2d(pred)
+    if pred.ndim != 2 or pred.shape[1] != truth.size:
+        raise ValueError(
+            f"y_pred must have shape (n,) or (K, n) with n = {truth.size} samples, "
+            f"got {np.shape(y_pred)}"
+        )
+    if truth.size == 0:
+        raise ValueError("no samples to resample")
+    codes = np.stack([_codes(row, index, "y_pred") for row in pred])
+    n_classes, n_models = len(index), codes.shape[0]
+    rng = np.random.default_rng(seed)
+    out = np.zeros((draws, n_models, n_classes, n_classes), dtype=np.int64)
+    for c in range(n_classes):
+        members = np.flatnonzero(truth == c)
+        if members.size == 0:
+            continue
+        # One-hot predictions of the class's samples, every classifier side by side.
+        onehot = np.zeros((members.size, n_models * n_classes))
+        cols = codes[:, members] + (np.arange(n_models) * n_classes)[:, None]
+        onehot[np.arange(members.size)[None, :].repeat(n_models, 0), cols] = 1.0
+        uniform = np.full(members.size, 1.0 / members.size)
+        for start in range(0, draws, _BOOTSTRAP_BLOCK):
+            block = min(_BOOTSTRAP_BLOCK, draws - start)
+            # How often each sample is drawn: a multinomial of the class's size.
+            weights = rng.multinomial(members.size, uniform, size=block)
+            counts = np.rint(weights @ onehot).astype(np.int64)
+            out[start : start + block, :, c, :] = counts.reshape(block, n_models, n_classes)
+    return out[:, 0] if single else out
