@@ -348,16 +348,12 @@ def rank_table(
 
 
 def _oriented(probs: Sequence[float], measure: str) -> tuple[float, float, float]:
-    """baycomp's (p_left, p_rope, p_right) of x - y as (P(x better), P(equal), P(y better))."""
+    """baycomp's (p_left, p_rope, p_right) of ``y - x`` as (P(x better), P(equal), P(y better)).
+
+    The library follows baycomp: "right" is ``y - x > rope``, y's score the larger.
+    """
     left, rope, right = (float(p) for p in probs)
-    return (left, rope, right) if lower_is_better(measure) else (right, rope, left)
-
-
-def _constant_difference(diff: float, rope: float, measure: str) -> tuple[float, float, float]:
-    """The t-test's answer when every fold has the same difference ``diff`` (no variance, so
-    its posterior is a point): certainty for the side of the ROPE where ``diff`` lies."""
-    probs = (float(diff < -rope), float(abs(diff) <= rope), float(diff > rope))
-    return _oriented(probs, measure)
+    return (right, rope, left) if lower_is_better(measure) else (left, rope, right)
 
 
 def fold_matrices(
@@ -402,8 +398,6 @@ def within_table(
             x, y = scores[a], scores[b]
             if np.isnan(x).any() or np.isnan(y).any():
                 probs = (np.nan, np.nan, np.nan)
-            elif np.ptp(x - y) == 0:
-                probs = _constant_difference(float(x[0] - y[0]), rope, measure)
             else:
                 probs = _oriented(unc.correlated_ttest(x, y, rope=rope, runs=runs), measure)
             rows.append(
