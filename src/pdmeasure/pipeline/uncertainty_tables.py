@@ -266,7 +266,8 @@ def pairwise_table(
             ),
             dtype=float,
         )
-        ties = np.clip(1.0 - wins - wins.T, 0.0, 1.0)
+        ties = 1.0 - wins - wins.T
+        ties = np.where(ties < 1e-12, 0.0, ties)  # rounding of 1 - p - q, not ties
         rows += _pair_rows(keys, PD, name, classifiers, wins, ties, wins.T, 0.0, method)
     return pd.DataFrame(rows, columns=list(PAIRWISE_COLUMNS))
 
