@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import re
+from itertools import combinations
 
+from pdmeasure import uncertainty as unc
 from pdmeasure.cli.arguments import (
     add_input_arguments,
     add_zero_division,
@@ -14,6 +16,13 @@ from pdmeasure.cli.arguments import (
 )
 from pdmeasure.cli.errors import CliError, one_line
 from pdmeasure.cli.inputs import MatrixSet, load_input
+from pdmeasure.cli.intervals import (
+    CiOptions,
+    add_ci_arguments,
+    ci_options,
+    describe,
+    matrix_draws,
+)
 from pdmeasure.cli.outputs import dump_json, json_records, short, text_table
 from pdmeasure.exact import ExactSettings
 
@@ -155,29 +164,76 @@ def compare_text(
     return "".join(parts)
 
 
+def robust_wins(mset: MatrixSet, grid, zero_division, options: CiOptions, args) -> list[dict]:
+    """P(A beats B) jointly over the matrices' draws and the kappa space, per pair.
+
+    Every pair (A before B in input order): ``p_greater`` = P(pd_A > pd_B), ``p_less`` the
+    reverse, ``p_tie`` the rest (:func:`pdmeasure.uncertainty.preference_robust`).
+    """
+    draws = matrix_draws(mset, options, args)
+    region = "grid" if grid is not None else "uniform"
+    wins = unc.preference_robust(
+        draws, region=region, grid=grid, seed=options.seed, zero_division=zero_division
+    )
+    names = list(mset.matrices)
+    return [
+        {
+            "classifier_a": names[a],
+            "classifier_b": names[b],
+            "p_greater": float(wins[a, b]),
+            # rounded: the three shares of the same draws sum to 1 up to float error
+            "p_tie": round(max(0.0, 1.0 - wins[a, b] - wins[b, a]), 12),
+            "p_less": float(wins[b, a]),
+        }
+        for a, b in combinations(range(len(names)), 2)
+    ]
+
+
+def _robust_text(rows: list[dict], options: CiOptions) -> list[str]:
+    header = ["A", "B", "P(A>B)", "P(tie)", "P(A<B)"]
+    body = [
+        [
+            r["classifier_a"],
+            r["classifier_b"],
+            *(short(r[k]) for k in ("p_greater", "p_tie", "p_less")),
+        ]
+        for r in rows
+    ]
+    title = (
+        "P(A beats B) over the kappa space and the matrices' uncertainty "
+        f"({describe(options, level=False)})"
+    )
+    return [f"\n{title}\n", text_table(header, body)]
+
+
 def run_compare(args: argparse.Namespace) -> str:
     """``pdmeasure compare``: the text or JSON report, and the plot if asked for."""
     mset = load_input(args)
     grid = parse_grid(args.grid) if args.grid else None
     zd = zero_division_value(args.zero_division)
+    options = ci_options(args)
     tables, excluded = compare_tables(
         mset, grid, zd, samples=args.samples, seed=args.seed, with_cdf=bool(args.plot)
     )
+    robust = robust_wins(mset, grid, zd, options, args) if options else None
     space = _space_text(grid, len(mset.labels))
     if args.plot:
         _plot_cdf(tables["cdf"], args.plot, f"{mset.dataset}: pd over {space}")
     if args.format == "json":
-        return dump_json(
-            {
-                "labels": mset.labels,
-                "zero_division": args.zero_division,
-                "space": "grid" if grid is not None else "uniform",
-                "grid_values": grid,
-                **{key: json_records(tables[key]) for key in ("summary", "win", "share")},
-                "excluded": excluded,
-            }
-        )
-    return compare_text(mset, tables, excluded, space, args.zero_division)
+        data = {
+            "labels": mset.labels,
+            "zero_division": args.zero_division,
+            "space": "grid" if grid is not None else "uniform",
+            "grid_values": grid,
+            **{key: json_records(tables[key]) for key in ("summary", "win", "share")},
+            "excluded": excluded,
+        }
+        if options:
+            data["win_under_uncertainty"] = robust
+            data["ci"] = dict(vars(options))
+        return dump_json(data)
+    text = compare_text(mset, tables, excluded, space, args.zero_division)
+    return text + ("".join(_robust_text(robust, options)) if robust is not None else "")
 
 
 def _plot_cdf(cdf, path: str, title: str) -> None:
@@ -227,4 +283,5 @@ def add_parser(subparsers) -> None:
         "Under nan a classifier with a 0/0 precision or recall is left out of the "
         "analysis, with a warning that names it.",
     )
+    add_ci_arguments(p, seed=False)
     p.set_defaults(run=run_compare)

@@ -351,7 +351,7 @@ def read_predictions(
     every group's matrix has the same classes.
     """
     text, name = read_text(path)
-    table = _predictions_table(text, name, [true, pred] + ([by] if by else []))
+    table = predictions_table(text, name, [true, pred] + ([by] if by else []))
     order = labels if labels is not None else sorted_labels(table[true] + table[pred])
     groups: dict[str, list[int]] = {}
     for i, group in enumerate(table[by] if by else [SINGLE] * len(table[true])):
@@ -368,7 +368,7 @@ def read_predictions(
     return MatrixSet(list(order), matrices, name)
 
 
-def _predictions_table(text: str, name: str, columns: list[str]) -> dict[str, list[str]]:
+def predictions_table(text: str, name: str, columns: list[str]) -> dict[str, list[str]]:
     """The named columns of a predictions CSV, as text."""
     reader = csv.DictReader(io.StringIO(text))
     fields = [field.strip() for field in reader.fieldnames or []]

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pdmeasure import measures
+from pdmeasure import uncertainty as unc
 from pdmeasure.cli.arguments import (
     add_input_arguments,
     add_zero_division,
@@ -17,6 +18,15 @@ from pdmeasure.cli.arguments import (
 )
 from pdmeasure.cli.errors import CliError, one_line
 from pdmeasure.cli.inputs import MatrixSet, load_input
+from pdmeasure.cli.intervals import (
+    CiOptions,
+    add_ci_arguments,
+    bounds,
+    ci_options,
+    describe,
+    interval_columns,
+    matrix_draws,
+)
 from pdmeasure.cli.outputs import csv_table, dump_json, full, json_value, text_table
 from pdmeasure.measures.labels import kappa_vector
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa
@@ -77,16 +87,41 @@ def score_values(mset: MatrixSet, kappas: Sequence[str], zero_division):
     return {name: np.atleast_1d(v) for name, v in values.items()}, pd_rows
 
 
+def score_intervals(mset: MatrixSet, pd_rows, zero_division, options: CiOptions, args):
+    """Lower and upper bounds of every value of :func:`score_values`, from draws.
+
+    Returns
+    -------
+    dict of str to (numpy.ndarray, numpy.ndarray)
+        Registry measure -> bounds per matrix; pd at each ``--kappa`` under its position
+        in ``pd_rows`` (``0``, ``1``, ...).
+    """
+    draws = matrix_draws(mset, options, args)
+    kappas = {str(i): vector for i, (vector, _) in enumerate(pd_rows)}
+    values = unc.measure_draws(draws, kappas=kappas, zero_division=zero_division)
+    out = {name: bounds(v, options.level) for name, v in values.items() if "[" not in name}
+    out.update({key: bounds(values[unc.pd_key(key)], options.level) for key in kappas})
+    return out
+
+
 def run_score(args: argparse.Namespace) -> str:
     """``pdmeasure score``: the measures table as text, CSV or JSON."""
     mset = load_input(args)
-    values, pd_rows = score_values(mset, args.kappa, zero_division_value(args.zero_division))
+    zero_division = zero_division_value(args.zero_division)
+    values, pd_rows = score_values(mset, args.kappa, zero_division)
+    options = ci_options(args)
+    ci = score_intervals(mset, pd_rows, zero_division, options, args) if options else None
     if args.format == "json":
-        return dump_json(_score_json(mset, values, pd_rows, args.zero_division))
-    rows = [(name, DEFAULT_KAPPA if name == PD else NO_KAPPA, v) for name, v in values.items()]
-    rows += [(PD, format_kappa(vector), v) for vector, v in pd_rows]
-    header = ["measure", "kappa", *mset.matrices]
-    body = [[measure, kappa, *(full(x) for x in v)] for measure, kappa, v in rows]
+        return dump_json(_score_json(mset, values, pd_rows, args.zero_division, ci, options))
+    rows = [
+        (name, DEFAULT_KAPPA if name == PD else NO_KAPPA, v, name) for name, v in values.items()
+    ]
+    rows += [(PD, format_kappa(vector), v, str(i)) for i, (vector, v) in enumerate(pd_rows)]
+    names = list(mset.matrices)
+    header = ["measure", "kappa", *(interval_columns(names) if ci else names)]
+    body = [
+        [measure, kappa, *_cells(v, ci[key] if ci else None)] for measure, kappa, v, key in rows
+    ]
     if args.format == "csv":
         return csv_table(header, body)
     intro = (
@@ -94,24 +129,51 @@ def run_score(args: argparse.Namespace) -> str:
         f"# zero_division: {args.zero_division}; kappa {DEFAULT_KAPPA!r} = actual-class "
         "shares (paper 000, eq. 31)\n"
     )
+    if options:
+        intro += f"# {describe(options)}\n"
     return intro + text_table(header, body)
 
 
-def _score_json(mset: MatrixSet, values, pd_rows, zero_division: str) -> dict:
+def _cells(values, ci) -> list[str]:
+    """Each matrix's value, followed by its bounds when there are intervals."""
+    if ci is None:
+        return [full(x) for x in values]
+    lower, upper = (np.atleast_1d(b) for b in ci)
+    return [full(x) for triple in zip(values, lower, upper) for x in triple]
+
+
+def _score_json(mset: MatrixSet, values, pd_rows, zero_division: str, ci=None, options=None):
     """``{"labels", "zero_division", "results": {matrix: {"measures", "default_kappa",
-    "preference_driven": [{"kappa", "value"}, ...]}}}``; NaN as null."""
+    "preference_driven": [{"kappa", "value"}, ...]}}}``; NaN as null. With intervals, each
+    result also has ``"intervals": {measure: [lower, upper]}``, each pd row ``"lower"`` and
+    ``"upper"``, and the top level ``"ci"`` (level, method, draws, seed, prior)."""
     results = {}
     for m, (name, cm) in enumerate(mset.matrices.items()):
         support = cm.sum(axis=1)
+        rows = []
+        for i, (vector, v) in enumerate(pd_rows):
+            row = {"kappa": [float(x) for x in vector], "value": json_value(float(v[m]))}
+            if ci:
+                row.update(_json_bounds(ci[str(i)], m))
+            rows.append(row)
         results[name] = {
             "measures": {key: json_value(float(v[m])) for key, v in values.items()},
             "default_kappa": [float(x) for x in support / support.sum()],
-            "preference_driven": [
-                {"kappa": [float(x) for x in vector], "value": json_value(float(v[m]))}
-                for vector, v in pd_rows
-            ],
+            "preference_driven": rows,
         }
-    return {"labels": mset.labels, "zero_division": zero_division, "results": results}
+        if ci:
+            results[name]["intervals"] = {
+                key: list(_json_bounds(ci[key], m).values()) for key in values
+            }
+    out = {"labels": mset.labels, "zero_division": zero_division, "results": results}
+    if options:
+        out["ci"] = dict(vars(options))
+    return out
+
+
+def _json_bounds(ci, m: int) -> dict:
+    lower, upper = (np.atleast_1d(b) for b in ci)
+    return {"lower": json_value(float(lower[m])), "upper": json_value(float(upper[m]))}
 
 
 def add_parser(subparsers) -> None:
@@ -140,4 +202,5 @@ def add_parser(subparsers) -> None:
         "in text and CSV, null in JSON)",
     )
     add_zero_division(p, "")
+    add_ci_arguments(p)
     p.set_defaults(run=run_score)

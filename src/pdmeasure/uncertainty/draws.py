@@ -77,10 +77,10 @@ def posterior_draws(
         raise ValueError("posterior_draws needs whole counts (a multinomial sample per row)")
     totals = counts.sum(axis=-1)
     if np.any(totals == 0):
-        empty = np.argwhere(totals == 0)[0]
+        empty = [int(i) for i in np.argwhere(totals == 0)[0]]
+        where = f" of matrix {tuple(empty[:-1])}" if len(empty) > 1 else ""
         raise ValueError(
-            f"actual class {int(empty[-1])} has no samples (an empty row"
-            f"{' in matrix ' + str(tuple(empty[:-1])) if len(empty) > 1 else ''}): its "
+            f"actual class {empty[-1]}{where} has no samples (an empty row): its "
             "predicted-class probabilities have no data; drop the class from the matrix"
         )
     rng = np.random.default_rng(seed)
