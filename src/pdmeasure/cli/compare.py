@@ -233,7 +233,9 @@ def run_compare(args: argparse.Namespace) -> str:
             data["ci"] = dict(vars(options))
         return dump_json(data)
     text = compare_text(mset, tables, excluded, space, args.zero_division)
-    return text + ("".join(_robust_text(robust, options)) if robust is not None else "")
+    if robust is None or options is None:
+        return text
+    return text + "".join(_robust_text(robust, options))
 
 
 def _plot_cdf(cdf, path: str, title: str) -> None:
