@@ -26,11 +26,21 @@ KAPPA = (0.3, 0.1, 0.9, 0.5)
 SCENARIOS = {
     "balanced-4": (
         [0.25, 0.25, 0.25, 0.25],
-        [[0.8, 0.1, 0.05, 0.05], [0.1, 0.7, 0.1, 0.1], [0.05, 0.1, 0.75, 0.1], [0.1, 0.05, 0.15, 0.7]],
+        [
+            [0.8, 0.1, 0.05, 0.05],
+            [0.1, 0.7, 0.1, 0.1],
+            [0.05, 0.1, 0.75, 0.1],
+            [0.1, 0.05, 0.15, 0.7],
+        ],
     ),
     "skewed-4": (
         [0.55, 0.25, 0.15, 0.05],
-        [[0.9, 0.05, 0.03, 0.02], [0.1, 0.75, 0.1, 0.05], [0.05, 0.15, 0.7, 0.1], [0.1, 0.1, 0.2, 0.6]],
+        [
+            [0.9, 0.05, 0.03, 0.02],
+            [0.1, 0.75, 0.1, 0.05],
+            [0.05, 0.15, 0.7, 0.1],
+            [0.1, 0.1, 0.2, 0.6],
+        ],
     ),
 }
 
@@ -47,7 +57,9 @@ def _values(draws) -> dict[str, np.ndarray]:
     return {**{m: got[m] for m in MEASURES}, "pd": got[unc.pd_key("k")]}
 
 
-def simulate(shares, probs, n: int, reps: int, draws: int, seed: int) -> dict[str, dict[str, float]]:
+def simulate(
+    shares, probs, n: int, reps: int, draws: int, seed: int
+) -> dict[str, dict[str, float]]:
     """Coverage per method and measure over ``reps`` test sets of ``n`` samples."""
     rng = np.random.default_rng(seed)
     truth = true_values(shares, probs)
@@ -64,7 +76,9 @@ def simulate(shares, probs, n: int, reps: int, draws: int, seed: int) -> dict[st
         np.add.at(cm, (y_true, y_pred), 1)
         sources = {
             "posterior": unc.posterior_draws(cm, draws, seed=rng),
-            "bootstrap": unc.bootstrap_draws(y_true, y_pred, labels=range(c), draws=draws, seed=rng),
+            "bootstrap": unc.bootstrap_draws(
+                y_true, y_pred, labels=range(c), draws=draws, seed=rng
+            ),
         }
         for method, matrices in sources.items():
             for name, values in _values(matrices).items():
