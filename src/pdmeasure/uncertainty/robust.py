@@ -15,7 +15,7 @@ REGIONS = ("uniform", "grid")
 
 
 def _kappas(region: str, grid, n: int, n_classes: int, rng) -> np.ndarray:
-    """``n`` kappa vectors, uniform on [0, 1]^C or on the product grid ``grid``^C."""
+    """``n`` kappa vectors, uniform on [0, 1]^C or on the product grid ``grid ** C``."""
     if region == "uniform":
         return rng.random((n, n_classes))
     if region != "grid":
@@ -52,7 +52,7 @@ def preference_robust(
         Draws of the K classifiers' matrices (:func:`posterior_draws`,
         :func:`bootstrap_draws`).
     region : {"uniform", "grid"}, default "uniform"
-        Kappa uniform on [0, 1]^C, or uniform over the product grid ``grid``^C.
+        Kappa uniform on [0, 1]^C, or uniform over the product grid ``grid ** C``.
     grid : sequence of float, optional
         The grid's values per class (region "grid").
     kappa_draws : int, default 16
