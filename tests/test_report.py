@@ -7,7 +7,6 @@ paths; ``var results = {...}``: path -> caption, labels, data path), which is wh
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import zipfile
@@ -29,12 +28,8 @@ CATEGORIES = {
     "Statistics",
     "Exact analysis",
     "Paper reproduction",
+    "Uncertainty",
 }
-#: The uncertainty module's outputs exist once the library package pdmeasure.uncertainty is
-#: installed (workflow/rules/common.smk, UNCERTAINTY_LIBRARY).
-UNCERTAINTY = importlib.util.find_spec("pdmeasure.uncertainty") is not None
-if UNCERTAINTY:
-    CATEGORIES.add("Uncertainty")
 #: The workflow modules whose tables and figures must all be in the report.
 MODULES = (
     "data",
@@ -127,15 +122,9 @@ def test_every_table_and_figure_is_reported(report):
         "results/exact/figures/figure7_fine_sklearn.png",
         "results/stats/report.md",
         "results/tables/table_car_sklearn.md",
-        *(
-            (
-                "results/tables/table_car_sklearn_ci.md",
-                "results/figures/uncertainty/sklearn/car_forest.png",
-                "results/uncertainty/across_signed_rank.csv",
-            )
-            if UNCERTAINTY
-            else ()
-        ),
+        "results/tables/table_car_sklearn_ci.md",
+        "results/figures/uncertainty/sklearn/car_forest.png",
+        "results/uncertainty/across_signed_rank.csv",
     ):
         assert path in reported
 
@@ -168,8 +157,7 @@ def test_category_layout(report):
     _, categories, results, _ = report
     assert set(categories["Cross-validation"]) == {"sklearn", "All engines"}
     assert set(categories["Rankings"]) == {"sklearn"}
-    if UNCERTAINTY:
-        assert set(categories["Uncertainty"]) == {"sklearn", "Across datasets"}
+    assert set(categories["Uncertainty"]) == {"sklearn", "Across datasets"}
     cd = categories["Statistics"]["Critical-difference diagrams"]
     assert cd and all(results[path]["labels"]["engine"] == "sklearn" for path in cd)
     confusion = results["results/cv/sklearn/car/Bagging/confusion.csv"]

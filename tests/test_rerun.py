@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import filecmp
 import hashlib
-import importlib.util
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -73,11 +72,6 @@ CONSUMERS = {
 }
 
 Job = tuple  # (rule, frozenset of (wildcard, value))
-
-#: The uncertainty module's jobs exist once the library package pdmeasure.uncertainty is
-#: installed (workflow/rules/common.smk, UNCERTAINTY_LIBRARY); without it their seeds are left
-#: out (the keys then rerun nothing).
-UNCERTAINTY = importlib.util.find_spec("pdmeasure.uncertainty") is not None
 
 #: The jobs that read every engine's or dataset's results: they rerun when the run's
 #: selection (engines, datasets, classifiers) changes.
@@ -511,9 +505,7 @@ def test_a_changed_key_reruns_exactly_its_jobs(base_run, key):
     if change.everything:
         expected = universe
     else:
-        patterns = [
-            p for p in change.seeds if UNCERTAINTY or not p.split()[0].startswith("uncertainty")
-        ]
+        patterns = list(change.seeds)
         seeds = {job for job in universe if any(matches(job, p) for p in patterns)}
         assert len(seeds) >= len(patterns), f"{key}: a seed pattern matches no job"
         expected = downstream(seeds, universe)

@@ -12,8 +12,6 @@ import numpy as np
 import pytest
 
 # The library package lands separately; until it is installed this test has nothing to test.
-pytest.importorskip("pdmeasure.uncertainty")
-
 from pdmeasure import measures  # noqa: E402
 from pdmeasure import uncertainty as unc  # noqa: E402
 from pdmeasure.pipeline.uncertainty_tables import EXPLORER_DRAWS, explorer_draws

@@ -7,8 +7,6 @@ import pandas as pd
 import pytest
 
 # The library package lands separately; until it is installed these tests have nothing to test.
-pytest.importorskip("pdmeasure.uncertainty")
-
 from pdmeasure.pipeline import uncertainty_tables as ut
 from pdmeasure.pipeline.confusion import pooled_matrices, predictions_to_long
 from pdmeasure.pipeline.measure_table import measures_table

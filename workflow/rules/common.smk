@@ -4,7 +4,6 @@
 # wrong type, a kappa vector of the wrong length, a class order that does not match the data
 # or an unavailable engine stops Snakemake with a message naming the config key.
 import dataclasses
-import importlib.util
 import math
 import re
 
@@ -491,22 +490,15 @@ def explorer_targets():
     ]
 
 
-# Whether the library package pdmeasure.uncertainty is installed: the uncertainty module's
-# outputs (and the report section and explorer table built on them) are made only then.
-UNCERTAINTY_LIBRARY = importlib.util.find_spec("pdmeasure.uncertainty") is not None
-
-
 def uncertainty_input(*parts):
-    """The uncertainty output at `parts` as a rule input; [] without the library."""
-    return results_path(*parts) if UNCERTAINTY_LIBRARY else []
+    """The uncertainty output at `parts` as a rule input."""
+    return results_path(*parts)
 
 
 def uncertainty_targets():
     """Intervals, pairwise and rank probabilities, fold tests, posteriors, companion ranking
     tables and figures per engine and dataset, and the signed-rank tests across datasets.
     """
-    if not UNCERTAINTY_LIBRARY:
-        return []
     per_job = [
         results_path("uncertainty", engine, dataset, name)
         for engine in engines()
