@@ -80,9 +80,16 @@ from __future__ import annotations
 #               (PD, DEFAULT_KAPPA), format_kappa / parse_kappa
 #   labels      label vectors -> a count matrix in a given class order; a kappa vector given
 #               as {label: weight}
+#   accumulator ConfusionAccumulator: (K, C, C) counts of label batches, learned labels in
+#               sorted_labels order, mergeable
 # Zero division and input checks live in pdmeasure._validation.
 from pdmeasure._validation import check_zero_division, safe_divide
 from pdmeasure.measures._core import MeasureInfo, PerClassCounts, per_class_counts
+from pdmeasure.measures.accumulator import (
+    AccumulatedMatrices,
+    ConfusionAccumulator,
+    sorted_labels,
+)
 from pdmeasure.measures.averaged import (
     IBA_ALPHA,
     accuracy,
@@ -112,6 +119,9 @@ from pdmeasure.measures.registry import INFO, REGISTRY, evaluate
 from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE, KappaGrid, kappa_grid
 
 __all__ = [
+    "ConfusionAccumulator",
+    "AccumulatedMatrices",
+    "sorted_labels",
     "REGISTRY",
     "INFO",
     "MeasureInfo",
