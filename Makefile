@@ -21,7 +21,7 @@ $(BIN)/activate:
 
 $(VENV)/.installed: $(BIN)/activate pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[pipeline,weka,report,test,lint,docs,release]"
+	$(BIN)/python -m pip install --quiet -e ".[pipeline,arrow,weka,report,test,lint,docs,release]"
 	touch $@
 
 setup: $(VENV)/.installed

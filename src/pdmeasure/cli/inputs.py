@@ -42,7 +42,6 @@ import numpy as np
 
 from pdmeasure._validation import check_confusion
 from pdmeasure.cli.errors import CliError, one_line
-from pdmeasure.measures.labels import confusion_matrix
 
 #: Name of the matrix of an input holding one matrix (the column header of its values).
 SINGLE = "value"
@@ -344,28 +343,18 @@ def _relabel(mset: MatrixSet, labels: list[str]) -> MatrixSet:
 def read_predictions(
     path: str, true: str, pred: str, by: str | None, labels: list[str] | None
 ) -> MatrixSet:
-    """One confusion matrix per ``by`` group of a predictions CSV (one row per sample).
+    """One confusion matrix per ``by`` group of a predictions file (one row per sample).
 
-    Groups keep the order of their first appearance. The class order is ``labels``, else the
-    sorted union of both label columns over the whole table (:func:`sorted_labels`), so
-    every group's matrix has the same classes.
+    The file (CSV, TSV, Parquet or Arrow IPC; ``-``: standard input) is streamed in batches,
+    so memory does not grow with its length (:mod:`pdmeasure.cli.stream`). Groups keep the
+    order of their first appearance. The class order is ``labels``, else the sorted union of
+    both label columns over the whole file (:func:`pdmeasure.measures.sorted_labels`, the
+    rule of :func:`sorted_labels`), so every group's matrix has the same classes.
     """
-    text, name = read_text(path)
-    table = predictions_table(text, name, [true, pred] + ([by] if by else []))
-    order = labels if labels is not None else sorted_labels(table[true] + table[pred])
-    groups: dict[str, list[int]] = {}
-    for i, group in enumerate(table[by] if by else [SINGLE] * len(table[true])):
-        groups.setdefault(group, []).append(i)
-    matrices = {}
-    for group, rows in groups.items():
-        try:
-            cm = confusion_matrix(
-                [table[true][i] for i in rows], [table[pred][i] for i in rows], order
-            )
-        except ValueError as exc:
-            raise CliError(f"{name}: {one_line(exc)} (--labels)") from None
-        matrices[group] = _checked(cm, name if group == SINGLE else f"{name}: group {group!r}")
-    return MatrixSet(list(order), matrices, name)
+    from pdmeasure.cli.stream import stream_predictions
+
+    matrices, order, name = stream_predictions(path, true, pred, by, labels)
+    return MatrixSet(order, matrices, name)
 
 
 def predictions_table(text: str, name: str, columns: list[str]) -> dict[str, list[str]]:

@@ -96,7 +96,7 @@ class _CodeMap:
 
     def codes(self, values: Sequence) -> np.ndarray:
         """The codes of distinct ``values``; new ones are appended unless the map is fixed."""
-        unknown = [value for value in values if value not in self.index]
+        unknown = list(dict.fromkeys(value for value in values if value not in self.index))
         if unknown and self.fixed:
             raise ValueError(
                 f"{self.what} {unknown[0]!r} is not one of the given {self.what}s "
@@ -173,8 +173,8 @@ class ConfusionAccumulator:
     def __init__(self, labels: Sequence | None = None, groups: Sequence | None = None):
         self._labels = _CodeMap(labels, "label")
         self._groups = _CodeMap(groups, "group")
-        self._counts = np.zeros((len(self._groups.values), *(2 * [len(self._labels.values)])))
-        self._counts = self._counts.astype(np.int64)
+        k, c = len(self._groups.values), len(self._labels.values)
+        self._counts: np.ndarray = np.zeros((k, c, c), dtype=np.int64)
         self.n_samples = 0
 
     @property
