@@ -77,13 +77,16 @@ class _Progress:
     """Rows and MB read, on one updating line of stderr: only on a terminal, only once the
     file has taken :data:`PROGRESS_AFTER` seconds."""
 
+    #: Seconds between redraws.
+    INTERVAL = 0.2
+
     def __init__(self, name: str):
         self.name, self.start, self.shown, self.last = name, time.monotonic(), False, 0.0
         self.enabled = sys.stderr.isatty()
 
     def update(self, rows: int, nbytes: int) -> None:
         now = time.monotonic()
-        if not self.enabled or now - self.start < PROGRESS_AFTER or now - self.last < 0.2:
+        if not self.enabled or now - self.start < PROGRESS_AFTER or now - self.last < self.INTERVAL:
             return
         self.shown, self.last = True, now
         sys.stderr.write(f"\r{self.name}: {rows:,} rows, {nbytes / 1e6:,.0f} MB read ")
@@ -182,7 +185,8 @@ def _count_file(acc, reader, head, name, path, columns, labels) -> None:
         batches = _ipc_batches(pa, counter, name, columns)
     elif pa is not None:
         delimiter = _delimiter(head)
-        batches = _arrow_csv_batches(pa, counter, columns, delimiter, _header(head, delimiter))
+        header = _header(head, delimiter)
+        batches = _arrow_csv_batches(pa, counter, columns, delimiter, header, where)
     else:
         batches = _stdlib_csv_batches(counter, columns, _delimiter(head), name)
     try:
@@ -295,7 +299,7 @@ def _texts(values: list, codes: np.ndarray, row0: int, where) -> list[str]:
     return out
 
 
-def _arrow_csv_batches(pa, reader, columns, delimiter, header) -> Iterator[list]:
+def _arrow_csv_batches(pa, reader, columns, delimiter, header, where) -> Iterator[list]:
     """Batches of a CSV through pyarrow's streaming reader (labels as dictionary arrays)."""
     from pyarrow import csv as pacsv
 
@@ -320,16 +324,29 @@ def _arrow_csv_batches(pa, reader, columns, delimiter, header) -> Iterator[list]
             yield [batch.column(name) for name in columns]
     except pa.ArrowInvalid:
         if ragged:
-            raise CliError(_ragged_message(ragged[0], len(header))) from None
+            raise CliError(_ragged_message(ragged[0], header, delimiter, where)) from None
         raise
 
 
-def _ragged_message(row, width: int) -> str:
+def _ragged_message(row, header: list[str], delimiter: str, where) -> str:
+    """A row with the wrong number of cells; its line is found by reading the file again."""
+    line = None if where.path == "-" else _ragged_line(where.path, delimiter, len(header))
+    place = f"{where.name}: line {line}" if line else f"{where.name}: a row"
     return (
-        f"a row has {row.actual_columns} cells where the header has {width}: "
+        f"{place} has {row.actual_columns} cells where the header has {len(header)}: "
         f"{row.text[:80]!r}; give every row one cell per column (quote cells with "
         "the separator)"
     )
+
+
+def _ragged_line(path: str, delimiter: str, width: int) -> int | None:
+    """The first line of a CSV file whose row has not ``width`` cells (error path only)."""
+    with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+        reader = csv.reader(handle, delimiter=delimiter)
+        for cells in reader:
+            if cells and len(cells) != width:
+                return reader.line_num
+    return None
 
 
 def _check_columns(columns, present, where: str) -> None:
@@ -370,33 +387,38 @@ def _ipc_batches(pa, reader, name: str, columns) -> Iterator[list]:
         yield [batch.column(name) for name in columns]
 
 
+def _decoded_lines(reader, name: str) -> Iterator[str]:
+    """The lines of a binary reader as text; undecodable bytes are named with their line."""
+    for number, line in enumerate(io.BufferedReader(reader), start=1):
+        try:
+            yield line.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError:
+            raise CliError(
+                f"{name}: line {number} has bytes that are not UTF-8 ({line[:40]!r}); save the "
+                "file as UTF-8"
+            ) from None
+
+
 def _stdlib_csv_batches(reader, columns, delimiter: str, name: str) -> Iterator[list]:
     """Batches of :data:`BATCH_ROWS` rows through the standard library (no pyarrow)."""
-    text = io.TextIOWrapper(reader, encoding="utf-8-sig", newline="")
-    rows = csv.reader(text, delimiter=delimiter)
+    rows = csv.reader(_decoded_lines(reader, name), delimiter=delimiter)
     header = [cell.strip() for cell in next(rows, [])]
     _check_columns(columns, header, "the header")
     index = [header.index(column) for column in columns]
     batch: list[list[str]] = [[] for _ in columns]
-    try:
-        for cells in rows:
-            if not cells:
-                continue
-            if len(cells) != len(header):
-                raise CliError(
-                    f"{name}: line {rows.line_num} has {len(cells)} cells where the header "
-                    f"has {len(header)}; give every row one cell per column"
-                )
-            for out, i in zip(batch, index, strict=True):
-                out.append(cells[i])
-            if len(batch[0]) == BATCH_ROWS:
-                yield batch
-                batch = [[] for _ in columns]
-    except UnicodeDecodeError:
-        raise CliError(
-            f"{name}: near line {rows.line_num + 1}: bytes that are not UTF-8; save the "
-            "file as UTF-8"
-        ) from None
+    for cells in rows:
+        if not cells:
+            continue
+        if len(cells) != len(header):
+            raise CliError(
+                f"{name}: line {rows.line_num} has {len(cells)} cells where the header "
+                f"has {len(header)}; give every row one cell per column"
+            )
+        for out, i in zip(batch, index, strict=True):
+            out.append(cells[i])
+        if len(batch[0]) == BATCH_ROWS:
+            yield batch
+            batch = [[] for _ in columns]
     if batch[0]:
         yield batch
 

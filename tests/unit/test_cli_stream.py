@@ -1,0 +1,187 @@
+"""Streaming ``--predictions``: formats, chunks, class order, groups and bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import numpy as np
+import pytest
+
+from pdmeasure.cli import main, stream
+from pdmeasure.measures.labels import confusion_matrix
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+LABELS = [f"k{i}" for i in range(6)]
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def rows(n: int = 400, seed: int = 5):
+    """Random model, actual and predicted labels; the label k5 first appears in the last row."""
+    rng = np.random.default_rng(seed)
+    labels = np.array(LABELS[:5])
+    model = np.array(["m1", "m2", "m3"])[rng.integers(0, 3, n)]
+    true, pred = labels[rng.integers(0, 5, n)], labels[rng.integers(0, 5, n)]
+    true[-1] = "k5"
+    return model, true, pred
+
+
+def write_csv(path, model, true, pred, sep=","):
+    lines = [sep.join(["model", "y", "p"])]
+    lines += [sep.join(row) for row in zip(model, true, pred, strict=True)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def counts(capsys, source, *extra, stdin=None, monkeypatch=None):
+    """The JSON output of ``score --format json`` on ``source`` (standard input: ``stdin``)."""
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    status, out, err = run(
+        capsys, "score", "--predictions", source, "--true", "y", "--pred", "p", *extra,
+        "--format", "json",
+    )  # fmt: skip
+    assert status == 0, err
+    return json.loads(out)
+
+
+def expected(model, true, pred, order, group=None):
+    keep = np.ones(len(true), bool) if group is None else model == group
+    return confusion_matrix(true[keep], pred[keep], order)
+
+
+def matrix_of(path):
+    """The counts of the single matrix of ``path``, through the streaming reader directly."""
+    matrices, labels, _ = stream.stream_predictions(str(path), "y", "p", None, None)
+    return matrices["value"], labels
+
+
+@pytest.mark.parametrize("block", [64, 1 << 20])
+def test_blocks_smaller_than_the_classes_give_the_whole_array_matrix(tmp_path, monkeypatch, block):
+    model, true, pred = rows()
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    monkeypatch.setattr(stream, "BLOCK_BYTES", block)  # 64 bytes: about 5 rows per block
+    matrix, labels = matrix_of(path)
+    assert labels == LABELS  # k5, first seen in the last row, takes its sorted place
+    np.testing.assert_array_equal(matrix, expected(model, true, pred, LABELS))
+
+
+def test_the_standard_library_reader_gives_the_same_matrix(tmp_path, monkeypatch):
+    model, true, pred = rows()
+    path = write_csv(tmp_path / "p.tsv", model, true, pred, sep="\t")
+    monkeypatch.setattr(stream, "_pyarrow", lambda: None)
+    monkeypatch.setattr(stream, "BATCH_ROWS", 4)  # fewer rows per batch than classes
+    matrix, labels = matrix_of(path)
+    assert labels == LABELS
+    np.testing.assert_array_equal(matrix, expected(model, true, pred, LABELS))
+
+
+def test_parquet_arrow_and_stdin_give_the_csv_matrices(tmp_path, capsys, monkeypatch):
+    model, true, pred = rows()
+    table = pa.table({"model": model, "y": true, "p": pred})
+    pq.write_table(table, tmp_path / "p.parquet", row_group_size=50)
+    with pa.ipc.new_file(str(tmp_path / "p.arrow"), table.schema) as writer:
+        writer.write_table(table, max_chunksize=30)
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table, max_chunksize=30)
+    csv_path = write_csv(tmp_path / "p.csv", model, true, pred)
+    by = ("--by", "model")
+    want = counts(capsys, csv_path, *by)
+    assert list(want["results"]) == list(dict.fromkeys(model))  # order of first appearance
+    for source in (tmp_path / "p.parquet", tmp_path / "p.arrow"):
+        assert counts(capsys, source, *by) == want
+    stdin = {"csv": csv_path.read_bytes(), "arrow stream": sink.getvalue().to_pybytes()}
+    for data in stdin.values():
+        assert counts(capsys, "-", *by, stdin=data, monkeypatch=monkeypatch) == want
+
+
+def test_groups_and_labels_option(tmp_path):
+    model, true, pred = rows()
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    order = LABELS[::-1]
+    matrices, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", order)
+    assert labels == order
+    for group in ("m1", "m2", "m3"):
+        np.testing.assert_array_equal(matrices[group], expected(model, true, pred, order, group))
+
+
+BAD_CSV = {
+    "missing_label": ("model,y,p\na,x,y\n\na,,y\n", "line 4 has an empty label"),
+    "ragged": ("model,y,p\na,x,y\n\na,x\n", "line 4 has 2 cells where the header has 3"),
+    "undecodable": (b"model,y,p\na,x,y\na,x,y\na,\xff\xfe,y\n", "line 4 has bytes that are not"),
+    "empty": ("", "the predictions file is empty"),
+    "header_only": ("model,y,p\n", "has a header but no rows"),
+    "missing_column": ("model,y,q\na,x,y\n", "no column 'p'"),
+    "single_group": ("model,y,p\na,x,y\na,y,y\n", "--by model has the single value 'a'"),
+    "not_in_labels": ("model,y,p\na,x,y\nb,z,y\n", "line 3: label 'z' is not one of --labels"),
+}
+
+
+@pytest.mark.parametrize("with_pyarrow", [True, False])
+@pytest.mark.parametrize("case", sorted(BAD_CSV))
+def test_bad_csv_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, case, with_pyarrow):
+    content, message = BAD_CSV[case]
+    if not with_pyarrow:
+        monkeypatch.setattr(stream, "_pyarrow", lambda: None)
+        if case == "undecodable":
+            message = "line 4 has bytes that are not UTF-8"
+    path = tmp_path / "bad.csv"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    extra = ["--by", "model"] if case == "single_group" else []
+    extra += ["--labels", "x,y"] if case == "not_in_labels" else []
+    status, out, err = run(
+        capsys, "score", "--predictions", path, "--true", "y", "--pred", "p", *extra
+    )
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("pdmeasure: error: "), err
+    assert message in err
+
+
+def test_truncated_and_misplaced_parquet(tmp_path, capsys, monkeypatch):
+    model, true, pred = rows()
+    whole = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"y": true, "p": pred}), whole)
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(whole.read_bytes()[:-100])
+    status, _, err = run(capsys, "score", "--predictions", cut, "--true", "y", "--pred", "p")
+    assert status == 2 and err.count("\n") == 1
+    assert "not a complete Parquet file" in err and "truncated" in err
+    monkeypatch.setattr(stream, "_pyarrow", lambda: None)
+    status, _, err = run(capsys, "score", "--predictions", whole, "--true", "y", "--pred", "p")
+    assert status == 2 and "pip install 'pdmeasure[arrow]'" in err
+
+
+def test_missing_value_in_parquet_names_the_row(tmp_path, capsys):
+    path = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"y": ["a", None, "b"], "p": ["a", "b", "b"]}), path)
+    status, _, err = run(capsys, "score", "--predictions", path, "--true", "y", "--pred", "p")
+    assert status == 2 and "row 2 has no label" in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_progress_only_on_a_terminal(tmp_path, monkeypatch, terminal):
+    model, true, pred = rows()
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    err = _Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(stream, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(stream, "BLOCK_BYTES", 256)
+    monkeypatch.setattr(stream._Progress, "INTERVAL", 0.0)
+    stream.stream_predictions(str(path), "y", "p", None, None)
+    shown = err.getvalue()
+    assert ("rows" in shown and "MB read" in shown and shown.endswith("\n")) == terminal
+    assert terminal or shown == ""
