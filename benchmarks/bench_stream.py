@@ -1,0 +1,165 @@
+"""Streaming ``pdmeasure score --predictions``: throughput, Parquet, peak memory, ``--by``.
+
+Writes its own predictions files (10 classes, an id column, labels as text) to a temporary
+directory and reports, in one run:
+
+* throughput of the streaming reader (:func:`pdmeasure.cli.stream.stream_predictions`,
+  which returns the confusion matrix) against ``pandas.read_csv(usecols=[true, pred])`` on
+  the same CSV (which only reads the two columns), from 1 to 20 million rows; target: at
+  least 0.7x;
+* the same for Parquet against ``pyarrow.parquet.read_table(columns=[true, pred])``;
+* peak RSS of the command ``pdmeasure score --predictions`` on the largest CSV, measured by
+  ``/usr/bin/time -f %M``, next to that of the command on a 2x2 JSON matrix (its imports
+  alone); target: at most 300 MB;
+* 100 classifiers with ``--by`` on a 10-million-row file against the same file without
+  ``--by``; target: the same throughput within 20 %.
+
+Times are the best of ``--repeat`` runs in this process (the machine is shared: run it with
+``nice``).
+
+    python benchmarks/bench_stream.py [--rows 1e6,5e6,2e7] [--by-rows 1e7] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from pdmeasure.cli.stream import stream_predictions
+
+CLASSES = 10
+
+
+def write_files(directory: Path, rows: int, groups: int = 0, seed: int = 0) -> Path:
+    """A CSV (and a Parquet file of the same table) of ``rows`` predictions; returns the CSV."""
+    rng = np.random.default_rng(seed)
+    labels = pa.array([f"class_{i}" for i in range(CLASSES)])
+    true = rng.integers(0, CLASSES, rows, dtype=np.int32)
+    pred = np.where(rng.random(rows) < 0.7, true, rng.integers(0, CLASSES, rows, dtype=np.int32))
+    columns = {"id": pa.array(np.arange(rows))}
+    if groups:
+        names = pa.array([f"model_{i:03d}" for i in range(groups)])
+        columns["model"] = names.take(pa.array(rng.integers(0, groups, rows, dtype=np.int32)))
+    columns["true"] = labels.take(pa.array(true))
+    columns["pred"] = labels.take(pa.array(pred))
+    table = pa.table(columns)
+    path = directory / f"predictions_{rows}_{groups}.csv"
+    pacsv.write_csv(table, path, write_options=pacsv.WriteOptions(quoting_style="none"))
+    pq.write_table(table, path.with_suffix(".parquet"))
+    return path
+
+
+def best_of(func, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def peak_rss_mb(argv: list[str]) -> tuple[float, float]:
+    """Wall time (s) and peak RSS (MB) of one command, from ``/usr/bin/time -f %M``.
+
+    Not ``os.wait4`` of a child of this process: Linux keeps the high-water mark across
+    ``exec``, so a child forked from this (large) process would report this process's RSS.
+    """
+    start = time.perf_counter()
+    done = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, check=True,
+    )  # fmt: skip
+    return time.perf_counter() - start, int(done.stderr.split()[-1]) / 1024
+
+
+def throughput_rows(directory: Path, sizes: list[int], repeat: int) -> list[list[str]]:
+    """Streaming reader vs pandas (CSV) and vs pyarrow (Parquet), per file size."""
+    table = []
+    for rows in sizes:
+        path = write_files(directory, rows)
+        parquet = str(path.with_suffix(".parquet"))
+        matrices, _, _ = stream_predictions(str(path), "true", "pred", None, None)
+        assert matrices["value"].sum() == rows
+        ours = best_of(
+            lambda p=str(path): stream_predictions(p, "true", "pred", None, None), repeat
+        )
+        base = best_of(lambda p=path: pd.read_csv(p, usecols=["true", "pred"]), repeat)
+        ours_pq = best_of(
+            lambda p=parquet: stream_predictions(p, "true", "pred", None, None), repeat
+        )
+        base_pq = best_of(lambda p=parquet: pq.read_table(p, columns=["true", "pred"]), repeat)
+        mb = path.stat().st_size / 1e6
+        table.append(
+            [f"{rows / 1e6:g}M rows CSV ({mb:.0f} MB)", f"{rows / ours / 1e6:.1f}M rows/s",
+             f"{rows / base / 1e6:.1f}M rows/s (pandas.read_csv)", f"{base / ours:.2f}x", ">= 0.7x"]
+        )  # fmt: skip
+        table.append(
+            [f"{rows / 1e6:g}M rows Parquet", f"{rows / ours_pq / 1e6:.1f}M rows/s",
+             f"{rows / base_pq / 1e6:.1f}M rows/s (pyarrow.parquet.read_table)",
+             f"{base_pq / ours_pq:.2f}x", "report"]
+        )  # fmt: skip
+    return table
+
+
+def memory_rows(directory: Path, rows: int) -> list[list[str]]:
+    """Peak RSS of the command on the largest CSV, and of the command on a tiny matrix."""
+    command = [sys.executable, "-m", "pdmeasure"]
+    path = directory / f"predictions_{rows}_0.csv"
+    if not path.exists():
+        write_files(directory, rows)
+    tiny = directory / "tiny.json"
+    tiny.write_text("[[1, 2], [3, 4]]")
+    score = [*command, "score", "--predictions", str(path), "--true", "true", "--pred", "pred"]
+    wall, peak = peak_rss_mb(score)
+    _, imports = peak_rss_mb([*command, "score", str(tiny)])
+    return [
+        [f"pdmeasure score, {rows / 1e6:g}M-row CSV: peak RSS", f"{peak:.0f} MB ({wall:.1f} s)",
+         f"{imports:.0f} MB (the command on a 2x2 matrix)", f"{peak - imports:+.0f} MB",
+         "<= 300 MB"]
+    ]  # fmt: skip
+
+
+def by_rows(directory: Path, rows: int, repeat: int) -> list[list[str]]:
+    """100 classifiers with ``--by`` against the same file read as one classifier."""
+    path = str(write_files(directory, rows, groups=100))
+    matrices, _, _ = stream_predictions(path, "true", "pred", "model", None)
+    assert len(matrices) == 100
+    grouped = best_of(lambda: stream_predictions(path, "true", "pred", "model", None), repeat)
+    single = best_of(lambda: stream_predictions(path, "true", "pred", None, None), repeat)
+    return [
+        [f"--by: 100 classifiers, {CLASSES} classes, {rows / 1e6:g}M rows",
+         f"{rows / grouped / 1e6:.1f}M rows/s", f"{rows / single / 1e6:.1f}M rows/s (no --by)",
+         f"{single / grouped:.2f}x", ">= 0.8x"]
+    ]  # fmt: skip
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", default="1e6,5e6,2e7", help="CSV sizes, comma separated")
+    parser.add_argument("--by-rows", type=float, default=1e7)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    sizes = [int(float(text)) for text in args.rows.split(",")]
+    with tempfile.TemporaryDirectory(prefix="bench_stream_") as tmp:
+        directory = Path(tmp)
+        table = throughput_rows(directory, sizes, args.repeat)
+        table += memory_rows(directory, max(sizes))
+        table += by_rows(directory, int(args.by_rows), args.repeat)
+    print("| workload | ours | baseline | ratio | target |")
+    print("|---|---|---|---|---|")
+    for row in table:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()
