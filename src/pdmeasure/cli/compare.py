@@ -77,6 +77,7 @@ def compare_tables(
             engine="compare",
             dataset=mset.dataset,
             classes=mset.labels,
+            spaces=[space],  # the other spaces' tables would be computed and dropped
         )
         tables = {
             "summary": analysis.summary(),

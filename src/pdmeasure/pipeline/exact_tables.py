@@ -235,6 +235,9 @@ class DatasetAnalysis:
     classes : sequence of str, optional
         Class names in the matrices' order, used to name a class in the warning about a
         classifier left out; without them the class is named by its position.
+    spaces : sequence of str, optional
+        The kappa spaces to analyse, a subset of :data:`SPACES` (default: all of them, the
+        ``grid`` space only with ``grid_values``); ``pdmeasure compare`` asks for one.
 
     Attributes
     ----------
@@ -253,6 +256,7 @@ class DatasetAnalysis:
         engine: str,
         dataset: str,
         classes: Sequence[str] | None = None,
+        spaces: Sequence[str] | None = None,
     ):
         if len(matrices) < 1:
             raise ValueError(f"{engine}/{dataset}: no confusion matrices to analyse")
@@ -272,7 +276,11 @@ class DatasetAnalysis:
         self.settings = settings
         self.keys = {"engine": engine, "dataset": dataset}
         # No configured grid (``kappa_grid: null``): only the fine grid and uniform kappa.
-        spaces = [s for s in SPACES if s != "grid" or grid_values is not None]
+        available = [s for s in SPACES if s != "grid" or grid_values is not None]
+        unknown = sorted(set(spaces or ()) - set(available))
+        if unknown:
+            raise ValueError(f"unknown kappa space(s) {unknown}; expected some of {available}")
+        spaces = [s for s in available if spaces is None or s in spaces]
         self.grids = {s: _space_grid(s, grid_values, self.n_classes, settings) for s in spaces}
 
     def _n_vectors(self, space: str):
