@@ -1,0 +1,81 @@
+"""``pdmeasure compare`` for many classifiers: wall time and peak RSS by classifiers x classes.
+
+Writes random confusion matrices with the same actual-class counts (``compare`` needs
+classifiers evaluated on the same data; each row a multinomial draw with extra mass on the
+diagonal) and runs ``pdmeasure compare FILE`` (uniform kappa, the default) under
+``/usr/bin/time``. A run over ``--timeout`` seconds is stopped and reported as such, with the
+number of pairs it had to analyse. Targets: 50 x 20 in at most 10 s, 100 x 20 in at most 40 s.
+
+Where the time goes (cProfile of 10 x 20): the pairwise win table, one exact
+inclusion-exclusion sum (``exact.uniform``) or lattice (``exact.lattice``) per pair of
+classifiers, so quadratic in their number (45 pairs at 10, 1,225 at 50, 4,950 at 100); the
+summary and the Monte Carlo share ranked first are linear.
+
+    python benchmarks/bench_compare.py [--sizes 10x5,10x20,50x5,50x20] [--timeout 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def write_matrices(path: Path, classifiers: int, classes: int, seed: int = 0) -> None:
+    rng = np.random.default_rng(seed)
+    support = rng.integers(20, 200, classes)
+    matrices = {}
+    for k in range(classifiers):
+        rows = []
+        for i in range(classes):
+            p = rng.dirichlet(np.ones(classes))
+            p[i] += rng.uniform(1, 5)
+            rows.append(rng.multinomial(support[i], p / p.sum()).tolist())
+        matrices[f"clf{k:03d}"] = rows
+    labels = [f"c{i}" for i in range(classes)]
+    path.write_text(json.dumps({"labels": labels, "matrices": matrices}))
+
+
+def run(path: Path, timeout: float) -> tuple[str, str]:
+    """Wall time and peak RSS of ``pdmeasure compare path``, or the timeout."""
+    argv = ["/usr/bin/time", "-f", "%M", sys.executable, "-m", "pdmeasure", "compare", str(path)]
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return f"> {timeout:.0f} s (stopped)", "-"
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        return f"failed: {done.stderr.strip().splitlines()[0]}", "-"
+    return f"{wall:.1f} s", f"{int(done.stderr.split()[-1]) / 1024:.0f} MB"
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10x5,10x20,10x50,50x5,50x20,100x5,100x20")
+    parser.add_argument("--timeout", type=float, default=300.0)
+    args = parser.parse_args(argv)
+    print("| classifiers x classes | pairs | wall time | peak RSS | target |")
+    print("|---|---|---|---|---|")
+    targets = {(50, 20): "<= 10 s", (100, 20): "<= 40 s"}
+    with tempfile.TemporaryDirectory(prefix="bench_compare_") as tmp:
+        for size in args.sizes.split(","):
+            m, c = (int(x) for x in size.split("x"))
+            path = Path(tmp) / f"m{m}x{c}.json"
+            write_matrices(path, m, c)
+            wall, rss = run(path, args.timeout)
+            pairs = m * (m - 1) // 2
+            print(f"| {m} x {c} | {pairs} | {wall} | {rss} | {targets.get((m, c), '')} |")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
