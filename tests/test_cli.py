@@ -569,9 +569,7 @@ def test_explore_passes_its_arguments(three, tmp_path, capsys, monkeypatch):
         assert matrices[name].dtype.kind == "i"
         np.testing.assert_array_equal(matrices[name], cm)
     assert kwargs == {"dataset": "three", "grid_values": [0.0, 0.5, 1.0], "zero_division": "nan"}
-    run_main(
-        capsys, "explore", three, "-o", out_path, "--dataset", "iris", "--zero-division", "0"
-    )
+    run_main(capsys, "explore", three, "-o", out_path, "--dataset", "iris", "--zero-division", "0")
     assert calls[-1][1] == {"dataset": "iris", "grid_values": None, "zero_division": 0.0}
 
 

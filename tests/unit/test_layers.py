@@ -51,7 +51,9 @@ def test_an_upward_import_breaks_the_layers(package_copy):
     _append(package_copy / "src/pdmeasure/measures/averaged.py", "import pdmeasure.pipeline.io")
     done = _lint(package_copy)
     assert done.returncode != 0
-    assert "Layers: command line, rendering, papers, pipeline, scorers, library BROKEN" in done.stdout
+    assert (
+        "Layers: command line, rendering, papers, pipeline, scorers, library BROKEN" in done.stdout
+    )
     assert "pdmeasure.measures.averaged -> pdmeasure.pipeline.io" in done.stdout
 
 
