@@ -490,6 +490,14 @@ def explorer_targets():
     ]
 
 
+def uncertainty_prediction_files(wildcards):
+    """predictions.csv of every classifier of {engine} on {dataset} for method bootstrap; []
+    for method posterior (the pooled matrices suffice)."""
+    if RUN["uncertainty"]["method"] != "bootstrap":
+        return []
+    return engine_prediction_files(wildcards)
+
+
 def uncertainty_input(*parts):
     """The uncertainty output at `parts` as a rule input."""
     return results_path(*parts)

@@ -9,14 +9,6 @@
 #     test of every pair -> uncertainty/across_signed_rank.csv, summarised in stats/report.md.
 
 
-def uncertainty_prediction_files(wildcards):
-    """predictions.csv of every classifier of {engine} on {dataset} for method bootstrap; []
-    for method posterior (the pooled matrices suffice)."""
-    if RUN["uncertainty"]["method"] != "bootstrap":
-        return []
-    return engine_prediction_files(wildcards)
-
-
 rule uncertainty:
     input:
         confusion=engine_confusion_files,

@@ -39,10 +39,14 @@ def forest_figure(
     ticks, labels = [], []
     for i, (label, measure, kappa) in enumerate(rows):
         cells = table.loc[[(measure, kappa, c) for c in classifiers]]
-        value = cells["value"].to_numpy(dtype=float)
-        errors = [value - cells["lower"].to_numpy(float), cells["upper"].to_numpy(float) - value]
         y = -(i * (n + 1) + np.arange(n))
-        ax.errorbar(value, y, xerr=errors, fmt="o", ms=2.5, capsize=1.5, lw=1, color=f"C{i % 10}")
+        color = f"C{i % 10}"
+        # The interval as a segment and the value as a point: with the posterior method a
+        # value at 0 or 1 can lie just outside its interval, which error bars cannot draw.
+        ax.hlines(
+            y, cells["lower"].to_numpy(float), cells["upper"].to_numpy(float), color=color, lw=1
+        )
+        ax.plot(cells["value"].to_numpy(float), y, "o", ms=2.5, color=color)
         ticks += list(y)
         labels += [f"{label}: {name}" for name in classifiers]
     ax.set_yticks(ticks, labels, fontsize=6)
