@@ -26,8 +26,8 @@ from pdmeasure.pipeline.uncertainty_tables import (
     COMPANION_COLUMNS,
     EXPLORER_DRAWS,
     INTERVAL_COLUMNS,
-    PAIRWISE_COLUMNS,
-    RANK_COLUMNS,
+    PROBABILITY_COLUMNS,
+    RANK_PROBABILITY_COLUMNS,
     WITHIN_COLUMNS,
     read_signed_rank,
 )
@@ -81,7 +81,7 @@ def test_intervals_hold_their_values(run):
 def test_probabilities_sum_to_one(run):
     _, _, folder = run
     pairwise = _read(folder / "pairwise.csv", ["p_better", "p_equivalent", "p_worse", "rope"])
-    assert tuple(pairwise.columns) == PAIRWISE_COLUMNS
+    assert tuple(pairwise.columns) == PROBABILITY_COLUMNS
     total = pairwise[["p_better", "p_equivalent", "p_worse"]].sum(axis=1)
     np.testing.assert_allclose(total, 1.0, atol=1e-9)
     mirrored = pairwise.merge(
@@ -94,7 +94,7 @@ def test_probabilities_sum_to_one(run):
     np.testing.assert_allclose(mirrored["p_better"], mirrored["p_worse_mirror"], atol=1e-12)
     assert {"kappa_uniform", "kappa_grid"} <= set(pairwise["kappa"])
     ranks = _read(folder / "ranks.csv", ["probability"])
-    assert tuple(ranks.columns) == RANK_COLUMNS
+    assert tuple(ranks.columns) == RANK_PROBABILITY_COLUMNS
     for keys in (["measure", "kappa", "classifier"], ["measure", "kappa", "rank"]):
         np.testing.assert_allclose(ranks.groupby(keys)["probability"].sum(), 1.0, atol=1e-9)
     within = _read(folder / "within.csv", ["p_a_better", "p_equivalent", "p_b_better"])

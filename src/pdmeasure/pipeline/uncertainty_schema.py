@@ -26,7 +26,7 @@ INTERVAL_COLUMNS = (
     "level",
     "method",
 )
-PAIRWISE_COLUMNS = (
+PROBABILITY_COLUMNS = (
     "engine",
     "dataset",
     "measure",
@@ -39,7 +39,15 @@ PAIRWISE_COLUMNS = (
     "rope",
     "method",
 )
-RANK_COLUMNS = ("engine", "dataset", "measure", "kappa", "classifier", "rank", "probability")
+RANK_PROBABILITY_COLUMNS = (
+    "engine",
+    "dataset",
+    "measure",
+    "kappa",
+    "classifier",
+    "rank",
+    "probability",
+)
 WITHIN_COLUMNS = (
     "engine",
     "dataset",

@@ -11,8 +11,8 @@ every classifier):
 - :func:`pairwise_table` -- per measure and ordered pair, P(a better by more than the ROPE),
   P(equivalent within it), P(a worse); and the preference-robust P(pd_a > pd_b) over the kappa
   space (kappa uniform on [0, 1]^C, and uniform over the dataset's kappa grid) (columns
-  :data:`PAIRWISE_COLUMNS`);
-- :func:`rank_table` -- each classifier's probability of every rank (:data:`RANK_COLUMNS`);
+  :data:`PROBABILITY_COLUMNS`);
+- :func:`rank_table` -- each classifier's probability of every rank (:data:`RANK_PROBABILITY_COLUMNS`);
 - :func:`within_table` -- the correlated Bayesian t-test (Corani & Benavoli 2015) on the
   per-fold scores of every pair (:data:`WITHIN_COLUMNS`);
 - :func:`companion_table` -- the ranking table's rows with ``value [lower, upper] (rank)`` and
@@ -46,9 +46,9 @@ from pdmeasure.pipeline.uncertainty_schema import (
     INTERVAL_COLUMNS,
     KAPPA_GRID,
     KAPPA_UNIFORM,
-    PAIRWISE_COLUMNS,
     POSTERIOR_COLUMNS,
-    RANK_COLUMNS,
+    PROBABILITY_COLUMNS,
+    RANK_PROBABILITY_COLUMNS,
     VERDICT_THRESHOLD,
     WITHIN_COLUMNS,
     read_signed_rank,
@@ -269,7 +269,7 @@ def pairwise_table(
         ties = 1.0 - wins - wins.T
         ties = np.where(ties < 1e-12, 0.0, ties)  # rounding of 1 - p - q, not ties
         rows += _pair_rows(keys, PD, name, classifiers, wins, ties, wins.T, 0.0, method)
-    return pd.DataFrame(rows, columns=list(PAIRWISE_COLUMNS))
+    return pd.DataFrame(rows, columns=list(PROBABILITY_COLUMNS))
 
 
 def posterior_table(
@@ -345,7 +345,7 @@ def rank_table(
                 }
             )
         )
-    return pd.concat(parts, ignore_index=True)[list(RANK_COLUMNS)]
+    return pd.concat(parts, ignore_index=True)[list(RANK_PROBABILITY_COLUMNS)]
 
 
 def _oriented(probs: Sequence[float], measure: str) -> tuple[float, float, float]:
@@ -550,9 +550,9 @@ __all__ = [
     "ACROSS_COLUMNS",
     "COMPANION_COLUMNS",
     "INTERVAL_COLUMNS",
-    "PAIRWISE_COLUMNS",
+    "PROBABILITY_COLUMNS",
     "POSTERIOR_COLUMNS",
-    "RANK_COLUMNS",
+    "RANK_PROBABILITY_COLUMNS",
     "WITHIN_COLUMNS",
     "companion_table",
     "draw_matrices",
