@@ -41,6 +41,20 @@ def paper_table_markdown(table: pd.DataFrame) -> str:
     return f"# {title}\n\n{grid.to_markdown(disable_numparse=True)}\n"
 
 
+def ranking_grid(table: pd.DataFrame, cell, kappa_vectors: Mapping) -> pd.DataFrame:
+    """The cells of a tidy ranking table laid out as printed: measures (rows, in table order,
+    pd rows labelled with their kappa) by classifiers (columns, in table order)."""
+    grid = table.assign(cell=cell).pivot(index="row", columns="classifier", values="cell")
+    grid = grid.loc[list(dict.fromkeys(table["row"])), list(dict.fromkeys(table["classifier"]))]
+    labels = {"pd default": "pd default (eq. 31)"}
+    for name, vector in kappa_vectors.items():
+        labels[f"pd {name}"] = f"pd {name} [{format_kappa(vector).replace(';', ', ')}]"
+    grid.index = [labels.get(row, row) for row in grid.index]
+    grid.index.name = "measure"
+    grid.columns.name = None
+    return grid
+
+
 def ranking_table_markdown(
     table: pd.DataFrame,
     kappa_vectors: Mapping[str, Sequence[float]],
@@ -54,20 +68,14 @@ def ranking_table_markdown(
     engines, datasets = table["engine"].unique(), table["dataset"].unique()
     if len(engines) != 1 or len(datasets) != 1:
         raise ValueError("ranking_table_markdown renders one engine and dataset at a time")
-    cells = table.assign(
-        cell=[
+    cell = pd.Series(
+        [
             f"{v:.{decimals}f} ({'-' if pd.isna(r) else int(r)})"
             for v, r in zip(table["value"], table["rank"])
-        ]
+        ],
+        index=table.index,
     )
-    grid = cells.pivot(index="row", columns="classifier", values="cell")
-    grid = grid.loc[list(dict.fromkeys(table["row"])), list(dict.fromkeys(table["classifier"]))]
-    labels = {"pd default": "pd default (eq. 31)"}
-    for name, vector in kappa_vectors.items():
-        labels[f"pd {name}"] = f"pd {name} [{format_kappa(vector).replace(';', ', ')}]"
-    grid.index = [labels.get(row, row) for row in grid.index]
-    grid.index.name = "measure"
-    grid.columns.name = None
+    grid = ranking_grid(table, cell, kappa_vectors)
     title = table_title(str(datasets[0]), str(engines[0]))
     note = (
         "Value of each measure with the classifier's rank in brackets; ties at "

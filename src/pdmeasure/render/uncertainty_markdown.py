@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from pdmeasure.measures.weights import format_kappa
 from pdmeasure.paper.facts import table_title
 from pdmeasure.pipeline.io import require_columns
 from pdmeasure.pipeline.ranking_tables import FIXED_ROWS, TABLE_DECIMALS
@@ -18,18 +17,7 @@ from pdmeasure.pipeline.uncertainty_schema import (
     COMPANION_COLUMNS,
     VERDICT_THRESHOLD,
 )
-
-
-def _grid(table: pd.DataFrame, cell: pd.Series, kappa_vectors) -> pd.DataFrame:
-    grid = table.assign(cell=cell).pivot(index="row", columns="classifier", values="cell")
-    grid = grid.loc[list(dict.fromkeys(table["row"])), list(dict.fromkeys(table["classifier"]))]
-    labels = {"pd default": "pd default (eq. 31)"}
-    for name, vector in kappa_vectors.items():
-        labels[f"pd {name}"] = f"pd {name} [{format_kappa(vector).replace(';', ', ')}]"
-    grid.index = [labels.get(row, row) for row in grid.index]
-    grid.index.name = "measure"
-    grid.columns.name = None
-    return grid
+from pdmeasure.render.markdown import ranking_grid
 
 
 def companion_markdown(
@@ -66,9 +54,9 @@ def companion_markdown(
     )
     return (
         f"# {title}: intervals and ranks\n\n{note}\n\n"
-        f"{_grid(table, cells, kappa_vectors).to_markdown(disable_numparse=True)}\n\n"
+        f"{ranking_grid(table, cells, kappa_vectors).to_markdown(disable_numparse=True)}\n\n"
         f"## Probability of ranking first\n\n{first_note}\n\n"
-        f"{_grid(table, firsts, kappa_vectors).to_markdown(disable_numparse=True)}\n"
+        f"{ranking_grid(table, firsts, kappa_vectors).to_markdown(disable_numparse=True)}\n"
     )
 
 
