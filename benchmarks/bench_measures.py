@@ -30,7 +30,6 @@ import os
 import platform
 import sys
 import tempfile
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -40,6 +39,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # baselines.py, when run as a script
 
 import baselines  # noqa: E402
+from timing import best_time  # noqa: E402
 
 from pdmeasure import measures as M
 from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE  # noqa: E402
@@ -51,16 +51,6 @@ KRKOPT_REFERENCE = (
 KRKOPT_GRID_VALUES = (0.33, 0.66)
 KRKOPT_CLASSES = 18
 ZD = 0.0
-
-
-def best_time(fn, repeats: int) -> float:
-    """Smallest wall time of ``repeats`` calls (seconds)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 # ------------------------------------------------------------------ workload 1

@@ -37,6 +37,9 @@ import pyarrow.parquet as pq
 
 from pdmeasure.cli.stream import stream_predictions
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # timing.py, run as a script
+from timing import best_time  # noqa: E402
+
 CLASSES = 10
 
 
@@ -57,15 +60,6 @@ def write_files(directory: Path, rows: int, groups: int = 0, seed: int = 0) -> P
     pacsv.write_csv(table, path, write_options=pacsv.WriteOptions(quoting_style="none"))
     pq.write_table(table, path.with_suffix(".parquet"))
     return path
-
-
-def best_of(func, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def peak_rss_mb(argv: list[str]) -> tuple[float, float]:
@@ -90,14 +84,14 @@ def throughput_rows(directory: Path, sizes: list[int], repeat: int) -> list[list
         parquet = str(path.with_suffix(".parquet"))
         matrices, _, _ = stream_predictions(str(path), "true", "pred", None, None)
         assert matrices["value"].sum() == rows
-        ours = best_of(
+        ours = best_time(
             lambda p=str(path): stream_predictions(p, "true", "pred", None, None), repeat
         )
-        base = best_of(lambda p=path: pd.read_csv(p, usecols=["true", "pred"]), repeat)
-        ours_pq = best_of(
+        base = best_time(lambda p=path: pd.read_csv(p, usecols=["true", "pred"]), repeat)
+        ours_pq = best_time(
             lambda p=parquet: stream_predictions(p, "true", "pred", None, None), repeat
         )
-        base_pq = best_of(lambda p=parquet: pq.read_table(p, columns=["true", "pred"]), repeat)
+        base_pq = best_time(lambda p=parquet: pq.read_table(p, columns=["true", "pred"]), repeat)
         mb = path.stat().st_size / 1e6
         table.append(
             [f"{rows / 1e6:g}M rows CSV ({mb:.0f} MB)", f"{rows / ours / 1e6:.1f}M rows/s",
@@ -134,8 +128,8 @@ def by_rows(directory: Path, rows: int, repeat: int) -> list[list[str]]:
     path = str(write_files(directory, rows, groups=100))
     matrices, _, _ = stream_predictions(path, "true", "pred", "model", None)
     assert len(matrices) == 100
-    grouped = best_of(lambda: stream_predictions(path, "true", "pred", "model", None), repeat)
-    single = best_of(lambda: stream_predictions(path, "true", "pred", None, None), repeat)
+    grouped = best_time(lambda: stream_predictions(path, "true", "pred", "model", None), repeat)
+    single = best_time(lambda: stream_predictions(path, "true", "pred", None, None), repeat)
     return [
         [f"--by: 100 classifiers, {CLASSES} classes, {rows / 1e6:g}M rows",
          f"{rows / grouped / 1e6:.1f}M rows/s", f"{rows / single / 1e6:.1f}M rows/s (no --by)",

@@ -10,12 +10,16 @@ one matrix at a time through the registry, then the same quantiles. Target: at m
 from __future__ import annotations
 
 import argparse
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 
 from pdmeasure import measures
 from pdmeasure import uncertainty as unc
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # timing.py, run as a script
+from timing import best_time  # noqa: E402
 
 CM = np.array([[120, 10, 5, 3], [12, 90, 8, 10], [4, 9, 60, 7], [2, 6, 5, 40]])
 KAPPAS = {"p1": [0.3, 0.1, 0.9, 0.5], "p2": [1.0, 0.0, 0.5, 0.5]}
@@ -40,23 +44,14 @@ def per_matrix(seed: int = 0) -> dict:
     return {name: unc.interval(np.array(v), 0.95) for name, v in values.items()}
 
 
-def best_of(func, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args(argv)
     a, b = batched(), per_matrix()
     assert all(np.allclose(a[k], b[k]) for k in a), "batched and per-matrix intervals differ"
-    ours = best_of(batched, args.repeat)
-    baseline = best_of(per_matrix, 1)  # seconds: one run is enough
+    ours = best_time(batched, args.repeat)
+    baseline = best_time(per_matrix, 1)  # seconds: one run is enough
     print("| workload | ours | baseline (one matrix at a time) | ratio | target |")
     print("| --- | --- | --- | --- | --- |")
     print(
