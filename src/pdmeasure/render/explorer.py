@@ -32,6 +32,9 @@ from importlib import resources
 
 import numpy as np
 
+from pdmeasure._validation import check_zero_division
+from pdmeasure.exact import ExactSettings
+from pdmeasure.pipeline.exact_tables import DatasetAnalysis
 from pdmeasure.pipeline.io import write_text
 
 #: Bin width of the embedded pd histograms.
@@ -138,10 +141,6 @@ def explorer_data(
         For a matrix of the wrong shape, repeated classifier names, grid values outside
         [0, 1], an unknown ``zero_division``, or matrices with different actual-class counts.
     """
-    from pdmeasure._validation import check_zero_division
-    from pdmeasure.exact import ExactSettings
-    from pdmeasure.pipeline.exact_tables import DatasetAnalysis
-
     zd = check_zero_division(zero_division)
     names = [str(name) for name in matrices]
     if len(set(names)) != len(names):
