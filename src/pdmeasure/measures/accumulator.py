@@ -143,10 +143,12 @@ def _check_codes(*codes) -> None:
 class ConfusionAccumulator:
     """Confusion matrices counted from batches of labels, mergeable across accumulators.
 
-    Each :meth:`update` adds ``n_ij`` (the number of samples of actual class ``i``
-    predicted as ``j``, the confusion matrix of paper 000, section 2) for a batch;
+    Each :meth:`~pdmeasure.measures.ConfusionAccumulator.update` adds ``n_ij`` (the
+    number of samples of actual class ``i`` predicted as ``j``, the confusion matrix of
+    paper 000, section 2) for a batch;
     the matrix of the whole stream is the sum over batches. Batches are encoded with
-    ``np.unique`` (or given pre-encoded to :meth:`update_codes`) and counted with one
+    ``np.unique`` (or given pre-encoded to
+    :meth:`~pdmeasure.measures.ConfusionAccumulator.update_codes`) and counted with one
     ``np.bincount`` over the combined code ``(group * C + actual) * C + predicted``;
     there is no Python loop over rows.
 
