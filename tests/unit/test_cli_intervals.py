@@ -58,7 +58,7 @@ def test_score_ci_json_and_csv_carry_the_bounds(matrix, capsys):
         "draws": 500,
         "seed": 0,
         "method": "posterior",
-        "prior": 0.5,
+        "prior": None,
     }
     result = data["results"]["value"]
     lower, upper = result["intervals"]["accuracy"]

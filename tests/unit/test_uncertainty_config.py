@@ -13,7 +13,7 @@ def test_schema_fills_the_defaults():
     assert config["uncertainty"] == {
         "method": "posterior",
         "draws": 4000,
-        "prior": 0.5,
+        "prior": None,
         "level": 0.95,
         "rope": 0.01,
         "seed": 0,

@@ -32,7 +32,7 @@ class CiOptions:
     draws: int
     seed: int
     method: str
-    prior: float
+    prior: float | None
 
 
 def _level(text: str) -> float:
@@ -60,7 +60,9 @@ def _prior(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"the prior must be > 0 (0.5: Jeffreys), got {value}")
+        raise argparse.ArgumentTypeError(
+            f"the prior must be > 0 (default 1/(2(C-1)); 0.5: Jeffreys per cell), got {value}"
+        )
     return value
 
 
@@ -95,8 +97,9 @@ def add_ci_arguments(parser: argparse.ArgumentParser, *, seed: bool = True) -> N
     group.add_argument(
         "--prior",
         type=_prior,
-        default=unc.DEFAULT_PRIOR,
-        help=f"Dirichlet prior of the posterior method (default {unc.DEFAULT_PRIOR}, Jeffreys)",
+        default=None,
+        help="Dirichlet prior per cell of the posterior method (default 1/(2(C-1)): a mass "
+        "of 1/2 over each class's errors)",
     )
 
 
@@ -153,7 +156,8 @@ def bounds(values: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
 def describe(options: CiOptions, *, level: bool = True) -> str:
     """One line naming how the intervals (or, without ``level``, the draws) were made."""
     how = (
-        f"posterior of the counts, Dirichlet prior {options.prior:g}"
+        "posterior of the counts, Dirichlet prior "
+        + ("1/(2(C-1))" if options.prior is None else f"{options.prior:g}")
         if options.method == "posterior"
         else "stratified bootstrap of the predictions"
     )

@@ -521,7 +521,7 @@ def check_uncertainty(block: Mapping) -> None:
             f"tail); to fix: `uncertainty.draws: {needed}` or more (default 4000)"
         )
     for key, strict, fix in (
-        ("prior", True, "0.5 (Jeffreys) or 1 (uniform)"),
+        ("prior", True, "null (the default, 1/(2(C-1))) or a positive number (0.5: Jeffreys)"),
         ("rope", False, "0 to turn equivalence off, or e.g. 0.01"),
         ("seed", False, "any non-negative integer, e.g. 0"),
     ):

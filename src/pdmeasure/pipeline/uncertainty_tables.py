@@ -97,7 +97,7 @@ def draw_matrices(
     """
     draws = int(settings["draws"])
     if settings["method"] == "posterior":
-        return unc.posterior_draws(pooled, draws, prior=float(settings["prior"]), seed=seed)
+        return unc.posterior_draws(pooled, draws, prior=settings.get("prior"), seed=seed)
     if predictions is None:
         raise ValueError("method bootstrap needs the CV predictions")
     y_true, y_pred, repeats = prediction_arrays(predictions, classifiers)

@@ -38,8 +38,8 @@ from pdmeasure.uncertainty.bayesian import (
 )
 from pdmeasure.uncertainty.draws import (
     DEFAULT_DRAWS,
-    DEFAULT_PRIOR,
     bootstrap_draws,
+    default_prior,
     posterior_draws,
 )
 from pdmeasure.uncertainty.robust import DEFAULT_KAPPA_DRAWS, preference_robust
@@ -57,10 +57,10 @@ __all__ = [
     "DEFAULT_DRAWS",
     "DEFAULT_KAPPA_DRAWS",
     "DEFAULT_LEVEL",
-    "DEFAULT_PRIOR",
     "DEFAULT_SIGNED_RANK_DRAWS",
     "bootstrap_draws",
     "check_level",
+    "default_prior",
     "correlated_ttest",
     "interval",
     "measure_draws",

