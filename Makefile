@@ -1,6 +1,7 @@
-# Two entry points, both self-contained on a fresh machine:
+# Entry points, each self-contained on a fresh machine:
 #   make reproduce  -> create/reuse .venv, install the project, run the whole pipeline
-#   make test       -> same set-up, run the test suite
+#   make test       -> same set-up, run the quick tiers (tests/unit, tests/workflow)
+#   make test-all   -> same set-up, run every tier (adds tests/system); what CI runs
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -14,7 +15,7 @@ UCI_MIRROR ?= $(abspath ../shared/data/uci)
 export UCI_MIRROR
 export MPLBACKEND := Agg
 
-.PHONY: setup reproduce test lint bench clean docs docs-figures release-check
+.PHONY: setup reproduce test test-all lint bench clean docs docs-figures release-check
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -29,10 +30,17 @@ setup: $(VENV)/.installed
 reproduce: setup
 	$(BIN)/snakemake --cores $(CORES) $(SNAKEMAKE_ARGS)
 
+# The test tiers are folders (tests/conftest.py marks each test with its tier); pytest's
+# addopts print the 15 slowest tests of every run. Both run on every core (pytest-xdist);
+# tests that share one run or process stay on one worker (tests/conftest.py).
+PYTEST_XDIST ?= -n auto --dist loadgroup
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_XDIST) tests/unit tests/workflow
 
-# The six checks of the code base (tests/test_lint.py runs each of them in CI).
+test-all: setup
+	$(BIN)/python -m pytest $(PYTEST_XDIST) tests
+
+# The six checks of the code base (tests/system/test_lint.py runs each of them in CI).
 lint: setup
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check Snakefile workflow

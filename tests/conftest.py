@@ -1,4 +1,15 @@
-"""Shared test fixtures: repository paths, the offline UCI mirror, and Snakemake runs.
+"""Fixtures of the test suite and its tiers.
+
+Every test belongs to the tier of its folder, and gets that tier's marker here:
+
+- ``tests/unit/`` (``unit``): the library, config and command line; no Snakemake run, JVM or
+  browser;
+- ``tests/workflow/`` (``workflow``): Snakemake runs on small configs and ``.test/``;
+- ``tests/system/`` (``system``): Weka, the full paper run, Slurm, the browser, the docs site,
+  the wheel and the lint tools.
+
+``make test`` runs the first two tiers, ``make test-all`` all three; ``pytest -m unit`` (or a
+folder, or a node id) runs one. Plain helpers live in ``helpers.py``.
 
 ``small_pipeline`` runs the real Snakemake DAG (``rule all``) once per test session on a small
 config (car only, scikit-learn only, 3 folds, a coarse kappa grid) in a temporary directory
@@ -7,39 +18,60 @@ and returns its results folder; every test that needs pipeline outputs reuses it
 
 from __future__ import annotations
 
-import copy
-import os
+import json
+import shutil
 import subprocess
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
-import yaml
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED = REPO_ROOT.parent / "shared"
-SNAKEFILE = REPO_ROOT / "Snakefile"
+from helpers import (
+    REPO_ROOT,
+    SHARED,
+    chrome_driver,
+    mirror_or_missing,
+    run_snakemake,
+    shared_file,
+    small_config,
+    weka_or_missing,
+    write_config,
+)
 
-#: A closed local port as HTTPS proxy: ucimlrepo fails at once ("Connection refused"), so runs
-#: are hermetic (the offline mirror is always used) whether or not the machine is online.
-OFFLINE_PROXY = "http://127.0.0.1:9"
-
-#: Small config of the end-to-end run (overrides applied to the repository's config.yaml).
-SMALL_FOLDS = 3
-SMALL_KAPPA_GRID = [0, 0.5, 1]
-
-
-def _mirror() -> Path | None:
-    candidate = os.environ.get("UCI_MIRROR") or str(SHARED / "data" / "uci")
-    path = Path(candidate)
-    return path if (path / "MANIFEST.json").is_file() else None
+TESTS = Path(__file__).resolve().parent
+TIERS = ("unit", "workflow", "system")
 
 
-def pytest_configure(config):
-    config.addinivalue_line(
-        "markers", "slurm: runs the workflow through a real Slurm (profiles/slurm; .ci/slurm-up)"
-    )
+#: Session fixtures behind which one expensive run or process stands (a pipeline run, the JVM,
+#: the browser). Under pytest-xdist (``-n``, ``--dist loadgroup``) the tests that use one run
+#: on one worker, so that it starts once.
+SHARED_FIXTURES = ("small_pipeline", "weka", "browser")
+
+
+def _group(item, tier: str, relative: Path) -> str | None:
+    """The xdist group of a test: its shared fixture's, else (above the unit tier) its
+    module's, so that a module-scoped run is made once; unit tests go wherever is free."""
+    for name in SHARED_FIXTURES:
+        if name in item.fixturenames:
+            return name
+    return None if tier == "unit" else relative.as_posix()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark each test with the tier of its folder, and its xdist group; a test outside the
+    tier folders is an error."""
+    for item in items:
+        relative = Path(item.path).resolve().relative_to(TESTS)
+        tier = relative.parts[0]
+        if tier not in TIERS:
+            raise pytest.UsageError(
+                f"{relative} is outside the tier folders {TIERS}: move it into one of them"
+            )
+        item.add_marker(getattr(pytest.mark, tier))
+        group = _group(item, tier, relative)
+        if group is not None and config.pluginmanager.hasplugin("xdist"):
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")
@@ -54,132 +86,57 @@ def shared_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def uci_mirror() -> Path:
-    """The offline UCI mirror (UCI_MIRROR, else ../shared/data/uci); skip if absent."""
-    path = _mirror()
-    if path is None:
-        pytest.skip("no UCI mirror: set UCI_MIRROR to a folder with MANIFEST.json")
-    return path
+    """The offline UCI mirror (UCI_MIRROR, else ../shared/data/uci); missing() if absent."""
+    return mirror_or_missing()
 
 
-def repo_config() -> dict:
-    """The repository's config.yaml, parsed (no defaults filled in)."""
-    with open(REPO_ROOT / "config.yaml", encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+@pytest.fixture(scope="session")
+def authors_reference() -> dict:
+    """The paper authors' krkopt Weka matrices and worked pd example (../shared/reference)."""
+    return json.loads(shared_file("reference", "krkopt-weka-confusion-matrices.json").read_text())
 
 
-def small_config(mirror: Path | None) -> dict:
-    """The repository config cut down for a fast end-to-end run.
-
-    car only, the sklearn engine only (fewer trees), ``SMALL_FOLDS`` folds, the kappa grid
-    ``SMALL_KAPPA_GRID`` and a small Monte Carlo sample; every other key as in config.yaml.
-    """
-    config = copy.deepcopy(repo_config())
-    car = config["datasets"]["car"]
-    car["kappa_grid"] = list(SMALL_KAPPA_GRID)
-    config["datasets"] = {"car": car}
-    select(config, datasets=["car"], engines=["sklearn"])
-    sklearn = config["classifiers"]["sklearn"]
-    for entry in sklearn.values():
-        params = entry.get("params", {})
-        if "n_estimators" in params:
-            params["n_estimators"] = min(int(params["n_estimators"]), 10)
-    config["classifiers"] = {"sklearn": sklearn}
-    config["cv"] = {**config.get("cv", {}), "folds": SMALL_FOLDS, "repeats": 1}
-    exact = config.setdefault("exact", {})
-    exact["monte_carlo_samples"] = min(int(exact.get("monte_carlo_samples", 2000)), 2000)
-    config["results"] = "results"
-    config["mirror"] = str(mirror) if mirror is not None else None
-    return config
+@pytest.fixture(scope="session")
+def authors_matrices(authors_reference) -> dict[str, np.ndarray]:
+    """The authors' pooled krkopt matrices by classifier, as arrays."""
+    return {name: np.array(cm) for name, cm in authors_reference["confusion_matrices"].items()}
 
 
-#: The class attribute of .test/data/zoo.arff (OpenML 62): its declared value order, which
-#: differs from the order of first appearance in the data.
-ZOO_CLASSES = ("mammal", "bird", "reptile", "fish", "amphibian", "insect", "invertebrate")
+#: Runs before any script of every page: records uncaught errors and alert() calls (the real
+#: alert still opens, so selenium sees the dialog too).
+PROBE = """
+window.__errors = [];
+window.__alerts = [];
+window.onerror = function (message) { window.__errors.push(String(message)); };
+const nativeAlert = window.alert.bind(window);
+window.alert = function (message) { window.__alerts.push(String(message)); return nativeAlert(message); };
+"""
 
 
-def select(config: dict, *, datasets=None, engines=None) -> dict:
-    """Point ``config``'s ``run`` block at these datasets and engines (None keeps the list),
-    as a user's ``--configfile`` does; returns ``config``."""
-    run = config.setdefault("run", {})
-    if datasets is not None:
-        run["datasets"] = list(datasets)
-    if engines is not None:
-        run["engines"] = list(engines)
-    return config
+@pytest.fixture(scope="module")
+def browser():
+    """A headless chromium with :data:`PROBE` installed; missing() without one."""
+    driver = chrome_driver(probe=PROBE)
+    yield driver
+    driver.quit()
 
 
-def sklearn_entry(cls: str, **params) -> dict:
-    """A ``classifiers.sklearn`` entry of the scikit-learn class ``cls`` (short name of one of
-    the paper's four, or an import path) with ``params``."""
-    paths = {
-        "NaiveBayes": "sklearn.naive_bayes.CategoricalNB",
-        "DecisionTree": "sklearn.tree.DecisionTreeClassifier",
-        "RandomForest": "sklearn.ensemble.RandomForestClassifier",
-        "Bagging": "sklearn.ensemble.BaggingClassifier",
-    }
-    entry = {"class": paths.get(cls, cls), "params": params}
-    if cls == "NaiveBayes":
-        entry["encoding"] = "categorical"
-    return entry
+@pytest.fixture(scope="session")
+def weka():
+    """The Weka engine with its JVM started (one JVM per test process); missing() without."""
+    return weka_or_missing(start_jvm=True)
 
 
-def write_config(workdir: Path, config: dict) -> Path:
-    """Write ``config`` as ``workdir/config.yaml`` (the Snakefile's ``configfile:``)."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / "config.yaml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
-    return path
-
-
-def run_snakemake(
-    workdir: Path,
-    *args: str,
-    env: dict | None = None,
-    timeout: float = 900,
-    prefix: Sequence[str] = (),
-) -> subprocess.CompletedProcess:
-    """Run the repository's Snakefile in ``workdir`` (its ``config.yaml``) in a subprocess.
-
-    Output is captured as text (``stdout`` + ``stderr``). ``env`` entries are added to (or,
-    when None, removed from) the current environment; the run is always offline (see
-    :data:`OFFLINE_PROXY`) and headless. ``prefix`` is put before the command, e.g.
-    ``("timeout", "600")`` to stop a run with SIGTERM (Snakemake then cancels its cluster jobs).
-    """
-    full_env = dict(
-        os.environ,
-        MPLBACKEND="Agg",
-        https_proxy=OFFLINE_PROXY,
-        HTTPS_PROXY=OFFLINE_PROXY,
-        http_proxy=OFFLINE_PROXY,
-        HTTP_PROXY=OFFLINE_PROXY,
-        no_proxy="",
-        NO_PROXY="",
-    )
-    for key, value in (env or {}).items():
-        if value is None:
-            full_env.pop(key, None)
-        else:
-            full_env[key] = value
-    command = [
-        *prefix,
-        sys.executable,
-        "-m",
-        "snakemake",
-        "--snakefile",
-        str(SNAKEFILE),
-        "--directory",
-        str(workdir),
-        *args,
-    ]
-    return subprocess.run(
-        command,
-        cwd=workdir,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+@pytest.fixture
+def corrupt_mirror(tmp_path, uci_mirror) -> Path:
+    """A copy of the mirror whose car.data has one byte changed (its checksum no longer holds)."""
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    shutil.copy(uci_mirror / "MANIFEST.json", mirror / "MANIFEST.json")
+    data = bytearray((uci_mirror / "car.data").read_bytes())
+    data[0:5] = b"vlow,"  # was "vhigh" ... -> different bytes
+    (mirror / "car.data").write_bytes(bytes(data))
+    return mirror
 
 
 @pytest.fixture

@@ -27,15 +27,16 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("sphinx")
-pytest.importorskip("pydata_sphinx_theme")
-pytest.importorskip("numpydoc")
-pytest.importorskip("myst_parser")
+from helpers import REPO_ROOT, need_module
+
+need_module("sphinx")
+need_module("pydata_sphinx_theme")
+need_module("numpydoc")
+need_module("myst_parser")
 
 from sphinx.util.inventory import InventoryFile  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
-DOCS = REPO / "docs"
+DOCS = REPO_ROOT / "docs"
 BIN = Path(sys.executable).parent
 FIGURES = ["figure7_sklearn.png", "cd_diagram.png", "explorer_wine.html"]
 PAGES = sorted(DOCS.glob("*.md"))
@@ -107,7 +108,7 @@ def site(tmp_path_factory, figures) -> tuple[Site, subprocess.CompletedProcess]:
     root = tmp_path_factory.mktemp("docs")
     shutil.copytree(DOCS, root / "docs", ignore=shutil.ignore_patterns("_build", "api"))
     (root / "config").mkdir()
-    shutil.copy(REPO / "config" / "README.md", root / "config" / "README.md")
+    shutil.copy(REPO_ROOT / "config" / "README.md", root / "config" / "README.md")
     site = Site(root)
     return site, site.build()
 
@@ -204,7 +205,9 @@ def _blocks(page: Path, language: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "page", [p for p in [*PAGES, REPO / "README.md"] if _blocks(p, "python")], ids=lambda p: p.name
+    "page",
+    [p for p in [*PAGES, REPO_ROOT / "README.md"] if _blocks(p, "python")],
+    ids=lambda p: p.name,
 )
 def test_python_examples_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -253,22 +256,22 @@ def test_console_examples_run(page, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "page", [DOCS / "own-experiment.md", REPO / "README.md"], ids=lambda p: p.name
+    "page", [DOCS / "own-experiment.md", REPO_ROOT / "README.md"], ids=lambda p: p.name
 )
 def test_the_user_file_shown_is_the_tested_one(page):
-    """The page shows config/examples/mydata.yaml, the file tests/test_own_experiment.py runs."""
+    """The page shows config/examples/mydata.yaml, the file tests/workflow/test_own_experiment_runs.py runs."""
     text = page.read_text(encoding="utf-8")
-    user_file = (REPO / "config" / "examples" / "mydata.yaml").read_text(encoding="utf-8")
+    user_file = (REPO_ROOT / "config" / "examples" / "mydata.yaml").read_text(encoding="utf-8")
     body = "\n".join(line for line in user_file.splitlines() if not line.startswith("#"))
     assert f"```yaml\n{body.strip()}\n```" in text
 
 
 def test_the_readme_is_short_and_its_links_exist():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) <= 150
     assert readme.index("make reproduce") < readme.index("make test") < readme.index("## ")
     links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme)
     local = [link for link in links if "://" not in link]
     assert any(link.startswith("docs/") for link in local)
-    missing = [link for link in local if not (REPO / link).exists()]
+    missing = [link for link in local if not (REPO_ROOT / link).exists()]
     assert not missing, f"README links to files that do not exist: {missing}"

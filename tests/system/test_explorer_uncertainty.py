@@ -6,8 +6,6 @@ and after moving a weight. Skipped only when chromium, chromedriver or selenium 
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pytest
 
@@ -28,24 +26,6 @@ MATRICES = {
 }
 LABELS = ["a", "b", "c"]
 SETTINGS = {"method": "posterior", "level": 0.9, "prior": 0.5}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-    from selenium.webdriver.chrome.service import Service
-
-    binary = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not binary or not driver_path:
-        pytest.skip("Debian's chromium and chromium-driver are not installed")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    yield driver
-    driver.quit()
 
 
 def drawn_matrices() -> np.ndarray:

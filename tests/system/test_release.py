@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from helpers import REPO_ROOT, need_module
+
 BIN = Path(sys.executable).parent
 
 
@@ -31,9 +32,9 @@ def run(command: list, cwd: Path) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:
-    pytest.importorskip("build")
+    need_module("build")
     out = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--outdir", out, REPO], REPO)
+    run([sys.executable, "-m", "build", "--outdir", out, REPO_ROOT], REPO_ROOT)
     return out
 
 
@@ -42,27 +43,27 @@ def test_citation_cff_validates(tmp_path):
     python = tmp_path / "venv" / "bin" / "python"
     run([python, "-m", "pip", "install", "--quiet", "cffconvert==2.0.0"], tmp_path)
     done = run(
-        [tmp_path / "venv" / "bin" / "cffconvert", "--validate", "-i", REPO / "CITATION.cff"],
+        [tmp_path / "venv" / "bin" / "cffconvert", "--validate", "-i", REPO_ROOT / "CITATION.cff"],
         tmp_path,
     )
     assert "valid" in done.stdout + done.stderr
 
 
 def test_the_version_lives_in_pyproject_only():
-    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    version = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["version"]
     import pdmeasure
 
     assert pdmeasure.__version__ == importlib.metadata.version("pdmeasure") == version
-    assert not re.search(r"^version:", (REPO / "CITATION.cff").read_text(), re.M)
-    assert f'"{version}"' not in (REPO / "src/pdmeasure/__init__.py").read_text()
-    assert "## [Unreleased]" in (REPO / "CHANGELOG.md").read_text()
+    assert not re.search(r"^version:", (REPO_ROOT / "CITATION.cff").read_text(), re.M)
+    assert f'"{version}"' not in (REPO_ROOT / "src/pdmeasure/__init__.py").read_text()
+    assert "## [Unreleased]" in (REPO_ROOT / "CHANGELOG.md").read_text()
 
 
 def test_build_makes_an_sdist_and_a_wheel_that_twine_accepts(dist):
-    pytest.importorskip("twine")
+    need_module("twine")
     files = sorted(dist.iterdir())
     assert sorted(f.suffix for f in files) == [".gz", ".whl"], files
-    done = run([BIN / "twine", "check", "--strict", *files], REPO)
+    done = run([BIN / "twine", "check", "--strict", *files], REPO_ROOT)
     assert done.stdout.count("PASSED") == 2, done.stdout
 
 

@@ -10,12 +10,13 @@ docs/uncertainty.md.
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "coverage_uncertainty.py"
+from helpers import REPO_ROOT
+
+SCRIPT = REPO_ROOT / "benchmarks" / "coverage_uncertainty.py"
 
 
 def _coverage_module():

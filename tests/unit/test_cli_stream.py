@@ -9,11 +9,12 @@ import sys
 import numpy as np
 import pytest
 
+from helpers import need_module
 from pdmeasure.cli import main, stream
 from pdmeasure.measures.labels import confusion_matrix
 
-pa = pytest.importorskip("pyarrow")
-pq = pytest.importorskip("pyarrow.parquet")
+pa = need_module("pyarrow")
+pq = need_module("pyarrow.parquet")
 
 LABELS = [f"k{i}" for i in range(6)]
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from helpers import REPO_ROOT, need_module
 
-import pytest
-
-pytest.importorskip("yaml")
+need_module("yaml")
 
 from pdmeasure.render import config_doc  # noqa: E402
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _property_names(node, found: set[str]) -> set[str]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("pandas")
+from helpers import need_module
+
+need_module("pandas")
 
 from pdmeasure.exact import ExactSettings  # noqa: E402
 from pdmeasure.pipeline.exact_tables import DatasetAnalysis  # noqa: E402

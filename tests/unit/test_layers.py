@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from helpers import REPO_ROOT
+
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 
 

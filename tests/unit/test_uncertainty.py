@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from helpers import need_module
 from pdmeasure import measures
 from pdmeasure import uncertainty as unc
 
@@ -183,7 +184,7 @@ def test_preference_robust_over_the_uniform_region_matches_direct_evaluation():
 
 
 # --- the Bayesian tests against baycomp -----------------------------------------------------
-baycomp = pytest.importorskip("baycomp", reason="baycomp is in the test extra")
+baycomp = need_module("baycomp")
 
 
 @pytest.mark.parametrize("seed", range(5))

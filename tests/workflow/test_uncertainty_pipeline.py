@@ -17,8 +17,8 @@ import pytest
 
 # The library package lands separately; until it is installed these tests have nothing to test.
 import yaml
-from conftest import run_snakemake
 
+from helpers import run_snakemake
 from pdmeasure.pipeline.io import read_csv
 from pdmeasure.pipeline.measure_table import read_measures
 from pdmeasure.pipeline.ranking_tables import ranking_table

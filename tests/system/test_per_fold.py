@@ -1,0 +1,101 @@
+"""`cv.per_fold`: one job per fold and repeat gives byte-identical files, for both engines,
+for the 10-fold CV and for the 5 x 2-fold CV of the statistics.
+
+The Weka engine replays the random draws of ``crossValidateModel`` (randomize, stratify and
+each earlier fold's ``trainCV``) so that a fold computed alone is the fold of the whole run.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import re
+
+import pytest
+
+from helpers import run_snakemake, select, sklearn_entry, small_config, write_config
+from pdmeasure.pipeline.engines import get_engine
+
+pytestmark = pytest.mark.slow
+
+
+def _engines() -> list[str]:
+    try:
+        get_engine("weka").check_available()
+    except Exception:  # noqa: BLE001 - any reason Weka cannot run: test the sklearn engine
+        return ["sklearn"]
+    return ["sklearn", "weka"]
+
+
+def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
+    engines = _engines()
+    config = select(small_config(uci_mirror), engines=engines)
+    config["classifiers"] = {
+        "sklearn": {
+            "DecisionTree": sklearn_entry("DecisionTree", criterion="entropy"),
+            "RandomForest": sklearn_entry("RandomForest", n_estimators=5),
+        },
+        "weka": {
+            "J48": {"class": "weka.classifiers.trees.J48", "options": []},
+            "RandomForest": {"class": "weka.classifiers.trees.RandomForest", "options": "-I 10"},
+        },
+    }
+    config["cv"] = {"folds": 4, "seed": 3, "repeats": 2}
+    config["stats"] = {**config.get("stats", {}), "cv5x2": True}
+    runs = {}
+    for per_fold in (False, True):
+        workdir = tmp_path / f"per_fold_{per_fold}"
+        config["cv"]["per_fold"] = per_fold
+        write_config(workdir, config)
+        cv5x2 = [
+            f"results/stats/cv5x2/{engine}/car/{classifier}/predictions.csv.gz"
+            for engine in engines
+            for classifier in config["classifiers"][engine]
+        ]
+        done = run_snakemake(workdir, "--cores", "2", "results/confusion_matrices.csv", *cv5x2)
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs[per_fold] = workdir / "results"
+    planned = (runs[True] / "benchmarks" / "cv").rglob("[0-9]*_[0-9]*.tsv")
+    assert len(list(planned)) == 2 * 4 * 2 * len(engines)  # a job per fold and repeat
+    planned = (runs[True] / "benchmarks" / "stats" / "cv5x2").rglob("[0-9]*_[0-9]*.tsv")
+    assert len(list(planned)) == 2 * 5 * 2 * len(engines)  # 5 x 2 folds per classifier
+    for engine in engines:
+        for classifier in config["classifiers"][engine]:
+            for part in (
+                f"cv/{engine}/car/{classifier}/predictions.csv",
+                f"cv/{engine}/car/{classifier}/confusion.csv",
+                f"stats/cv5x2/{engine}/car/{classifier}/predictions.csv.gz",
+            ):
+                assert filecmp.cmp(runs[False] / part, runs[True] / part, shallow=False), part
+            assert not (runs[True] / f"cv/{engine}/car/{classifier}/folds").exists() or not list(
+                (runs[True] / f"cv/{engine}/car/{classifier}/folds").iterdir()
+            ), "fold files are temporary"
+    assert filecmp.cmp(
+        runs[False] / "confusion_matrices.csv",
+        runs[True] / "confusion_matrices.csv",
+        shallow=False,
+    )
+
+
+def test_per_fold_for_listed_datasets_only(tmp_path, uci_mirror):
+    """`cv.per_fold: [car]` splits car's CVs into fold jobs and keeps one job per classifier
+    for every other dataset (the Snakemake dry run's job counts)."""
+    from helpers import repo_config
+
+    config = small_config(uci_mirror)
+    config["datasets"]["dermatology"] = repo_config()["datasets"]["dermatology"]
+    select(config, datasets=["car", "dermatology"], engines=["sklearn"])
+    config["cv"]["per_fold"] = ["car"]
+    write_config(tmp_path, config)
+    done = run_snakemake(tmp_path, "--cores", "1", "--dry-run", "--forceall")
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", done.stdout, flags=re.MULTILINE))
+    classifiers = len(config["classifiers"]["sklearn"])
+    folds = config["cv"]["folds"] * config["cv"]["repeats"]
+    assert int(counts["cross_validate_fold"]) == classifiers * folds  # car only
+    assert int(counts["assemble_folds"]) == classifiers
+    assert int(counts["cross_validate"]) == classifiers  # dermatology
+    assert int(counts["stats_cv5x2_fold"]) == classifiers * 10
+    assert int(counts["stats_cv5x2"]) == classifiers
+    for rule, dataset in (("cross_validate_fold", "car"), ("cross_validate", "dermatology")):
+        jobs = re.findall(rf"rule {rule}:\n(?:    .*\n)*?    wildcards: (.*)", done.stdout)
+        assert jobs and all(f"dataset={dataset}" in w for w in jobs), (rule, jobs[:3])

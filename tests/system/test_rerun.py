@@ -1,0 +1,577 @@
+"""The pipeline's results are a pure function of its config and input files.
+
+On one completed small run (car from UCI and a local CSV dataset ``toy``; both engines), every
+leaf key of ``src/pdmeasure/pipeline/config.schema.yaml`` is changed in turn and Snakemake is asked
+(dry run) what it would rerun. The answer must equal the expected jobs kept here: the jobs
+that read the key (``seeds``, written by hand) and everything downstream of them (the hand
+written consumer map :data:`CONSUMERS`). A schema key without an entry in :data:`CHANGES`
+fails the test, so a new key cannot slip in unproven.
+
+Then a real incremental run after several changes must give the same results, byte for byte,
+as a fresh run with the new config.
+"""
+
+from __future__ import annotations
+
+import copy
+import filecmp
+import hashlib
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from helpers import (
+    REPO_ROOT,
+    run_snakemake,
+    select,
+    sklearn_entry,
+    small_config,
+    weka_or_missing,
+    write_config,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.weka]
+
+SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config.schema.yaml"
+
+#: Which rules read the outputs of which (rule level, written from the rule files' intent).
+#: A consumer job depends on a producer job when their shared wildcards agree.
+CONSUMERS = {
+    "fetch_data": ["cross_validate", "cross_validate_fold", "stats_cv5x2", "stats_cv5x2_fold"],
+    "cross_validate_fold": ["assemble_folds"],
+    "stats_cv5x2_fold": ["assemble_cv5x2"],
+    "assemble_cv5x2": ["stats_within"],
+    "assemble_folds": [
+        "aggregate_confusion",
+        "measures",
+        "grid_histogram",
+        "exact_analysis",
+        "stats_within",
+        "explorer",
+        "uncertainty",
+    ],
+    "cross_validate": [
+        "aggregate_confusion",
+        "measures",
+        "grid_histogram",
+        "exact_analysis",
+        "stats_within",
+        "explorer",
+        "uncertainty",
+    ],
+    "aggregate_confusion": ["reproduction"],
+    "measures": ["aggregate_measures", "ranking_table"],
+    "aggregate_measures": ["reproduction", "stats_across", "uncertainty_across"],
+    "grid_histogram": ["grid_figure7"],
+    "ranking_table": ["reproduction"],
+    "paper_tables": ["paper_markdown", "paper_figure", "reproduction"],
+    "reproduction": ["reproduction_summary"],
+    "stats_cv5x2": ["stats_within"],
+    "stats_within": ["stats_report"],
+    "stats_across": ["stats_cd_diagrams", "stats_report"],
+    "stats_cd_diagrams": ["stats_report"],
+    "exact_analysis": ["exact_figures", "exact_figure7", "exact_collect"],
+    "uncertainty": ["explorer"],
+    "uncertainty_across": ["stats_report"],
+}
+
+Job = tuple  # (rule, frozenset of (wildcard, value))
+
+#: The jobs that read every engine's or dataset's results: they rerun when the run's
+#: selection (engines, datasets, classifiers) changes.
+COLLECTING = [
+    "aggregate_confusion",
+    "aggregate_measures",
+    "reproduction",
+    "stats_across",
+    "stats_cd_diagrams",
+    "stats_report",
+    "exact_collect",
+    "uncertainty_across",
+]
+
+
+@dataclass
+class Change:
+    """One config change and what it must rerun.
+
+    ``apply(config, workdir)`` edits the config (and, if needed, files) in place. ``seeds``
+    are job patterns ``"rule"`` or ``"rule key=value ..."`` of the jobs that read the key;
+    the expected plan is the seeds and everything downstream. ``refused`` instead names the
+    text that the config-time error must contain (a value that no valid config can change
+    alone). ``new_jobs`` marks changes that alter the set of jobs, so the job universe is
+    taken from the new config.
+    """
+
+    apply: callable
+    seeds: list = field(default_factory=list)
+    refused: str | None = None
+    new_jobs: bool = False
+    everything: bool = False
+
+
+def setter(path: str, value):
+    """A change that sets the dotted config key ``path`` to ``value``."""
+
+    def apply(config, workdir):
+        *parents, last = path.split(".")
+        node = config
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[last] = copy.deepcopy(value)
+
+    return apply
+
+
+def both(*applies):
+    def apply(config, workdir):
+        for one in applies:
+            one(config, workdir)
+
+    return apply
+
+
+def copy_toy(config, workdir):
+    shutil.copy(workdir / "toy.csv", workdir / "toy_copy.csv")
+    config["datasets"]["toy"]["path"] = "toy_copy.csv"
+
+
+def pin_toy(config, workdir):
+    """Pin toy.csv by its sha256 (the file does not change; the pin is a new parameter)."""
+    digest = hashlib.sha256((workdir / "toy.csv").read_bytes()).hexdigest()
+    config["datasets"]["toy"]["sha256"] = digest
+
+
+def mirror_copy(config, workdir):
+    (workdir / "mirror_link").unlink(missing_ok=True)
+    (workdir / "mirror_link").symlink_to(Path(config["mirror"]).resolve())
+    config["mirror"] = str(workdir / "mirror_link")
+
+
+CAR_SEEDS_KAPPA = [
+    "measures dataset=car",
+    "uncertainty dataset=car",
+    "ranking_table dataset=car",
+    "stats_within dataset=car",
+    "stats_across",
+    "reproduction",
+]
+
+#: Schema key ('*' for a name) -> the change made on the base run and what it must rerun.
+CHANGES: dict[str, Change] = {
+    "mirror": Change(mirror_copy, ["fetch_data dataset=car"]),
+    "results": Change(setter("results", "results_other"), everything=True, new_jobs=True),
+    "zero_division": Change(
+        setter("zero_division", "nan"),
+        [
+            "measures",
+            "grid_histogram",
+            "exact_analysis",
+            "stats_within",
+            "paper_tables",
+            "reproduction",
+            "explorer",
+            "uncertainty",
+        ],
+    ),
+    "run.engines": Change(
+        setter("run.engines", ["sklearn"]),
+        COLLECTING,
+        new_jobs=True,
+    ),
+    # Fewer datasets: besides the collecting jobs, each engine's Figure 7 (all datasets) reruns.
+    "run.datasets": Change(
+        setter("run.datasets", ["car"]),
+        ["grid_figure7", "exact_figure7", *COLLECTING],
+        new_jobs=True,
+    ),
+    "run.classifiers": Change(
+        setter("run.classifiers", {"sklearn": ["NaiveBayes"]}),
+        [
+            *COLLECTING,
+            "measures engine=sklearn",
+            "grid_histogram engine=sklearn",
+            "exact_analysis engine=sklearn",
+            "stats_within engine=sklearn",
+            "explorer engine=sklearn",
+            "uncertainty engine=sklearn",
+        ],
+        new_jobs=True,
+    ),
+    # No dataset of the run comes from OpenML: the OpenML folders change nothing.
+    "openml.cache": Change(setter("openml.cache", "elsewhere"), []),
+    "openml.mirror": Change(setter("openml.mirror", "elsewhere"), []),
+    "cv.folds": Change(setter("cv.folds", 4), ["cross_validate", "reproduction"]),
+    "cv.seed": Change(setter("cv.seed", 2), ["cross_validate", "reproduction"]),
+    "cv.repeats": Change(setter("cv.repeats", 2), ["cross_validate", "reproduction"]),
+    # Per-fold jobs write the same files, but through other rules: Snakemake reruns them.
+    "cv.per_fold": Change(
+        setter("cv.per_fold", True), ["cross_validate_fold", "reproduction"], new_jobs=True
+    ),
+    # A classifier defined for an engine outside the run changes nothing.
+    "classifiers.*.*": Change(setter("classifiers.orange.Tree", {"depth": 1}), []),
+    "classifiers.sklearn.*.class": Change(
+        setter("classifiers.sklearn.DecisionTree.class", "sklearn.tree.ExtraTreeClassifier"),
+        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
+    ),
+    "classifiers.sklearn.*.params": Change(
+        setter("classifiers.sklearn.DecisionTree.params.min_samples_leaf", 3),
+        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
+    ),
+    "classifiers.sklearn.*.encoding": Change(
+        setter("classifiers.sklearn.DecisionTree.encoding", "onehot"),
+        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
+    ),
+    "classifiers.weka.*.class": Change(
+        setter("classifiers.weka.J48.class", "weka.classifiers.trees.REPTree"),
+        ["cross_validate engine=weka classifier=J48", "reproduction"],
+    ),
+    "classifiers.weka.*.options": Change(
+        setter("classifiers.weka.J48.options", ["-C", "0.2"]),
+        ["cross_validate engine=weka classifier=J48", "reproduction"],
+    ),
+    # What the jobs ask of a scheduler changes no result.
+    "resources.scale": Change(setter("resources.scale", 2.0), []),
+    "resources.cv_mem_mb": Change(setter("resources.cv_mem_mb", {"weka": 4096}), []),
+    "resources.cv_threads": Change(setter("resources.cv_threads", 2), []),
+    "histogram.bin_width": Change(setter("histogram.bin_width", 0.05), ["grid_histogram"]),
+    # Only bounds memory: the histograms do not change, but the jobs that use it rerun.
+    "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["grid_histogram"]),
+    # A guard checked before any job: raising it changes no output.
+    "histogram.max_grid_vectors": Change(setter("histogram.max_grid_vectors", 10**9), []),
+    # Every dataset of the run has an explicit grid: the budget of `auto` changes nothing.
+    "histogram.auto_grid_vectors": Change(setter("histogram.auto_grid_vectors", 100), []),
+    "datasets.*.uci_id": Change(setter("datasets.car.uci_id", 76), refused="datasets.car.classes"),
+    "datasets.*.openml_id": Change(setter("datasets.toy.openml_id", 61), refused="datasets.toy"),
+    "datasets.*.path": Change(copy_toy, ["fetch_data dataset=toy"]),
+    # The values that the defaults resolve to: stating them changes nothing.
+    "datasets.*.format": Change(setter("datasets.toy.format", "csv"), []),
+    "datasets.*.separator": Change(setter("datasets.toy.separator", ","), []),
+    "datasets.*.header": Change(
+        setter("datasets.toy.header", False), refused="datasets.toy.target"
+    ),
+    "datasets.*.sha256": Change(pin_toy, ["fetch_data dataset=toy"]),
+    "datasets.*.target": Change(
+        setter("datasets.toy.target", "grade2"), ["fetch_data dataset=toy"]
+    ),
+    "datasets.*.classes": Change(
+        setter("datasets.toy.classes", ["lo", "mid", "hi"]), refused="datasets.toy.classes"
+    ),
+    "datasets.*.missing": Change(setter("datasets.car.missing", "?"), ["fetch_data dataset=car"]),
+    "datasets.*.numeric_features": Change(
+        setter("datasets.toy.numeric_features", []), ["fetch_data dataset=toy"]
+    ),
+    "datasets.*.kappa_grid": Change(
+        setter("datasets.car.kappa_grid", [0, 1]),
+        [
+            "grid_histogram dataset=car",
+            "exact_analysis dataset=car",
+            "explorer dataset=car",
+            "uncertainty dataset=car",
+            "reproduction",
+        ],
+    ),
+    "datasets.*.kappa_vectors": Change(
+        setter("datasets.car.kappa_vectors.p1", [0, 0.8, 0.6, 0.9]), CAR_SEEDS_KAPPA
+    ),
+    "datasets.*.weka.all_nominal": Change(
+        setter("datasets.toy.weka.all_nominal", True), ["cross_validate engine=weka dataset=toy"]
+    ),
+    "datasets.*.weka.value_order": Change(
+        setter("datasets.toy.weka.value_order", "first_appearance"),
+        ["cross_validate engine=weka dataset=toy"],
+    ),
+    "datasets.*.weka.missing_as_category": Change(
+        setter("datasets.toy.weka.missing_as_category", True),
+        ["cross_validate engine=weka dataset=toy"],
+    ),
+    "datasets.*.weka.keep_file_order": Change(
+        setter("datasets.toy.weka.keep_file_order", False),
+        ["cross_validate engine=weka dataset=toy"],
+    ),
+    "stats.alpha": Change(
+        setter("stats.alpha", 0.1), ["stats_within", "stats_across", "stats_report"]
+    ),
+    "stats.cv5x2": Change(
+        setter("stats.cv5x2", True), ["stats_cv5x2", "stats_within"], new_jobs=True
+    ),
+    "stats.mcnemar_exact_below": Change(setter("stats.mcnemar_exact_below", 10), ["stats_within"]),
+    **{
+        f"exact.{key}": Change(setter(f"exact.{key}", value), ["exact_analysis"])
+        for key, value in {
+            "fine_grid_values": 6,
+            "monte_carlo_samples": 1000,
+            "seed": 5,
+            "confidence": 0.9,
+            "enumeration_limit": 10,
+            "lattice_size": 4096,
+            "uniform_max_terms": 100,
+            "bin_width": 0.01,
+            "cdf_points": 51,
+        }.items()
+    },
+    # The draws and their intervals: only the uncertainty jobs (and the explorer pages that
+    # show them); the ROPE and the seed also reach the signed-rank tests across datasets.
+    "uncertainty.method": Change(setter("uncertainty.method", "bootstrap"), ["uncertainty"]),
+    "uncertainty.draws": Change(setter("uncertainty.draws", 500), ["uncertainty"]),
+    "uncertainty.prior": Change(setter("uncertainty.prior", 1.0), ["uncertainty"]),
+    "uncertainty.level": Change(setter("uncertainty.level", 0.9), ["uncertainty"]),
+    "uncertainty.rope": Change(
+        setter("uncertainty.rope", 0.02), ["uncertainty", "uncertainty_across"]
+    ),
+    "uncertainty.seed": Change(
+        setter("uncertainty.seed", 1), ["uncertainty", "uncertainty_across"]
+    ),
+}
+
+
+def schema_leaves(schema: dict) -> set[str]:
+    """Every leaf key of the config schema, '*' standing for a user-chosen name."""
+    defs = schema.get("$defs", {})
+
+    def resolve(node):
+        ref = node.get("$ref", "")
+        return defs[ref.rsplit("/", 1)[-1]] if ref.startswith("#/$defs/") else node
+
+    leaves: set[str] = set()
+
+    def walk(node, path):
+        node = resolve(node)
+        children = node.get("properties", {})
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict) and "object" in str(resolve(extra).get("type", "")):
+            extra = resolve(extra)
+        else:
+            extra = None
+        if not children and extra is None:
+            leaves.add(".".join(path))
+            return
+        for key, sub in children.items():
+            walk(sub, path + [key])
+        if extra is not None:
+            walk(extra, path + ["*"])
+
+    walk(schema, [])
+    return leaves
+
+
+def toy_csv(path: Path, n: int = 90, seed: int = 3) -> None:
+    """A small local dataset: a categorical and a numeric feature ('?' missing), two label
+    columns over the same classes in the same order of first appearance (``grade`` and
+    ``grade2``)."""
+    rng = np.random.default_rng(seed)
+    size = rng.integers(1, 50, n)
+    label = np.where(size < 15, "lo", np.where(size < 35, "mid", "hi"))
+    label[:3] = ["mid", "lo", "hi"]
+    other = rng.permutation(label[3:])
+    lines = ["colour,size,grade,grade2"] + [
+        f"{rng.choice(['red', 'blue'])},{'?' if i % 17 == 5 else s},{y},"
+        f"{y if i < 3 else other[i - 3]}"
+        for i, (s, y) in enumerate(zip(size, label))
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def base_config(mirror: Path) -> dict:
+    config = small_config(mirror)
+    car = config["datasets"]["car"]
+    car["kappa_vectors"] = {"p1": car["kappa_vectors"]["p1"]}
+    config["datasets"] = {
+        "car": car,
+        "toy": {
+            "path": "toy.csv",
+            "target": "grade",
+            "classes": ["mid", "lo", "hi"],
+            "missing": "?",
+            "numeric_features": ["size"],
+            "kappa_grid": [0, 1],
+            "kappa_vectors": {"p1": [1, 0, 0.5]},
+        },
+    }
+    select(config, datasets=["car", "toy"], engines=["sklearn", "weka"])
+    config["classifiers"] = {
+        "sklearn": {
+            "NaiveBayes": sklearn_entry("NaiveBayes", alpha=1.0),
+            "DecisionTree": sklearn_entry("DecisionTree", criterion="entropy", min_samples_leaf=2),
+        },
+        "weka": {
+            "J48": {"class": "weka.classifiers.trees.J48", "options": []},
+            "NaiveBayes": {"class": "weka.classifiers.bayes.NaiveBayes", "options": []},
+        },
+    }
+    config["stats"] = {**config.get("stats", {}), "cv5x2": False}
+    return config
+
+
+_RULE = re.compile(r"^(?:local)?rule (\w+):$")
+_WILDCARDS = re.compile(r"^\s+wildcards: (.*)$")
+
+
+def planned_jobs(workdir: Path, *extra: str) -> set[Job]:
+    """The jobs a dry run plans (without the `all` target)."""
+    done = run_snakemake(workdir, "--dry-run", "--cores", "2", *extra)
+    assert done.returncode == 0, done.stderr[-3000:]
+    jobs, rule, wildcards = set(), None, {}
+    for line in (done.stdout + "\n").splitlines():
+        if match := _RULE.match(line):
+            if rule is not None:
+                jobs.add((rule, frozenset(wildcards.items())))
+            rule, wildcards = match.group(1), {}
+        elif rule is not None and (match := _WILDCARDS.match(line)):
+            wildcards = dict(item.split("=", 1) for item in match.group(1).split(", "))
+    if rule is not None:
+        jobs.add((rule, frozenset(wildcards.items())))
+    return {job for job in jobs if job[0] != "all"}
+
+
+def matches(job: Job, pattern: str) -> bool:
+    rule, *conditions = pattern.split()
+    wildcards = dict(job[1])
+    return job[0] == rule and all(
+        wildcards.get(k) == v for k, v in (c.split("=", 1) for c in conditions)
+    )
+
+
+def downstream(seeds: set[Job], universe: set[Job]) -> set[Job]:
+    """``seeds`` and every job of ``universe`` that (transitively) consumes their outputs."""
+    result, frontier = set(seeds), list(seeds)
+    while frontier:
+        rule, wildcards = frontier.pop()
+        for job in universe:
+            if job in result or job[0] not in CONSUMERS.get(rule, []):
+                continue
+            shared = dict(wildcards).keys() & dict(job[1]).keys()
+            if all(dict(wildcards)[k] == dict(job[1])[k] for k in shared):
+                result.add(job)
+                frontier.append(job)
+    return result
+
+
+def describe(jobs) -> list[str]:
+    return sorted(
+        f"{rule} {' '.join(f'{k}={v}' for k, v in sorted(wc))}".strip() for rule, wc in jobs
+    )
+
+
+@pytest.fixture(scope="module")
+def base_run(tmp_path_factory, uci_mirror):
+    """A completed run of the base config; returns (workdir, config, every job)."""
+    weka_or_missing()
+    workdir = tmp_path_factory.mktemp("rerun")
+    toy_csv(workdir / "toy.csv")
+    config = base_config(uci_mirror)
+    write_config(workdir, config)
+    universe = planned_jobs(workdir)
+    done = run_snakemake(workdir, "--cores", "2")
+    assert done.returncode == 0, done.stderr[-5000:]
+    return workdir, config, universe
+
+
+def test_every_schema_key_has_an_expected_rerun_set():
+    leaves = schema_leaves(yaml.safe_load(SCHEMA.read_text(encoding="utf-8")))
+    assert leaves == set(CHANGES), (
+        f"schema keys without an entry in CHANGES: {sorted(leaves - set(CHANGES))}; "
+        f"entries that are not schema keys: {sorted(set(CHANGES) - leaves)}"
+    )
+
+
+def test_base_run_is_up_to_date(base_run):
+    workdir, _, _ = base_run
+    assert planned_jobs(workdir) == set()
+
+
+@pytest.mark.parametrize("key", sorted(CHANGES))
+def test_a_changed_key_reruns_exactly_its_jobs(base_run, key):
+    workdir, config, universe = base_run
+    change = CHANGES[key]
+    new = copy.deepcopy(config)
+    change.apply(new, workdir)
+    write_config(workdir, new)
+    try:
+        if change.refused is not None:
+            done = run_snakemake(workdir, "--dry-run", "--cores", "2")
+            assert done.returncode != 0, f"{key}: the changed config was accepted"
+            assert f"config key `{change.refused}`" in done.stdout + done.stderr, (
+                done.stdout + done.stderr
+            )[-2000:]
+            return
+        if change.new_jobs:
+            universe = planned_jobs(workdir, "--forceall")
+        planned = planned_jobs(workdir)
+    finally:
+        write_config(workdir, config)
+    if change.everything:
+        expected = universe
+    else:
+        patterns = list(change.seeds)
+        seeds = {job for job in universe if any(matches(job, p) for p in patterns)}
+        assert len(seeds) >= len(patterns), f"{key}: a seed pattern matches no job"
+        expected = downstream(seeds, universe)
+    assert describe(planned) == describe(expected), key
+
+
+def test_editing_a_local_csv_reruns_its_dataset(base_run):
+    workdir, _, universe = base_run
+    path = workdir / "toy.csv"
+    original = path.read_bytes()
+    try:
+        lines = original.decode().splitlines()
+        lines[10] = (
+            lines[10].replace("red", "green")
+            if "red" in lines[10]
+            else lines[10].replace("blue", "green")
+        )
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        planned = planned_jobs(workdir)
+    finally:
+        path.write_bytes(original)
+    seeds = {job for job in universe if matches(job, "fetch_data dataset=toy")}
+    assert describe(planned) == describe(downstream(seeds, universe))
+    assert not any(dict(job[1]).get("dataset") == "car" for job in planned)
+
+
+def result_files(results: Path) -> dict[str, Path]:
+    """Every table of a results folder by relative path (benchmarks and figures left out:
+    timings differ, and figures are rendered from these tables)."""
+    return {
+        str(p.relative_to(results)): p
+        for p in results.rglob("*")
+        if p.is_file() and p.suffix in {".csv", ".md", ".html"} and "benchmarks" not in p.parts
+    }
+
+
+def test_incremental_run_equals_a_fresh_run(base_run, tmp_path):
+    """After several changes at once, rerunning what Snakemake plans gives the same tables as
+    a fresh run of the new config (the completed run is copied first, metadata included)."""
+    source, config, _ = base_run
+    workdir = tmp_path / "incremental"
+    shutil.copytree(source, workdir, symlinks=True)
+    new = copy.deepcopy(config)
+    for key in (
+        "zero_division",
+        "datasets.*.kappa_vectors",
+        "datasets.*.kappa_grid",
+        "exact.fine_grid_values",
+        "histogram.bin_width",
+    ):
+        CHANGES[key].apply(new, workdir)
+    toy_csv(workdir / "toy.csv", seed=4)
+    write_config(workdir, new)
+    done = run_snakemake(workdir, "--cores", "2")
+    assert done.returncode == 0, done.stderr[-5000:]
+    assert "fetch_data" in done.stderr + done.stdout
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    shutil.copy(workdir / "toy.csv", fresh / "toy.csv")
+    write_config(fresh, new)
+    done = run_snakemake(fresh, "--cores", "2")
+    assert done.returncode == 0, done.stderr[-5000:]
+    ours, theirs = result_files(workdir / "results"), result_files(fresh / "results")
+    assert sorted(ours) == sorted(theirs)
+    differ = [name for name in ours if not filecmp.cmp(ours[name], theirs[name], shallow=False)]
+    assert differ == []

@@ -1,0 +1,153 @@
+"""The Slurm profile (profiles/slurm) on a real Slurm: the same confusion matrices as a local run.
+
+A small config (car and dermatology, RandomForest of each engine, 3 folds; Weka too when Java
+and python-weka-wrapper3 are present) runs twice up to its confusion matrices: locally with
+``--cores 2`` and with ``--profile profiles/slurm``. Every confusion-matrix file must be
+byte-identical between the two runs, and every Slurm job id that Snakemake reports must be
+known to Slurm as completed. Skipped, with the reason, when Slurm is not installed or not up
+(``bash .ci/slurm-up`` installs and starts a single-node Slurm).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import (
+    REPO_ROOT,
+    repo_config,
+    run_snakemake,
+    select,
+    slurm_or_missing,
+    small_config,
+    write_config,
+)
+
+pytestmark = [pytest.mark.slurm, pytest.mark.slow]
+
+PROFILE = REPO_ROOT / "profiles" / "slurm"
+
+#: Classifiers per engine: one each keeps the number of Slurm jobs small; a seeded random forest
+#: gives identical matrices only if the seed reaches the Slurm job as it does a local one.
+CLASSIFIERS = {"sklearn": ["RandomForest"], "weka": ["RandomForest"]}
+DATASETS = ["car", "dermatology"]
+
+#: Seconds before ``timeout`` stops the Slurm run (SIGTERM; Snakemake cancels its jobs): a
+#: hang fails the test instead of stalling it.
+SLURM_TIMEOUT = 900
+
+#: What the Slurm executor logs for each submission.
+SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
+
+
+def weka_available() -> bool:
+    from pdmeasure.pipeline.engines.base import EngineUnavailable
+    from pdmeasure.pipeline.engines.weka_engine import WekaEngine
+
+    try:
+        WekaEngine().check_available()
+    except EngineUnavailable:
+        return False
+    return True
+
+
+def slurm_config(mirror: Path) -> dict:
+    """The small end-to-end config on ``DATASETS`` with ``CLASSIFIERS`` of each engine."""
+    config = small_config(mirror)
+    full = repo_config()
+    config["datasets"] = {name: full["datasets"][name] for name in DATASETS}
+    engines = ["sklearn", "weka"] if weka_available() else ["sklearn"]
+    select(config, datasets=DATASETS, engines=engines)
+    config["classifiers"] = {
+        engine: {
+            name: (config["classifiers"].get(engine) or full["classifiers"][engine])[name]
+            for name in CLASSIFIERS[engine]
+        }
+        for engine in engines
+    }
+    return config
+
+
+def confusion_files(results: Path) -> dict[str, bytes]:
+    """Every confusion-matrix file under ``results``, by its relative path."""
+    return {
+        str(path.relative_to(results)): path.read_bytes()
+        for path in sorted(results.rglob("confusion*.csv"))
+    }
+
+
+def tail(done: subprocess.CompletedProcess) -> str:
+    return f"exit {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-8000:]}"
+
+
+@pytest.fixture(scope="module")
+def slurm_up():
+    slurm_or_missing()
+
+
+def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
+    config = slurm_config(uci_mirror)
+    target = "results/confusion_matrices.csv"
+    n_cv = sum(len(names) for names in config["classifiers"].values()) * len(DATASETS)
+
+    local = tmp_path / "local"
+    write_config(local, config)
+    done = run_snakemake(local, "--cores", "2", target)
+    assert done.returncode == 0, f"the local run failed ({tail(done)})"
+
+    cluster = tmp_path / "slurm"
+    write_config(cluster, config)
+    done = run_snakemake(
+        cluster,
+        "--profile",
+        str(PROFILE),
+        target,
+        prefix=("timeout", "--kill-after=60", str(SLURM_TIMEOUT)),
+        timeout=SLURM_TIMEOUT + 120,
+    )
+    output = done.stdout + done.stderr
+    job_ids = SUBMITTED.findall(output)
+    try:
+        assert done.returncode == 0, (
+            "the Slurm run failed"
+            + (f" (timeout: no end after {SLURM_TIMEOUT} s)" if done.returncode == 124 else "")
+            + f" ({tail(done)})"
+        )
+        # Every CV job and the aggregation went through Slurm (rules run locally would not
+        # have a Slurm job id).
+        assert len(job_ids) >= n_cv + 1, f"{len(job_ids)} Slurm jobs submitted ({tail(done)})"
+        queue = subprocess.run(
+            [
+                "squeue",
+                "--states=all",
+                "--noheader",
+                "--format=%i|%T",
+                f"--jobs={','.join(job_ids)}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        states = dict(line.split("|", 1) for line in queue.stdout.split())
+        assert set(states) == set(job_ids), (
+            f"Slurm does not know every submitted job: {sorted(job_ids)} vs squeue "
+            f"{queue.stdout}{queue.stderr}"
+        )
+        assert set(states.values()) == {"COMPLETED"}, states
+    finally:
+        # A failed or stopped run leaves no job behind for later tests.
+        if job_ids and done.returncode != 0:
+            subprocess.run(["scancel", *job_ids], capture_output=True, check=False)
+
+    expected = confusion_files(local / "results")
+    assert len(expected) == n_cv + 1, sorted(expected)
+    got = confusion_files(cluster / "results")
+    assert sorted(got) == sorted(expected)
+    different = [name for name in expected if got[name] != expected[name]]
+    assert not different, (
+        f"confusion matrices differ between the local and the Slurm run: {different}"
+    )

@@ -1,0 +1,222 @@
+"""The dataset sources: CSV/TSV, ARFF (declared class order) and OpenML (recorded responses).
+
+OpenML is exercised without a network in two ways: the real call of
+``sklearn.datasets.fetch_openml`` with its download patched to serve scikit-learn's own
+recorded responses (as scikit-learn's tests do), which fills the cache; and a failed download
+that falls back to the mirror folder `.test/data/openml` built from the same recordings.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import urllib.error
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import sklearn
+
+from helpers import REPO_ROOT, ZOO_CLASSES
+from pdmeasure.pipeline import sources
+from pdmeasure.pipeline.config import ConfigError
+from pdmeasure.pipeline.errors import DataFetchError
+
+RECORDED = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml"
+MIRROR = REPO_ROOT / ".test" / "data" / "openml"
+ZOO = REPO_ROOT / ".test" / "data" / "zoo.arff"
+
+ARFF = """\
+% weather, with a quoted value and a missing one
+@relation weather
+@attribute outlook {sunny, overcast, 'light rain'}
+@attribute temperature numeric
+@attribute windy {TRUE, FALSE}
+@attribute play {yes, no, maybe}
+
+@data
+sunny,85,FALSE,no
+'light rain',?,TRUE,yes
+overcast,83.5,?,yes
+sunny,72,TRUE,maybe
+"""
+
+
+# --- CSV / TSV ------------------------------------------------------------------------------
+
+
+def test_tsv_without_header_gets_numbered_columns(tmp_path):
+    path = tmp_path / "x.tsv"
+    path.write_text("a\t1\tyes\nb\t2\tno\n", encoding="utf-8")
+    table = sources.read_delimited("x", path, separator="\t", header=False, target=-1)
+    assert list(table.frame.columns) == ["column_1", "column_2", "column_3"]
+    assert table.target == "column_3"
+    assert table.frame.to_numpy().tolist() == [["a", "1", "yes"], ["b", "2", "no"]]
+    assert table.classes is None and table.numeric is None
+    assert table.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"), [("first", "first"), ("last", "c"), (1, "first"), ("b", "b")]
+)
+def test_a_column_named_first_wins_over_the_keyword(tmp_path, target, expected):
+    path = tmp_path / "x.csv"
+    path.write_text("a,first,b,c\n1,2,3,4\n", encoding="utf-8")
+    assert sources.read_delimited("x", path, target=target).target == expected
+
+
+def test_sha256_pin_names_both_digests(tmp_path):
+    path = tmp_path / "x.csv"
+    path.write_text("a,b\n1,2\n", encoding="utf-8")
+    with pytest.raises(DataFetchError) as caught:
+        sources.read_delimited("x", path, sha256="0" * 64)
+    message = str(caught.value)
+    assert message.startswith(f"dataset `x` (file {path}): checksum mismatch")
+    assert hashlib.sha256(path.read_bytes()).hexdigest() in message and "0" * 64 in message
+
+
+def test_wrong_field_count_names_the_line(tmp_path):
+    path = tmp_path / "x.tsv"
+    path.write_text("a\tb\n1\t2\n3\n", encoding="utf-8")
+    with pytest.raises(DataFetchError, match=r"line 3 has 1 fields, expected 2"):
+        sources.read_delimited("x", path, separator="\t")
+
+
+def test_numeric_inference_rule():
+    frame = pd.DataFrame(
+        {
+            "n": ["1", "2.5", "?"],
+            "mixed": ["1", "x", "2"],
+            "all_missing": ["?", "?", "?"],
+            "inf": ["1", "inf", "2"],
+            "label": ["1", "2", "3"],
+        }
+    )
+    assert sources.infer_numeric(frame, "label", "?") == ("n",)
+
+
+# --- ARFF -----------------------------------------------------------------------------------
+
+
+def test_arff_keeps_declared_class_order_and_nominal_text(tmp_path):
+    path = tmp_path / "weather.arff"
+    path.write_text(ARFF, encoding="utf-8")
+    table = sources.read_arff("weather", path)
+    assert table.target == "play"
+    assert table.classes == ("yes", "no", "maybe")  # declared, not first appearance
+    assert table.numeric == ("temperature",)
+    assert table.frame["outlook"].tolist() == ["sunny", "light rain", "overcast", "sunny"]
+    assert table.frame["temperature"].tolist() == ["85", "?", "83.5", "72"]
+    assert table.frame["windy"].tolist() == ["FALSE", "TRUE", "?", "TRUE"]
+
+
+def test_zoo_arff_as_openml_serves_it():
+    table = sources.read_arff("zoo", ZOO)
+    assert table.classes == ZOO_CLASSES
+    assert len(table.frame) == 101 and table.numeric == ("legs",)
+
+
+def test_arff_numeric_class_is_an_error_naming_the_fix(tmp_path):
+    path = tmp_path / "weather.arff"
+    path.write_text(ARFF, encoding="utf-8")
+    with pytest.raises(DataFetchError, match=r"class attribute 'temperature' is NUMERIC"):
+        sources.read_arff("weather", path, target="temperature")
+
+
+def test_invalid_arff_names_the_file(tmp_path):
+    path = tmp_path / "bad.arff"
+    path.write_text("@relation x\n@attribute a {u,v}\n@data\nu,v,w\n", encoding="utf-8")
+    with pytest.raises(
+        DataFetchError, match=r"dataset `bad` \(file .*bad.arff\): not a valid ARFF"
+    ):
+        sources.read_arff("bad", path)
+
+
+def test_unknown_target_names_the_attributes(tmp_path):
+    path = tmp_path / "weather.arff"
+    path.write_text(ARFF, encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"`datasets.weather.target`.*no column 'class'"):
+        sources.read_arff("weather", path, target="class")
+
+
+# --- OpenML ---------------------------------------------------------------------------------
+
+
+class _Response(io.BytesIO):
+    """A urlopen response serving a recorded gzip body, as OpenML sends it."""
+
+    def info(self):
+        return {"Content-Encoding": "gzip"}
+
+
+def _recorded(url: str) -> Path:
+    """The recorded response of scikit-learn's tests for an OpenML URL (iris, id 61)."""
+    path = url.split("openml.org/", 1)[1]
+    names = {
+        "api/v1/json/data/61": "api-v1-jd-61.json.gz",
+        "api/v1/json/data/features/61": "api-v1-jdf-61.json.gz",
+        "api/v1/json/data/qualities/61": "api-v1-jdq-61.json.gz",
+        "data/v1/download/61/iris.arff": "data-v1-dl-61.arff.gz",
+    }
+    return RECORDED / "id_61" / names[path]
+
+
+@pytest.fixture
+def recorded_openml(monkeypatch):
+    """Patch the download of fetch_openml to serve the recorded responses; count the calls."""
+    import sklearn.datasets._openml as openml
+
+    calls = []
+
+    def urlopen(request, *args, **kwargs):
+        url = getattr(request, "full_url", request)
+        calls.append(url)
+        return _Response(_recorded(url).read_bytes())
+
+    monkeypatch.setattr(openml, "urlopen", urlopen)
+    return calls
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    import sklearn.datasets._openml as openml
+
+    def urlopen(request, *args, **kwargs):
+        raise urllib.error.URLError("network unreachable (test)")
+
+    monkeypatch.setattr(openml, "urlopen", urlopen)
+
+
+def test_openml_real_call_on_recorded_responses_fills_the_cache(tmp_path, recorded_openml):
+    cache = tmp_path / "cache"
+    table = sources.fetch_openml("iris", 61, cache_dir=cache)
+    assert table.target == "class"
+    assert table.classes == ("Iris-setosa", "Iris-versicolor", "Iris-virginica")
+    assert table.numeric == ("sepallength", "sepalwidth", "petallength", "petalwidth")
+    assert table.frame.shape == (150, 5)
+    assert table.frame.iloc[0].tolist() == ["5.1", "3.5", "1.4", "0.2", "Iris-setosa"]
+    assert table.origin == f"OpenML id 61 (cache {cache})"
+    cached = cache / "openml" / "openml.org" / "data" / "v1" / "download" / "61" / "iris.arff.gz"
+    assert cached.is_file() and gzip.decompress(cached.read_bytes()).startswith(b"%")
+    n_calls = len(recorded_openml)
+    again = sources.fetch_openml("iris", 61, cache_dir=cache)  # from the cache, no download
+    assert len(recorded_openml) == n_calls
+    pd.testing.assert_frame_equal(again.frame, table.frame)
+
+
+def test_openml_falls_back_to_the_mirror(tmp_path, no_network, caplog):
+    table = sources.fetch_openml("iris", 61, cache_dir=tmp_path / "cache", mirror=MIRROR)
+    assert table.origin == f"OpenML id 61 (mirror {MIRROR})"
+    assert table.classes == ("Iris-setosa", "Iris-versicolor", "Iris-virginica")
+    assert "URLError" in caplog.text and "reading the mirror" in caplog.text
+
+
+def test_openml_without_network_or_mirror_names_dataset_and_fix(tmp_path, no_network):
+    with pytest.raises(DataFetchError) as caught:
+        sources.fetch_openml("iris", 61, cache_dir=tmp_path / "cache")
+    message = str(caught.value)
+    assert message.startswith("dataset `iris` (OpenML id 61): cannot fetch it (URLError")
+    assert "openml.mirror" in message
+    with pytest.raises(DataFetchError, match=r"the mirror .* does not hold it"):
+        sources.fetch_openml("iris", 61, cache_dir=tmp_path / "c2", mirror=tmp_path / "empty")
