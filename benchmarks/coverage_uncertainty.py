@@ -18,7 +18,8 @@ import numpy as np
 from pdmeasure import measures
 from pdmeasure import uncertainty as unc
 
-#: The measures whose coverage is checked, and pd at a fixed kappa.
+#: The measures whose coverage is checked, and pd at a fixed kappa (for 4 classes;
+#: scenarios with more classes repeat it cyclically, see kappa_for).
 MEASURES = ("accuracy", "f1_macro", "mcc")
 KAPPA = (0.3, 0.1, 0.9, 0.5)
 
@@ -33,6 +34,12 @@ SCENARIOS = {
             [0.1, 0.05, 0.15, 0.7],
         ],
     ),
+    # Dermatology's class sizes (366 samples) and a classifier right 96 % of the time: many
+    # classes, small rows, rates near 1, where a heavy prior shows.
+    "dermatology-6": (
+        [112 / 366, 61 / 366, 72 / 366, 49 / 366, 52 / 366, 20 / 366],
+        [[0.96 if i == j else 0.008 for j in range(6)] for i in range(6)],
+    ),
     "skewed-4": (
         [0.55, 0.25, 0.15, 0.05],
         [
@@ -45,15 +52,21 @@ SCENARIOS = {
 }
 
 
+def kappa_for(n_classes: int) -> tuple[float, ...]:
+    """KAPPA repeated cyclically over ``n_classes`` classes."""
+    return tuple(KAPPA[i % len(KAPPA)] for i in range(n_classes))
+
+
 def true_values(shares, probs) -> dict[str, float]:
     population = np.asarray(shares)[:, None] * np.asarray(probs)
+    kappa = kappa_for(len(shares))
     out = {m: float(measures.REGISTRY[m](population, zero_division=0.0)) for m in MEASURES}
-    out["pd"] = float(measures.preference_driven(population, KAPPA, zero_division=0.0))
+    out["pd"] = float(measures.preference_driven(population, kappa, zero_division=0.0))
     return out
 
 
 def _values(draws) -> dict[str, np.ndarray]:
-    got = unc.measure_draws(draws, measures=MEASURES, kappas={"k": KAPPA})
+    got = unc.measure_draws(draws, measures=MEASURES, kappas={"k": kappa_for(draws.shape[-1])})
     return {**{m: got[m] for m in MEASURES}, "pd": got[unc.pd_key("k")]}
 
 
