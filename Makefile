@@ -33,7 +33,7 @@ reproduce: setup
 # The test tiers are folders (tests/conftest.py marks each test with its tier); pytest's
 # addopts print the 15 slowest tests of every run. Both run on every core (pytest-xdist);
 # tests that share one run or process stay on one worker (tests/conftest.py).
-PYTEST_XDIST ?= -n auto --dist loadgroup
+PYTEST_XDIST ?= -n auto
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_XDIST) tests/unit tests/workflow
 

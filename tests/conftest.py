@@ -43,24 +43,56 @@ TESTS = Path(__file__).resolve().parent
 TIERS = ("unit", "workflow", "system")
 
 
-#: Session fixtures behind which one expensive run or process stands (a pipeline run, the JVM,
-#: the browser). Under pytest-xdist (``-n``, ``--dist loadgroup``) the tests that use one run
-#: on one worker, so that it starts once.
-SHARED_FIXTURES = ("small_pipeline", "weka", "browser")
+#: Session fixtures behind which one expensive run or process stands, and the files of the
+#: tests that use each. Under pytest-xdist (``-n``) each set of files runs on one worker
+#: (:func:`pytest_xdist_make_scheduler`), so that the run or process starts once.
+SHARED_FIXTURES = {
+    "small_pipeline": (
+        "workflow/test_pipeline_e2e.py",
+        "workflow/test_report.py",
+        "workflow/test_notebook.py",
+        "workflow/test_uncertainty_pipeline.py",
+    ),
+    "weka": (
+        "system/test_weka_runs.py",
+        "system/test_weka_tables.py",
+        "system/test_weka_own_classifiers.py",
+    ),
+    "browser": ("system/test_explorer_browser.py", "system/test_explorer_uncertainty.py"),
+}
 
 
-def _group(item, tier: str, relative: Path) -> str | None:
-    """The xdist group of a test: its shared fixture's, else (above the unit tier) its
-    module's, so that a module-scoped run is made once; unit tests go wherever is free."""
-    for name in SHARED_FIXTURES:
-        if name in item.fixturenames:
+def work_unit(nodeid: str) -> str:
+    """What runs on one xdist worker with this test: its shared fixture's files, else (above
+    the unit tier, whose module-scoped runs are made once) its file; a unit test alone."""
+    path = nodeid.split("::", 1)[0].removeprefix("tests/")
+    for name, files in SHARED_FIXTURES.items():
+        if path in files:
             return name
-    return None if tier == "unit" else relative.as_posix()
+    return nodeid if path.startswith("unit/") else path
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``-n`` (xdist's default ``--dist load``): tests grouped by :func:`work_unit`.
+
+    xdist's own ``--dist loadgroup`` would do this with marks, but it renames node ids through
+    an attribute that pytest 9 no longer reads, so every group is split across the workers.
+    """
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class WorkUnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return WorkUnitScheduling(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark each test with the tier of its folder, and its xdist group; a test outside the
-    tier folders is an error."""
+    """Mark each test with the tier of its folder. A test outside the tier folders, or one
+    using a shared fixture from a file :data:`SHARED_FIXTURES` does not list, is an error."""
     for item in items:
         relative = Path(item.path).resolve().relative_to(TESTS)
         tier = relative.parts[0]
@@ -69,9 +101,13 @@ def pytest_collection_modifyitems(config, items):
                 f"{relative} is outside the tier folders {TIERS}: move it into one of them"
             )
         item.add_marker(getattr(pytest.mark, tier))
-        group = _group(item, tier, relative)
-        if group is not None and config.pluginmanager.hasplugin("xdist"):
-            item.add_marker(pytest.mark.xdist_group(group))
+        for name, files in SHARED_FIXTURES.items():
+            if name in item.fixturenames and relative.as_posix() not in files:
+                raise pytest.UsageError(
+                    f"{relative} uses the shared fixture {name!r}: add it to "
+                    f"SHARED_FIXTURES[{name!r}] in tests/conftest.py, so that it runs on the "
+                    "worker that holds the run"
+                )
 
 
 @pytest.fixture(scope="session")
