@@ -5,7 +5,7 @@ exact_classes`` (``make bench`` runs every benchmark).
 
 Workload: for each class count C (default 4, 6, 8, 10, 12, 16, 20, 30, 40, 50), five random
 confusion matrices of one dataset (same actual-class counts, dominant diagonal) analysed by
-:class:`pdmeasure.pipeline.exact_tables.DatasetAnalysis` with the default settings of
+:class:`pdmeasure.tables.exact.DatasetAnalysis` with the default settings of
 ``config.yaml``'s ``exact`` block: the fine grid ``{0, 0.1, ..., 1}**C`` (11 values per
 class) and uniform kappa; no configured grid (``kappa_grid: null``, as a dataset with many
 classes must have). Each step of :meth:`DatasetAnalysis.tables` is timed on its own:
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from pdmeasure.exact import ExactSettings
-from pdmeasure.pipeline.exact_tables import DatasetAnalysis
+from pdmeasure.tables.exact import DatasetAnalysis
 
 HERE = Path(__file__).resolve().parent
 CLASS_COUNTS = (4, 6, 8, 10, 12, 16, 20, 30, 40, 50)

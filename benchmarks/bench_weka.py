@@ -31,8 +31,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from pdmeasure.pipeline.confusion import confusion_matrix
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine, weka_engine
+from pdmeasure.tables.confusion import confusion_matrix
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

@@ -10,7 +10,7 @@ number of files, the CPU seconds summed over them, the largest job RSS, and the 
 rule group; and from Snakemake's log of the run (default: the newest one): the run's span,
 the time from the last cross-validation job to the end, and the jobs that finished after it;
 and from the jobs' own logs (``logs/**/*.log``, last line written by
-:func:`pdmeasure.pipeline.io.run_script`): the kernel's CPU account of every job, split into
+:func:`pdmeasure.pipeline.run.run_script`): the kernel's CPU account of every job, split into
 start-up (interpreter, imports, JVM not yet started) and work. The benchmark files sample CPU
 time every 0.5 s for 30 s and every 30 s after, so they miss short jobs and the end of long
 ones; the logs' figures are exact.
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdmeasure.pipeline.io import CPU_LOG_LABEL
+from pdmeasure.pipeline.run import CPU_LOG_LABEL
 
 #: Rules whose jobs fit models or assemble their folds (the cross-validation stage).
 CV_RULES = (

@@ -7,7 +7,7 @@ Run after a run, from the folder it ran in::
 
 The DAG is Snakemake's own (``snakemake --detailed-summary``: every output file with its rule,
 log and input files; a job is a log file). A job's time is its CPU time from the last line of
-its log (:func:`pdmeasure.pipeline.io.run_script`, the kernel's account: the time the job needs
+its log (:func:`pdmeasure.pipeline.run.run_script`, the kernel's account: the time the job needs
 on a core of its own, as every rule asks for one core) plus ``--start`` seconds for Snakemake to
 start it. The schedule starts, whenever a core is free, the ready job with the longest path to
 the end of the run (the critical-path-first list schedule); it is an estimate of what N

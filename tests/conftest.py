@@ -178,7 +178,7 @@ def corrupt_mirror(tmp_path, uci_mirror) -> Path:
 @pytest.fixture
 def offline(monkeypatch):
     """ucimlrepo fails as it does without network."""
-    import pdmeasure.pipeline.fetch as pddata
+    import pdmeasure.pipeline.data.fetch as pddata
 
     def fail(**kwargs):
         raise ConnectionError("Error connecting to server")

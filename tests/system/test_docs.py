@@ -151,7 +151,7 @@ def test_a_link_to_a_missing_anchor_fails_the_build(site):
 
 def test_the_stale_reference_check_tells_moved_names_from_real_ones():
     docs = _extension()
-    assert docs.resolve_name("pdmeasure.pipeline.exact_tables.DatasetAnalysis") is not None
+    assert docs.resolve_name("pdmeasure.tables.exact.DatasetAnalysis") is not None
     assert docs.resolve_name("pdmeasure.exact.DatasetAnalysis") is None
     assert docs.resolve_name("pdmeasure.no_such_module.thing") is None
     found = [

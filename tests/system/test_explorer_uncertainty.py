@@ -12,8 +12,8 @@ import pytest
 # The library package lands separately; until it is installed this test has nothing to test.
 from pdmeasure import measures  # noqa: E402
 from pdmeasure import uncertainty as unc  # noqa: E402
-from pdmeasure.pipeline.uncertainty_tables import EXPLORER_DRAWS, explorer_draws
 from pdmeasure.render.explorer import write_explorer
+from pdmeasure.tables.uncertainty import EXPLORER_DRAWS, explorer_draws
 
 pytestmark = pytest.mark.browser
 

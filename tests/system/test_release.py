@@ -78,6 +78,6 @@ def test_the_distributions_carry_the_licence_and_package_data(dist):
         metadata = archive.read(
             next(n for n in names if n.endswith(".dist-info/METADATA"))
         ).decode()
-    assert any(name.endswith("pdmeasure/pipeline/config.schema.yaml") for name in names)
+    assert any(name.endswith("pdmeasure/pipeline/config/config.schema.yaml") for name in names)
     assert any("licenses/LICENSE" in name or name.endswith("/LICENSE") for name in names), names
     assert "Description-Content-Type: text/markdown" in metadata

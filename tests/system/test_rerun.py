@@ -1,7 +1,7 @@
 """The pipeline's results are a pure function of its config and input files.
 
 On one completed small run (car from UCI and a local CSV dataset ``toy``; both engines), every
-leaf key of ``src/pdmeasure/pipeline/config.schema.yaml`` is changed in turn and Snakemake is asked
+leaf key of ``src/pdmeasure/pipeline/config/config.schema.yaml`` is changed in turn and Snakemake is asked
 (dry run) what it would rerun. The answer must equal the expected jobs kept here: the jobs
 that read the key (``seeds``, written by hand) and everything downstream of them (the hand
 written consumer map :data:`CONSUMERS`). A schema key without an entry in :data:`CHANGES`
@@ -37,7 +37,7 @@ from helpers import (
 
 pytestmark = [pytest.mark.slow, pytest.mark.weka]
 
-SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config.schema.yaml"
+SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config" / "config.schema.yaml"
 
 #: Which rules read the outputs of which (rule level, written from the rule files' intent).
 #: A consumer job depends on a producer job when their shared wildcards agree.

@@ -18,9 +18,9 @@ import pytest
 
 from helpers import PNG_MAGIC, run_snakemake, select, sklearn_entry, small_config, write_config
 from pdmeasure import measures
-from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.pipeline.io import read_csv
 from pdmeasure.render.exact_figures import read_exact_table
+from pdmeasure.tables.confusion import pooled_matrices, read_long
+from pdmeasure.tables.io import read_csv
 
 pytestmark = pytest.mark.slow
 

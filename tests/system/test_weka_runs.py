@@ -14,13 +14,13 @@ import pandas as pd
 import pytest
 
 from helpers import dataset_spec, mirror_table, repo_config
-from pdmeasure.pipeline.confusion import confusion_matrix
 from pdmeasure.pipeline.engines import (
     CVSpec,
     DatasetSpec,
     weka_engine,
 )
 from pdmeasure.pipeline.engines.weka_engine import fold_sizes
+from pdmeasure.tables.confusion import confusion_matrix
 
 PAPER_EXACT = ("Bagging", "BayesNet", "DecisionTable", "J48")
 

@@ -20,10 +20,10 @@ import pdmeasure.pipeline.config as pdconfig
 from helpers import dataset_spec, mirror_table, select
 from pdmeasure.paper import published
 from pdmeasure.paper.reproduction import compare_data_tables
-from pdmeasure.pipeline.confusion import confusion_matrix
 from pdmeasure.pipeline.engines import CVSpec
-from pdmeasure.pipeline.measure_table import measures_table
-from pdmeasure.pipeline.ranking_tables import ranking_table
+from pdmeasure.tables.confusion import confusion_matrix
+from pdmeasure.tables.measures import measures_table
+from pdmeasure.tables.rankings import ranking_table
 
 pytestmark = pytest.mark.weka
 EXACT = ("Bagging", "BayesNet", "DecisionTable", "J48")

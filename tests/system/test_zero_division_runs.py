@@ -15,13 +15,13 @@ import pytest
 from helpers import PNG_MAGIC, raw_csv, run_snakemake, small_config, write_config
 from pdmeasure.paper import example_tables as paper
 from pdmeasure.paper import reproduction
-from pdmeasure.pipeline.confusion import POOLED, read_long
-from pdmeasure.pipeline.histograms import read_histogram
-from pdmeasure.pipeline.io import NAN_TEXT, read_csv
-from pdmeasure.pipeline.measure_table import read_measures
-from pdmeasure.pipeline.stats_tables import read_stats_table
 from pdmeasure.render import paper_figures as F
 from pdmeasure.render.exact_figures import read_exact_table
+from pdmeasure.tables.confusion import POOLED, read_long
+from pdmeasure.tables.histograms import read_histogram
+from pdmeasure.tables.io import NAN_TEXT, read_csv
+from pdmeasure.tables.measures import read_measures
+from pdmeasure.tables.stats import read_stats_table
 
 
 def _nan_spellings(raw: pd.DataFrame) -> set[str]:

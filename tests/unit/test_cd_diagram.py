@@ -9,9 +9,10 @@ from matplotlib.figure import Figure
 
 from helpers import PNG_MAGIC
 from pdmeasure import stats
-from pdmeasure.pipeline import stats_across, stats_tables
-from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
 from pdmeasure.render import cd_diagram
+from pdmeasure.tables import stats as stats_tables
+from pdmeasure.tables import stats_across
+from pdmeasure.tables.measures import MEASURE_COLUMNS
 
 
 def test_cliques_demsar_example_is_one_group():

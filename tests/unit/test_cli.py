@@ -451,7 +451,7 @@ def compare_json(capsys, *args) -> dict:
 
 def test_compare_json_matches_the_exact_analysis(three, capsys):
     from pdmeasure.exact import ExactSettings
-    from pdmeasure.pipeline.exact_tables import DatasetAnalysis
+    from pdmeasure.tables.exact import DatasetAnalysis
 
     data = compare_json(capsys, three)
     assert data["space"] == "uniform" and data["labels"] == LABELS

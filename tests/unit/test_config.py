@@ -47,7 +47,9 @@ def test_defaults_are_filled(raw):
 
 
 def test_every_schema_key_has_description_and_default(repo_root):
-    schema = yaml.safe_load((repo_root / "src/pdmeasure/pipeline/config.schema.yaml").read_text())
+    schema = yaml.safe_load(
+        (repo_root / "src/pdmeasure/pipeline/config/config.schema.yaml").read_text()
+    )
     required = {"datasets", "classes", "class"}  # documented as required
     missing = []
 
@@ -167,7 +169,7 @@ def test_unavailable_engine_is_a_config_error(raw, monkeypatch):
         raise ImportError(f"No module named 'pdmeasure.pipeline.engines.{name}_engine'")
 
     config = validate(raw)
-    monkeypatch.setattr(pdconfig, "get_engine", get_engine)
+    monkeypatch.setattr(pdconfig.checks, "get_engine", get_engine)
     config["engines"] = ["weka"]
     with pytest.raises(
         ConfigError, match=r"`run.engines`: engine 'weka' is unavailable: install Java"

@@ -15,7 +15,7 @@ import pdmeasure.pipeline.config as pdconfig
 from helpers import many_classes_config, missing, repo_config, select
 from pdmeasure.exact import ExactSettings
 from pdmeasure.pipeline.config import ConfigError
-from pdmeasure.pipeline.exact_tables import DatasetAnalysis
+from pdmeasure.tables.exact import DatasetAnalysis
 
 
 def validated(config: dict) -> dict:
@@ -62,13 +62,13 @@ def test_grid_limit_is_the_config_key():
 
 
 def test_largest_base_is_exact():
-    assert pdconfig._largest_base(pdconfig.MAX_COUNTABLE_VECTORS, 295) == 11
-    assert pdconfig._largest_base(pdconfig.MAX_COUNTABLE_VECTORS, 296) == 10
-    assert pdconfig._largest_base(2**63 - 1, 18) == 11
-    assert pdconfig._largest_base(2**63 - 1, 19) == 9
-    assert pdconfig._largest_base(10**8, 20) == 2
-    assert pdconfig._largest_base(6561, 8) == 3
-    assert pdconfig._largest_base(6560, 8) == 2
+    assert pdconfig.largest_base(pdconfig.MAX_COUNTABLE_VECTORS, 295) == 11
+    assert pdconfig.largest_base(pdconfig.MAX_COUNTABLE_VECTORS, 296) == 10
+    assert pdconfig.largest_base(2**63 - 1, 18) == 11
+    assert pdconfig.largest_base(2**63 - 1, 19) == 9
+    assert pdconfig.largest_base(10**8, 20) == 2
+    assert pdconfig.largest_base(6561, 8) == 3
+    assert pdconfig.largest_base(6560, 8) == 2
 
 
 def test_paper_grids_pass():

@@ -9,11 +9,11 @@ import logging
 import pandas as pd
 import pytest
 
-import pdmeasure.pipeline.fetch as pddata
+import pdmeasure.pipeline.data.fetch as pddata
+from pdmeasure.pipeline.data.fetch import canonicalise_uci, fetch_dataset, parse_original
+from pdmeasure.pipeline.data.mirror import load_manifest
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
-from pdmeasure.pipeline.fetch import canonicalise_uci, fetch_dataset, parse_original
-from pdmeasure.pipeline.io import write_csv
-from pdmeasure.pipeline.mirror import load_manifest
+from pdmeasure.tables.io import write_csv
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 Each bad file is checked twice, as the pipeline meets it: when the config is checked
 (:func:`pdmeasure.pipeline.config.check_data`, run while Snakemake parses the workflow, a
-:class:`ConfigError`) and in the fetch step (:func:`pdmeasure.pipeline.fetch.fetch_dataset` followed by
+:class:`ConfigError`) and in the fetch step (:func:`pdmeasure.pipeline.data.fetch.fetch_dataset` followed by
 the atomic write of the canonical table, as ``workflow/scripts/fetch_data.py`` does).
 """
 
@@ -17,12 +17,13 @@ import pandas as pd
 import pytest
 
 import pdmeasure.pipeline.config as pdconfig
-import pdmeasure.pipeline.fetch as pddata
+import pdmeasure.pipeline.data.fetch as pddata
 from helpers import TOY, repo_config, select, toy_block
 from pdmeasure.pipeline.config import ConfigError
+from pdmeasure.pipeline.data.fetch import fetch_dataset
+from pdmeasure.pipeline.data.mirror import load_manifest
 from pdmeasure.pipeline.errors import DataFetchError
-from pdmeasure.pipeline.fetch import fetch_dataset
-from pdmeasure.pipeline.io import write_csv
+from pdmeasure.tables.io import write_csv
 
 FIX_EMPTY = "to fix: give a CSV with a header row and at least one data row"
 
@@ -181,7 +182,8 @@ def test_data_not_matching_config_in_fetch_writes_nothing(case, workdir):
 
 def test_bad_fetched_table_at_config_check(workdir, monkeypatch):
     """A UCI dataset without a mirror is checked against its fetched table, if there is one."""
-    monkeypatch.setattr(pdconfig, "mirror_path", lambda config: None)
+    for module in (pdconfig.resolve, pdconfig.checks):
+        monkeypatch.setattr(module, "mirror_path", lambda config: None)
     fetched = workdir / "results" / "data" / "car.csv"
     fetched.parent.mkdir(parents=True)
     fetched.write_bytes(b"")
@@ -281,7 +283,7 @@ def test_truncated_manifest_names_line_and_column(mirror_copy):
         match=r"not valid JSON \(.* at line \d+, column \d+\); it is "
         r"truncated or corrupt",
     ):
-        pdconfig.load_manifest(mirror_copy)
+        load_manifest(mirror_copy)
 
 
 def test_corrupt_manifest_is_not_read_for_local_datasets(mirror_copy, workdir):

@@ -31,7 +31,7 @@ from pdmeasure.exact import (
 from pdmeasure.exact.forms import pd_forms
 from pdmeasure.exact.grid import grid_histograms
 from pdmeasure.exact.uniform import TooManyTerms
-from pdmeasure.pipeline.exact_tables import DatasetAnalysis, robustness_summary
+from pdmeasure.tables.exact import DatasetAnalysis, robustness_summary
 
 # The papers' grids (config.yaml) and their numbers of classes.
 GRIDS = {
@@ -430,7 +430,7 @@ def test_undefined_ratios_name_every_zero_over_zero():
 
 def test_classifier_with_undefined_pd_is_left_out_with_a_warning(caplog):
     settings = ExactSettings(**SMALL, zero_division="nan")
-    with caplog.at_level("WARNING", logger="pdmeasure.pipeline.exact_tables"):
+    with caplog.at_level("WARNING", logger="pdmeasure.tables.exact"):
         analysis = DatasetAnalysis(
             UNDEFINED, [0, 0.5, 1], settings, engine="eng", dataset="toy", classes=["x", "y", "z"]
         )
@@ -461,7 +461,7 @@ def test_classifier_with_undefined_pd_is_left_out_with_a_warning(caplog):
 
 def test_without_class_names_the_warning_names_the_class_index(caplog):
     settings = ExactSettings(**SMALL, zero_division="nan")
-    with caplog.at_level("WARNING", logger="pdmeasure.pipeline.exact_tables"):
+    with caplog.at_level("WARNING", logger="pdmeasure.tables.exact"):
         DatasetAnalysis(UNDEFINED, None, settings, engine="eng", dataset="toy")
     assert "class index 2 is never predicted" in caplog.records[0].getMessage()
 
@@ -477,8 +477,8 @@ def test_every_classifier_is_kept_under_zero_division_numbers(zero_division, cap
 
 
 def _assert_empty_with_columns(table, columns, tmp_path, name):
-    from pdmeasure.pipeline.io import write_csv
     from pdmeasure.render.exact_figures import read_exact_table
+    from pdmeasure.tables.io import write_csv
 
     assert table.empty and tuple(table.columns) == columns, name
     write_csv(table, tmp_path / f"{name}.csv")
@@ -487,7 +487,7 @@ def _assert_empty_with_columns(table, columns, tmp_path, name):
 
 
 def test_one_classifier_left_gives_empty_pairwise_tables(tmp_path):
-    from pdmeasure.pipeline import exact_tables as A
+    from pdmeasure.tables import exact as A
 
     settings = ExactSettings(**SMALL, zero_division="nan")
     matrices = {name: UNDEFINED[name] for name in ("stump", "a")}
@@ -511,7 +511,7 @@ def test_one_classifier_left_gives_empty_pairwise_tables(tmp_path):
 
 
 def test_single_configured_classifier_gives_empty_pairwise_tables():
-    from pdmeasure.pipeline import exact_tables as A
+    from pdmeasure.tables import exact as A
 
     tables = DatasetAnalysis(
         {"a": UNDEFINED["a"]}, [0, 1], ExactSettings(**SMALL), engine="e", dataset="d"
@@ -524,7 +524,7 @@ def test_single_configured_classifier_gives_empty_pairwise_tables():
 
 
 def test_no_classifier_left_gives_empty_tables_with_columns(tmp_path, caplog):
-    from pdmeasure.pipeline import exact_tables as A
+    from pdmeasure.tables import exact as A
 
     # class 2 never occurs: every classifier's recall of it is 0/0
     matrices = {
@@ -532,7 +532,7 @@ def test_no_classifier_left_gives_empty_tables_with_columns(tmp_path, caplog):
         "b": np.array([[6, 0, 0], [2, 4, 0], [0, 0, 0]]),
     }
     settings = ExactSettings(**SMALL, zero_division="nan")
-    with caplog.at_level("WARNING", logger="pdmeasure.pipeline.exact_tables"):
+    with caplog.at_level("WARNING", logger="pdmeasure.tables.exact"):
         tables = DatasetAnalysis(matrices, [0, 0.5, 1], settings, engine="e", dataset="d").tables()
     assert len(caplog.records) == 2
     assert "class index 2 never occurs, so its recall is 0/0" in caplog.records[1].getMessage()

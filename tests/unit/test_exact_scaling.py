@@ -28,7 +28,7 @@ from pdmeasure.exact import (
 )
 from pdmeasure.exact.grid import mitm_plan, mitm_seconds
 from pdmeasure.exact.uniform import TooManyTerms, term_seconds
-from pdmeasure.pipeline.exact_tables import DatasetAnalysis
+from pdmeasure.tables.exact import DatasetAnalysis
 
 
 def random_matrices(n_classes: int, n_classifiers: int, seed: int) -> dict[str, np.ndarray]:

@@ -10,7 +10,7 @@ from helpers import need_module
 need_module("pandas")
 
 from pdmeasure.exact import ExactSettings  # noqa: E402
-from pdmeasure.pipeline.exact_tables import DatasetAnalysis  # noqa: E402
+from pdmeasure.tables.exact import DatasetAnalysis  # noqa: E402
 
 MATRICES = {
     "A": np.array([[30, 5, 5], [4, 20, 6], [2, 3, 25]]),

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from helpers import pd_over_grid
-from pdmeasure.pipeline.histograms import (
+from pdmeasure.tables.histograms import (
     GRID_SUMMARY_COLUMNS,
     grid_distribution,
     grid_tables,
@@ -137,7 +137,7 @@ def test_no_undefined_pd_under_zero_division_numbers(zero_division):
 
 
 def test_undefined_pd_tables_and_csv_round_trip(tmp_path):
-    from pdmeasure.pipeline.io import read_csv, write_csv
+    from pdmeasure.tables.io import read_csv, write_csv
 
     keys = [("e", "toy", name) for name in ("A", "B", "C")]
     histogram, summary = grid_tables(
@@ -157,8 +157,8 @@ def test_undefined_pd_tables_and_csv_round_trip(tmp_path):
 
 
 def test_figure7_is_rendered_from_the_histogram_file(tmp_path):
-    from pdmeasure.pipeline.histograms import read_histogram
     from pdmeasure.render.figures import figure7, save_figure
+    from pdmeasure.tables.histograms import read_histogram
 
     frames = []
     for dataset, cms in (("one", CMS), ("two", CMS[:2])):

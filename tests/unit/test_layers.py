@@ -49,18 +49,19 @@ def test_the_package_keeps_its_layers_and_has_no_cycle(package_copy):
 
 def test_an_upward_import_breaks_the_layers(package_copy):
     # The library must not import the application: measures -> pipeline is upward.
-    _append(package_copy / "src/pdmeasure/measures/averaged.py", "import pdmeasure.pipeline.io")
+    _append(package_copy / "src/pdmeasure/measures/averaged.py", "import pdmeasure.pipeline.run")
     done = _lint(package_copy)
     assert done.returncode != 0
-    assert (
-        "Layers: command line, rendering, papers, pipeline, scorers, library BROKEN" in done.stdout
-    )
-    assert "pdmeasure.measures.averaged -> pdmeasure.pipeline.io" in done.stdout
+    assert "Layers: cli, render, paper, pipeline, tables, scorers, library BROKEN" in done.stdout
+    assert "pdmeasure.measures.averaged -> pdmeasure.pipeline.run" in done.stdout
 
 
 def test_an_import_cycle_breaks_the_acyclic_contract(package_copy):
     # fetch imports sources; sources importing fetch closes a cycle inside one layer.
-    _append(package_copy / "src/pdmeasure/pipeline/sources.py", "import pdmeasure.pipeline.fetch")
+    _append(
+        package_copy / "src/pdmeasure/pipeline/data/sources.py",
+        "import pdmeasure.pipeline.data.fetch",
+    )
     done = _lint(package_copy)
     assert done.returncode != 0
     assert "No import cycle between the modules of any package BROKEN" in done.stdout

@@ -8,8 +8,8 @@ import pytest
 
 from pdmeasure import measures
 from pdmeasure.measures.weights import format_kappa, parse_kappa
-from pdmeasure.pipeline.confusion import pooled_matrices, predictions_to_long
-from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS, measures_table, read_measures
+from pdmeasure.tables.confusion import pooled_matrices, predictions_to_long
+from pdmeasure.tables.measures import MEASURE_COLUMNS, measures_table, read_measures
 
 CLASSES = ["b", "a", "c"]  # deliberately not sorted: the order is positional for kappa
 VECTORS = {"p1": [0, 0.8, 1], "p2": [0.33, 0.66, 0.5]}

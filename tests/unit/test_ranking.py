@@ -8,9 +8,9 @@ import pytest
 
 from pdmeasure.measures.weights import format_kappa
 from pdmeasure.paper.facts import table_title
-from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
-from pdmeasure.pipeline.ranking_tables import competition_ranks, ranking_table
 from pdmeasure.render.markdown import ranking_table_markdown
+from pdmeasure.tables.measures import MEASURE_COLUMNS
+from pdmeasure.tables.rankings import competition_ranks, ranking_table
 
 CLASSIFIERS = ["Bagging", "BayesNet", "DecisionTable", "J48", "RandomForest"]
 VECTORS = {"p1": [0, 0.8, 0.6, 1]}
@@ -117,7 +117,7 @@ def test_authors_krkopt_matrices_give_published_table9(authors_reference, repo_r
     import yaml
 
     from pdmeasure.paper import published
-    from pdmeasure.pipeline.measure_table import measures_table
+    from pdmeasure.tables.measures import measures_table
 
     reference = authors_reference
     config = yaml.safe_load((repo_root / "config.yaml").read_text())["datasets"]["krkopt"]

@@ -15,9 +15,9 @@ from pdmeasure.paper import example_tables as paper
 from pdmeasure.paper import facts, published
 from pdmeasure.paper import reproduction as R
 from pdmeasure.pipeline.engines import ENGINES
-from pdmeasure.pipeline.measure_table import measures_table
-from pdmeasure.pipeline.ranking_tables import ranking_table
 from pdmeasure.render.reproduction_markdown import summary_markdown
+from pdmeasure.tables.measures import measures_table
+from pdmeasure.tables.rankings import ranking_table
 
 SKLEARN_FOR = {
     "Bagging": "Bagging",

@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import pdmeasure.pipeline.fetch as pddata
+import pdmeasure.pipeline.data.fetch as pddata
 from helpers import repo_config, sklearn_entry
+from pdmeasure.pipeline.data.mirror import load_manifest
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
 from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS
 from pdmeasure.pipeline.engines.sklearn_engine import make_estimator
-from pdmeasure.pipeline.mirror import load_manifest
 
 #: Small ensembles keep the tests fast; the code path is the same as with the config's sizes.
 FAST = {

@@ -19,8 +19,8 @@ import pytest
 import sklearn
 
 from helpers import REPO_ROOT, ZOO_CLASSES
-from pdmeasure.pipeline import sources
 from pdmeasure.pipeline.config import ConfigError
+from pdmeasure.pipeline.data import sources
 from pdmeasure.pipeline.errors import DataFetchError
 
 RECORDED = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml"

@@ -30,11 +30,14 @@ from statsmodels.stats.multitest import multipletests
 
 from helpers import sklearn_entry
 from pdmeasure import measures, stats
-from pdmeasure.pipeline import stats_across, stats_folds, stats_tables, stats_within
-from pdmeasure.pipeline.confusion import confusion_matrix
+from pdmeasure.pipeline import cv5x2
 from pdmeasure.pipeline.engines import DatasetSpec
-from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
 from pdmeasure.render import stats_report
+from pdmeasure.tables import folds as stats_folds
+from pdmeasure.tables import stats as stats_tables
+from pdmeasure.tables import stats_across, stats_within
+from pdmeasure.tables.confusion import confusion_matrix
+from pdmeasure.tables.measures import MEASURE_COLUMNS
 
 DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 # Rows: adult (sample), breast cancer, breast cancer wisconsin, cmc, ionosphere, iris,
@@ -805,7 +808,7 @@ def test_cross_validate_5x2_through_the_sklearn_engine():
     )
     spec = DatasetSpec(name="toy", target="class", classes=("yes", "no"))
     frames = [
-        stats_folds.cross_validate_5x2("sklearn", data, spec, name, params, seed=3)
+        cv5x2.cross_validate_5x2("sklearn", data, spec, name, params, seed=3)
         for name, params in (
             ("NaiveBayes", sklearn_entry("NaiveBayes", alpha=1.0)),
             ("DecisionTree", sklearn_entry("DecisionTree", criterion="entropy")),

@@ -1,4 +1,4 @@
-"""pdmeasure.pipeline.uncertainty_tables: the uncertainty step's tables, without a Snakemake run."""
+"""pdmeasure.tables.uncertainty: the uncertainty step's tables, without a Snakemake run."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 # The library package lands separately; until it is installed these tests have nothing to test.
-from pdmeasure.pipeline import uncertainty_tables as ut
-from pdmeasure.pipeline.confusion import pooled_matrices, predictions_to_long
-from pdmeasure.pipeline.measure_table import measures_table
+from pdmeasure.tables import uncertainty as ut
+from pdmeasure.tables.confusion import pooled_matrices, predictions_to_long
+from pdmeasure.tables.measures import measures_table
 
 CLASSES = ["x", "y", "z"]
 CLASSIFIERS = ["A", "B", "C"]

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pdmeasure.pipeline.confusion import (
+from pdmeasure.tables.confusion import (
     UNDEFINED_COLUMNS,
     confusion_matrix,
     pooled_matrices,

@@ -1,8 +1,8 @@
 """NaN in CSV files: written one way by ``io.write_csv`` and read back by every reader.
 
 ``zero_division: nan`` makes undefined ratios NaN, so the pipeline's CSV files hold NaN
-numbers. :func:`pdmeasure.pipeline.io.write_csv` writes them as the text ``NaN`` (missing text as an
-empty cell), and every reader parses number columns with :func:`pdmeasure.pipeline.io.text_to_float`.
+numbers. :func:`pdmeasure.tables.io.write_csv` writes them as the text ``NaN`` (missing text as an
+empty cell), and every reader parses number columns with :func:`pdmeasure.tables.io.text_to_float`.
 The tests below write with ``write_csv`` and read with the package's readers: the paper
 figures render from such files under every ``zero_division`` setting, NaN cells come back in
 the same places. Real Snakemake runs under ``zero_division: nan`` and 1 are in
@@ -20,14 +20,14 @@ import pytest
 from helpers import PNG_MAGIC, raw_csv
 from pdmeasure.paper import example_tables as paper
 from pdmeasure.paper import reproduction
-from pdmeasure.pipeline.histograms import read_histogram
-from pdmeasure.pipeline.io import NAN_TEXT, read_csv, text_to_float, write_csv
-from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS, read_measures
-from pdmeasure.pipeline.stats_tables import read_stats_table
 from pdmeasure.render import cd_diagram
 from pdmeasure.render import paper_figures as F
 from pdmeasure.render.exact_figures import read_exact_table
 from pdmeasure.render.figures import save_figure
+from pdmeasure.tables.histograms import read_histogram
+from pdmeasure.tables.io import NAN_TEXT, read_csv, text_to_float, write_csv
+from pdmeasure.tables.measures import MEASURE_COLUMNS, read_measures
+from pdmeasure.tables.stats import read_stats_table
 
 ZERO_DIVISIONS = [0.0, 1.0, "nan"]
 

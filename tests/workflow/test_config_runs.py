@@ -72,8 +72,9 @@ def test_snakemake_stops_before_any_job(tmp_path, uci_mirror, snakemake_runner, 
 def test_twenty_classes_with_a_three_value_grid_stop_at_config_time(tmp_path, snakemake_runner):
     classes = many_classes_csv(tmp_path / "many.csv", 20)
     write_config(tmp_path, many_classes_config(classes, kappa_grid=[0, 0.5, 1]))
-    # The refusal comes while the workflow is parsed, before any job: a short timeout holds.
-    done = snakemake_runner(tmp_path, "--cores", "2", timeout=10)
+    # The refusal comes while the workflow is parsed, before any job: no results or logs
+    # folder is made (below). The timeout only bounds a hang (about 5 s on an idle machine).
+    done = snakemake_runner(tmp_path, "--cores", "2", timeout=120)
     assert done.returncode != 0
     out = done.stdout + done.stderr
     assert "config key `datasets.many.kappa_grid`" in out

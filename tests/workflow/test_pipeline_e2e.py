@@ -18,13 +18,14 @@ from helpers import REPO_ROOT, SMALL_FOLDS, pd_over_grid, select, small_config, 
 from pdmeasure import measures
 from pdmeasure.paper import published
 from pdmeasure.paper import reproduction as R
-from pdmeasure.pipeline import stats_folds, stats_tables
-from pdmeasure.pipeline.confusion import LONG_COLUMNS, POOLED, from_long, pooled_matrices, read_long
+from pdmeasure.pipeline.data.mirror import load_manifest
 from pdmeasure.pipeline.engines import ENGINES
-from pdmeasure.pipeline.histograms import histogram_edges, read_histogram
-from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS, read_measures
-from pdmeasure.pipeline.mirror import load_manifest
-from pdmeasure.pipeline.ranking_tables import competition_ranks
+from pdmeasure.tables import folds as stats_folds
+from pdmeasure.tables import stats as stats_tables
+from pdmeasure.tables.confusion import LONG_COLUMNS, POOLED, from_long, pooled_matrices, read_long
+from pdmeasure.tables.histograms import histogram_edges, read_histogram
+from pdmeasure.tables.measures import MEASURE_COLUMNS, read_measures
+from pdmeasure.tables.rankings import competition_ranks
 
 pytestmark = pytest.mark.slow
 
@@ -166,7 +167,7 @@ def test_every_job_logs_its_cpu_time_and_the_figures_script_reads_the_run(small_
     import subprocess
     import sys
 
-    from pdmeasure.pipeline.io import CPU_LOG_LABEL
+    from pdmeasure.pipeline.run import CPU_LOG_LABEL
 
     workdir = small_pipeline.parent
     logs = sorted((workdir / "logs").rglob("*.log"))
@@ -215,7 +216,7 @@ def test_simulated_cores_replay_the_run_within_its_bounds(small_pipeline, snakem
 def test_pipeline_grid_files(small_pipeline):
     import yaml
 
-    from pdmeasure.pipeline.confusion import pooled_matrices, read_long
+    from pdmeasure.tables.confusion import pooled_matrices, read_long
 
     config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
     block = config["datasets"]["car"]
@@ -240,7 +241,7 @@ def test_pipeline_grid_files(small_pipeline):
 def test_pipeline_measures_csv_matches_direct_calls(small_pipeline):
     import yaml
 
-    from pdmeasure.pipeline.confusion import read_long
+    from pdmeasure.tables.confusion import read_long
 
     config = yaml.safe_load((small_pipeline.parent / "config.yaml").read_text())
     zero_division = config.get("zero_division", 0.0)

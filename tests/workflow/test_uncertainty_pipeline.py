@@ -19,10 +19,11 @@ import pytest
 import yaml
 
 from helpers import run_snakemake
-from pdmeasure.pipeline.io import read_csv
-from pdmeasure.pipeline.measure_table import read_measures
-from pdmeasure.pipeline.ranking_tables import ranking_table
-from pdmeasure.pipeline.uncertainty_tables import (
+from pdmeasure.render.markdown import ranking_table_markdown
+from pdmeasure.tables.io import read_csv
+from pdmeasure.tables.measures import read_measures
+from pdmeasure.tables.rankings import ranking_table
+from pdmeasure.tables.uncertainty import (
     COMPANION_COLUMNS,
     EXPLORER_DRAWS,
     INTERVAL_COLUMNS,
@@ -31,7 +32,6 @@ from pdmeasure.pipeline.uncertainty_tables import (
     WITHIN_COLUMNS,
     read_signed_rank,
 )
-from pdmeasure.render.markdown import ranking_table_markdown
 
 pytestmark = pytest.mark.slow
 

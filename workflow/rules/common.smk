@@ -12,8 +12,8 @@ from snakemake.utils import validate
 
 import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.paper.facts import PD_DATASET_TABLES
-from pdmeasure.pipeline.stats_folds import CV5X2_FOLDS, CV5X2_REPEATS
-from pdmeasure.pipeline.stats_tables import comparison_keys, file_stem
+from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS
+from pdmeasure.tables.stats import comparison_keys, file_stem
 
 try:
     validate(config, str(pdconfig.SCHEMA_PATH), set_default=True)

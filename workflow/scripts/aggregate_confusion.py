@@ -3,8 +3,9 @@
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
-from pdmeasure.pipeline.confusion import LONG_COLUMNS, read_long
-from pdmeasure.pipeline.io import run_script, write_csv
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.confusion import LONG_COLUMNS, read_long
+from pdmeasure.tables.io import write_csv
 
 
 def main(smk, log) -> None:

@@ -3,8 +3,9 @@ measures.csv and warnings.csv."""
 
 import pandas as pd
 
-from pdmeasure.pipeline.io import read_csv, run_script, write_csv
-from pdmeasure.pipeline.measure_table import read_measures
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.io import read_csv, write_csv
+from pdmeasure.tables.measures import read_measures
 
 
 def main(smk, log) -> None:

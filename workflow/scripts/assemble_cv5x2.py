@@ -6,8 +6,9 @@
 
 import pandas as pd
 
-from pdmeasure.pipeline.io import run_script, write_csv
-from pdmeasure.pipeline.stats_folds import read_predictions
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.folds import read_predictions
+from pdmeasure.tables.io import write_csv
 
 
 def main(smk, log) -> None:

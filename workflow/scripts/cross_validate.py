@@ -5,10 +5,11 @@ Writes the per-sample predictions and the per-fold and pooled confusion matrices
 """
 
 from pdmeasure.pipeline.config import dataset_spec_from_dict
-from pdmeasure.pipeline.confusion import cv_tables
+from pdmeasure.pipeline.data.fetch import read_canonical
 from pdmeasure.pipeline.engines import CVSpec, get_engine
-from pdmeasure.pipeline.fetch import read_canonical
-from pdmeasure.pipeline.io import run_script, write_csv
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.confusion import cv_tables
+from pdmeasure.tables.io import write_csv
 
 
 def main(smk, log) -> None:

@@ -4,9 +4,10 @@ import logging
 import time
 
 from pdmeasure.exact import ExactSettings
-from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.pipeline.exact_tables import DatasetAnalysis
-from pdmeasure.pipeline.io import run_script, write_csv
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.confusion import pooled_matrices, read_long
+from pdmeasure.tables.exact import DatasetAnalysis
+from pdmeasure.tables.io import write_csv
 
 
 def main(smk, log) -> None:

@@ -4,8 +4,9 @@ import logging
 
 import pandas as pd
 
-from pdmeasure.pipeline.exact_tables import robustness_summary
-from pdmeasure.pipeline.io import run_script, write_csv
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.exact import robustness_summary
+from pdmeasure.tables.io import write_csv
 
 _TEXT = {
     "engine": str,

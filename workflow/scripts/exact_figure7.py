@@ -4,7 +4,7 @@ import logging
 
 import pandas as pd
 
-from pdmeasure.pipeline.io import run_script
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.exact_figures import fine_figure7, read_exact_table
 from pdmeasure.render.figures import save_figure
 

@@ -2,7 +2,7 @@
 
 import logging
 
-from pdmeasure.pipeline.io import run_script
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.exact_figures import cdf_figure, read_exact_table, share_bars, win_heatmap
 from pdmeasure.render.figures import save_figure
 

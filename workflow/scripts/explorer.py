@@ -4,9 +4,9 @@ import json
 import logging
 from pathlib import Path
 
-from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.pipeline.io import run_script
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.explorer import write_explorer
+from pdmeasure.tables.confusion import pooled_matrices, read_long
 
 
 def main(smk, log) -> None:

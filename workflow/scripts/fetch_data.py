@@ -3,8 +3,9 @@
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
-from pdmeasure.pipeline.fetch import fetch_dataset
-from pdmeasure.pipeline.io import run_script, write_csv, write_json
+from pdmeasure.pipeline.data.fetch import fetch_dataset
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.io import write_csv, write_json
 
 
 def main(smk, log) -> None:

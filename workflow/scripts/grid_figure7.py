@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from pdmeasure.pipeline.histograms import read_histogram
-from pdmeasure.pipeline.io import run_script
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.figures import figure7, save_figure
+from pdmeasure.tables.histograms import read_histogram
 
 
 def main(smk, log) -> None:

@@ -1,8 +1,9 @@
 """Snakemake script: pd over one dataset's kappa grid -> histogram.csv, summary.csv."""
 
-from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.pipeline.histograms import grid_tables
-from pdmeasure.pipeline.io import run_script, write_csv
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.confusion import pooled_matrices, read_long
+from pdmeasure.tables.histograms import grid_tables
+from pdmeasure.tables.io import write_csv
 
 
 def main(smk, log) -> None:

@@ -1,9 +1,10 @@
 """Snakemake script of rule measures: pooled matrices of one engine and dataset -> its measures,
 and the classes whose precision (never predicted) or recall (never actual) is 0/0."""
 
-from pdmeasure.pipeline.confusion import pooled_matrices, read_long, undefined_precision
-from pdmeasure.pipeline.io import run_script, write_csv
-from pdmeasure.pipeline.measure_table import measures_table
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.confusion import pooled_matrices, read_long, undefined_precision
+from pdmeasure.tables.io import write_csv
+from pdmeasure.tables.measures import measures_table
 
 
 def main(smk, log) -> None:

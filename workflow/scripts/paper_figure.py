@@ -2,7 +2,7 @@
 
 import logging
 
-from pdmeasure.pipeline.io import run_script
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render import paper_figures as F
 from pdmeasure.render.figures import save_figure
 

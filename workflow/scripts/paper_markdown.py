@@ -3,8 +3,9 @@
 import logging
 
 from pdmeasure.paper.example_tables import read_table
-from pdmeasure.pipeline.io import run_script, write_text
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.markdown import paper_table_markdown
+from pdmeasure.tables.io import write_text
 
 
 def main(smk, log) -> None:

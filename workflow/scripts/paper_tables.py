@@ -3,7 +3,8 @@
 import logging
 
 from pdmeasure.paper import example_tables as paper
-from pdmeasure.pipeline.io import run_script, write_csv
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.io import write_csv
 
 
 def main(smk, log) -> None:

@@ -1,9 +1,10 @@
 """Snakemake script: measures.csv -> one ranking table (paper Tables 6-9), CSV and Markdown."""
 
-from pdmeasure.pipeline.io import run_script, write_csv, write_text
-from pdmeasure.pipeline.measure_table import read_measures
-from pdmeasure.pipeline.ranking_tables import ranking_table
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.markdown import ranking_table_markdown
+from pdmeasure.tables.io import write_csv, write_text
+from pdmeasure.tables.measures import read_measures
+from pdmeasure.tables.rankings import ranking_table
 
 
 def main(smk, log) -> None:

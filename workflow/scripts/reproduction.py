@@ -7,9 +7,10 @@ import pandas as pd
 from pdmeasure.paper import published
 from pdmeasure.paper.example_tables import read_table
 from pdmeasure.paper.reproduction import reproduction_table, status_counts
-from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.pipeline.io import run_script, write_csv
-from pdmeasure.pipeline.measure_table import read_measures
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.confusion import pooled_matrices, read_long
+from pdmeasure.tables.io import write_csv
+from pdmeasure.tables.measures import read_measures
 
 
 def main(smk, log) -> None:

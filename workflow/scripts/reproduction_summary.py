@@ -3,8 +3,9 @@
 import logging
 
 from pdmeasure.paper.reproduction import read_reproduction, summary_tables
-from pdmeasure.pipeline.io import run_script, write_text
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.reproduction_markdown import summary_markdown
+from pdmeasure.tables.io import write_text
 
 
 def main(smk, log) -> None:

@@ -2,9 +2,10 @@
 
 import logging
 
-from pdmeasure.pipeline.io import run_script, write_csv
-from pdmeasure.pipeline.measure_table import read_measures
-from pdmeasure.pipeline.stats_across import compare_across_datasets
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.io import write_csv
+from pdmeasure.tables.measures import read_measures
+from pdmeasure.tables.stats_across import compare_across_datasets
 
 
 def main(smk, log) -> None:

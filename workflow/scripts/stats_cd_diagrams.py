@@ -2,7 +2,7 @@
 
 import logging
 
-from pdmeasure.pipeline.io import run_script
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.cd_diagram import read_cd_table, render_cd_diagrams
 
 

@@ -5,10 +5,11 @@ on one dataset (``cv.per_fold``), for the 5x2cv tests.
 """
 
 from pdmeasure.pipeline.config import dataset_spec_from_dict
+from pdmeasure.pipeline.cv5x2 import cross_validate_5x2
+from pdmeasure.pipeline.data.fetch import read_canonical
 from pdmeasure.pipeline.engines import get_engine
-from pdmeasure.pipeline.fetch import read_canonical
-from pdmeasure.pipeline.io import run_script, write_csv
-from pdmeasure.pipeline.stats_folds import cross_validate_5x2
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.io import write_csv
 
 
 def main(smk, log) -> None:

@@ -5,11 +5,12 @@ import os
 
 import pandas as pd
 
-from pdmeasure.pipeline.io import run_script, write_text
-from pdmeasure.pipeline.stats_across import AcrossTables
-from pdmeasure.pipeline.stats_tables import read_stats_table
-from pdmeasure.pipeline.uncertainty_schema import read_signed_rank
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.stats_report import stats_report
+from pdmeasure.tables.io import write_text
+from pdmeasure.tables.stats import read_stats_table
+from pdmeasure.tables.stats_across import AcrossTables
+from pdmeasure.tables.uncertainty_schema import read_signed_rank
 
 
 def main(smk, log) -> None:

@@ -4,10 +4,11 @@ import logging
 
 import pandas as pd
 
-from pdmeasure.pipeline.io import run_script, write_csv, write_text
-from pdmeasure.pipeline.stats_folds import check_paired_folds, fold_measure_values, read_predictions
-from pdmeasure.pipeline.stats_within import compare_within_dataset, significance_table
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.stats_report import significance_markdown
+from pdmeasure.tables.folds import check_paired_folds, fold_measure_values, read_predictions
+from pdmeasure.tables.io import write_csv, write_text
+from pdmeasure.tables.stats_within import compare_within_dataset, significance_table
 
 
 def _values(paths, smk, scheme):

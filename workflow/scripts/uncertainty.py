@@ -1,16 +1,17 @@
 """Snakemake script of rule uncertainty: one engine and dataset's CV results -> intervals,
 pairwise and rank probabilities, the correlated t-tests, the companion ranking table, the
-explorer's draws and the two figures (thin wrapper of pdmeasure.pipeline.uncertainty_tables)."""
+explorer's draws and the two figures (thin wrapper of pdmeasure.tables.uncertainty)."""
 
 import numpy as np
 
-from pdmeasure.pipeline import uncertainty_tables as ut
-from pdmeasure.pipeline.confusion import pooled_matrices, read_long
-from pdmeasure.pipeline.io import run_script, write_csv, write_json, write_text
-from pdmeasure.pipeline.stats_folds import read_predictions
+from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.figures import save_figure
 from pdmeasure.render.uncertainty_figures import forest_figure, posterior_figure
 from pdmeasure.render.uncertainty_markdown import companion_markdown
+from pdmeasure.tables import uncertainty as ut
+from pdmeasure.tables.confusion import pooled_matrices, read_long
+from pdmeasure.tables.folds import read_predictions
+from pdmeasure.tables.io import write_csv, write_json, write_text
 
 
 def compute(smk) -> tuple[dict, np.ndarray]:

@@ -1,9 +1,10 @@
 """Snakemake script of rule uncertainty_across: measures.csv -> the Bayesian signed-rank test
 of every pair across datasets (thin wrapper)."""
 
-from pdmeasure.pipeline.io import run_script, write_csv
-from pdmeasure.pipeline.measure_table import read_measures
-from pdmeasure.pipeline.uncertainty_tables import signed_rank_table
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.tables.io import write_csv
+from pdmeasure.tables.measures import read_measures
+from pdmeasure.tables.uncertainty import signed_rank_table
 
 
 def main(smk, log) -> None:

@@ -65,7 +65,7 @@ def compare_tables(
     """
     # The tables are pandas frames (the pipeline extra): imported when the command runs, so
     # that a bare install can still run ``score`` and report the missing extra here.
-    from pdmeasure.pipeline.exact_tables import DatasetAnalysis
+    from pdmeasure.tables.exact import DatasetAnalysis
 
     space = "grid" if grid is not None else "uniform"
     settings = ExactSettings(zero_division=zero_division, monte_carlo_samples=samples, seed=seed)

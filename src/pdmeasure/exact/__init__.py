@@ -17,7 +17,7 @@ are sums of independent per-class terms. This package computes, without enumerat
 - best-classifier shares and ranking robustness by linear programming (``first_place``).
 
 The tidy tables of one engine and dataset (win probabilities, shares, robustness) are built
-from these by :class:`pdmeasure.pipeline.exact_tables.DatasetAnalysis`.
+from these by :class:`pdmeasure.tables.exact.DatasetAnalysis`.
 
 Modules: ``forms`` (pd as a linear form, kappa grids), ``grid``, ``lattice``, ``uniform``,
 ``first_place`` (shares, LP), ``analysis`` (distribution, extremes, moments of one form).

@@ -7,7 +7,7 @@ middle fits ``max_half`` partial sums per half and its estimated time
 stands for kappa uniform on [0, 1]^C.
 :func:`undefined_ratios` names the 0/0 ratios that leave pd undefined somewhere in kappa space
 under ``zero_division="nan"``. The tidy tables of a whole engine and dataset are built from
-these by :class:`pdmeasure.pipeline.exact_tables.DatasetAnalysis`.
+these by :class:`pdmeasure.tables.exact.DatasetAnalysis`.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ import pandas as pd
 from pdmeasure import measures as M
 from pdmeasure.paper import examples
 from pdmeasure.paper.facts import PACC_PAPER, PD_PAPER
-from pdmeasure.pipeline.io import read_csv
+from pdmeasure.tables.io import read_csv
 
 TABLE_COLUMNS = ("paper", "table", "row", "column", "value", "decimals")
 
@@ -429,7 +429,7 @@ TITLES: dict[tuple[str, str], str] = {
 def read_table(path) -> pd.DataFrame:
     """Read a tidy paper table CSV (keys as text, ``value`` float, ``decimals`` int).
 
-    ``value`` goes through :func:`~pdmeasure.pipeline.io.text_to_float`: a ``NaN`` cell (a measure
+    ``value`` goes through :func:`~pdmeasure.tables.io.text_to_float`: a ``NaN`` cell (a measure
     undefined under ``zero_division: nan``) reads back as NaN.
     """
     return read_csv(path, required=TABLE_COLUMNS, numbers=["value"], integers=["decimals"])

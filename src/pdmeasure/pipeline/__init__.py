@@ -1,10 +1,13 @@
-"""The workflow's plumbing: what the Snakemake rules in ``workflow/`` run.
+"""The workflow's plumbing: what the Snakemake rules in ``workflow/`` run, apart from the tables.
 
-Config validation (:mod:`~pdmeasure.pipeline.config`, against the packaged
-``config.schema.yaml``), dataset fetching (:mod:`~pdmeasure.pipeline.fetch`), the classifier
-engines (:mod:`~pdmeasure.pipeline.engines`), confusion matrices in long format
-(:mod:`~pdmeasure.pipeline.confusion`), the tidy tables of measures, kappa-grid histograms,
-rankings and statistics, and atomic file output (:mod:`~pdmeasure.pipeline.io`).
+* :mod:`~pdmeasure.pipeline.config` -- ``config.yaml`` validated (the packaged
+  ``config.schema.yaml``), resolved and checked across keys; the specs the jobs are given;
+* :mod:`~pdmeasure.pipeline.data` -- the datasets' sources, the UCI mirror, the canonical table;
+* :mod:`~pdmeasure.pipeline.engines` -- the classifier engines (scikit-learn, Weka);
+* :mod:`~pdmeasure.pipeline.cv5x2` -- the 5 x 2-fold CV of the paired tests;
+* :mod:`~pdmeasure.pipeline.run` -- how a workflow script runs (its log, errors, CPU time);
+* :mod:`~pdmeasure.pipeline.errors` -- the errors of the configuration and of fetching.
 
+The tidy tables the jobs write live one layer down, in :mod:`pdmeasure.tables`.
 Needs the ``[pipeline]`` extra (pandas, scikit-learn, snakemake, ucimlrepo, ...).
 """

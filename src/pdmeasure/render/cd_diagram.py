@@ -4,7 +4,7 @@ A CD diagram puts the classifiers on an axis of average ranks (rank 1 = best, on
 shows the Nemenyi critical difference as a bar, and joins with a thick line every group of
 classifiers whose ranks differ by less than the CD (no significant difference). The
 figures are rendered from the tidy ``cd.csv`` written by the statistics step
-(:data:`pdmeasure.pipeline.stats_tables.CD_COLUMNS`), never recomputed here.
+(:data:`pdmeasure.tables.stats.CD_COLUMNS`), never recomputed here.
 
 Only :class:`matplotlib.figure.Figure` is used (no pyplot state), so rendering works
 without a display and in parallel jobs.
@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pdmeasure.pipeline.io import atomic_path
-from pdmeasure.pipeline.stats_tables import measure_label, read_stats_table
+from pdmeasure.tables.io import atomic_path
+from pdmeasure.tables.stats import measure_label, read_stats_table
 
 #: Vertical spacing (data units) between two classifier labels on one side.
 _STEP = 0.35
@@ -187,8 +187,8 @@ def cd_figure_from_table(
 def read_cd_table(path) -> pd.DataFrame:
     """Read ``cd.csv`` keeping ``kappa`` as text (empty stays ``""``).
 
-    Read by :func:`~pdmeasure.pipeline.stats_tables.read_stats_table`: numbers through
-    :func:`~pdmeasure.pipeline.io.text_to_float` (a ``NaN`` cell, e.g. the ``cd`` of a comparison
+    Read by :func:`~pdmeasure.tables.stats.read_stats_table`: numbers through
+    :func:`~pdmeasure.tables.io.text_to_float` (a ``NaN`` cell, e.g. the ``cd`` of a comparison
     with too few datasets, reads as NaN), ``lower_is_better`` as bool.
     """
     return read_stats_table(path)

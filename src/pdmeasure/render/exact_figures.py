@@ -9,11 +9,11 @@
   vectors on krkopt), from the exact or bounded histogram.
 
 :func:`read_exact_table` reads any of the exact-analysis CSVs back (text columns as text,
-every other column through :func:`~pdmeasure.pipeline.io.text_to_float`).
+every other column through :func:`~pdmeasure.tables.io.text_to_float`).
 
 A table may be empty (header only): under ``zero_division="nan"`` a classifier whose pd is
 undefined somewhere in kappa space is left out of the exact analysis (see
-:class:`pdmeasure.pipeline.exact_tables.DatasetAnalysis`), and win probabilities need two
+:class:`pdmeasure.tables.exact.DatasetAnalysis`), and win probabilities need two
 classifiers, so an engine with a single classifier has none. An empty table renders a
 placeholder figure that says why, instead of failing the job.
 """
@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pdmeasure.pipeline.io import read_csv, require_columns, text_to_float
 from pdmeasure.render.figures import figure7, new_figure
+from pdmeasure.tables.io import read_csv, require_columns, text_to_float
 
 #: Columns of the exact-analysis tables that hold text (names, kappa vectors written
 #: ``0;0.8;0.6;1``, methods, and ``n_vectors``, empty for the uniform space); every other
@@ -63,7 +63,7 @@ def read_exact_table(path) -> pd.DataFrame:
     """Read an exact-analysis CSV (win, cdf, share, histogram, summary, robustness, ...).
 
     Columns in :data:`EXACT_TEXT_COLUMNS` stay text (empty cells as ``""``); every other
-    column goes through :func:`~pdmeasure.pipeline.io.text_to_float`, so ``NaN`` cells (e.g. the pd
+    column goes through :func:`~pdmeasure.tables.io.text_to_float`, so ``NaN`` cells (e.g. the pd
     of a classifier that is never first) read back as NaN and ``inf`` as infinity.
     """
     frame = read_csv(path)

@@ -34,8 +34,8 @@ import numpy as np
 
 from pdmeasure._validation import check_zero_division
 from pdmeasure.exact import ExactSettings
-from pdmeasure.pipeline.exact_tables import DatasetAnalysis
-from pdmeasure.pipeline.io import write_text
+from pdmeasure.tables.exact import DatasetAnalysis
+from pdmeasure.tables.io import write_text
 
 #: Bin width of the embedded pd histograms.
 HISTOGRAM_BIN_WIDTH = 0.02
@@ -124,7 +124,7 @@ def explorer_data(
         Value of a 0/0 precision or recall, in Python and in the page alike.
     uncertainty : mapping, optional
         Draws of each classifier's per-class precision and recall, with the interval's
-        ``level`` and ``method`` (``pdmeasure.pipeline.uncertainty_tables.explorer_draws``):
+        ``level`` and ``method`` (``pdmeasure.tables.uncertainty.explorer_draws``):
         the page then shows pd's interval and each classifier's probability of ranking first
         at the kappa currently set (pd is linear in them, eq. 30).
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pdmeasure.pipeline.histograms import GRID_HISTOGRAM_COLUMNS
-from pdmeasure.pipeline.io import atomic_path, require_columns
+from pdmeasure.tables.histograms import GRID_HISTOGRAM_COLUMNS
+from pdmeasure.tables.io import atomic_path, require_columns
 
 PANEL_SIZE = (2.6, 1.9)  # inches per panel (width, height)
 
@@ -27,7 +27,7 @@ def new_figure(nrows: int, ncols: int, *, panel_size=PANEL_SIZE, **subplot_kw):
 
 
 def save_figure(fig: Figure, path, *, dpi: int = 150) -> Path:
-    """Save ``fig`` atomically (see :func:`pdmeasure.pipeline.io.atomic_path`); format from the suffix."""
+    """Save ``fig`` atomically (see :func:`pdmeasure.tables.io.atomic_path`); format from the suffix."""
     path = Path(path)
     fmt = path.suffix.lstrip(".") or "png"
     with atomic_path(path) as tmp:
@@ -49,7 +49,7 @@ def figure7(
     ----------
     histogram : DataFrame
         Rows of ``grids/{engine}/{dataset}/histogram.csv`` (columns
-        :data:`pdmeasure.pipeline.histograms.GRID_HISTOGRAM_COLUMNS`), one or more datasets of ONE engine.
+        :data:`pdmeasure.tables.histograms.GRID_HISTOGRAM_COLUMNS`), one or more datasets of ONE engine.
     datasets, classifiers : sequence of str, optional
         Row and column order; default: order of first appearance in ``histogram``.
     title : str, optional
@@ -65,7 +65,7 @@ def figure7(
         is its occupied bins padded by two bins, at least 0.1 wide, within [0, 1]: the
         distributions are narrow and far apart, and the panels show their shapes. y is the
         number of kappa vectors per bin. The counts cover the kappa vectors where pd is
-        defined (see :mod:`pdmeasure.pipeline.histograms`); a panel whose counts are all zero (pd undefined
+        defined (see :mod:`pdmeasure.tables.histograms`); a panel whose counts are all zero (pd undefined
         at every vector, possible under ``zero_division="nan"``) says so.
     """
     require_columns(histogram.columns, GRID_HISTOGRAM_COLUMNS, "histogram table")

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pdmeasure.pipeline.io import write_text
+from pdmeasure.tables.io import write_text
 
 
 def page_command(

@@ -10,8 +10,8 @@ import pandas as pd
 from pdmeasure.measures.weights import format_kappa
 from pdmeasure.paper.example_tables import TABLE_COLUMNS, TITLES
 from pdmeasure.paper.facts import table_title
-from pdmeasure.pipeline.io import require_columns
-from pdmeasure.pipeline.ranking_tables import TABLE_DECIMALS
+from pdmeasure.tables.io import require_columns
+from pdmeasure.tables.rankings import TABLE_DECIMALS
 
 
 def _format(value: float, decimals: int) -> str:

@@ -21,7 +21,7 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from pdmeasure.pipeline.io import read_csv
+from pdmeasure.tables.io import read_csv
 
 SURFACE_COLUMNS = ("panel", "matrix", "kappa1", "kappa2", "value")
 POINT_COLUMNS = ("label", "kappa1", "kappa2", "value")
@@ -43,7 +43,7 @@ CMAP = "viridis"
 def read_surface(path) -> pd.DataFrame:
     """A figure's surface CSV (``panel, matrix, kappa1, kappa2, value``).
 
-    ``panel`` is read as int, kappas and ``value`` by :func:`~pdmeasure.pipeline.io.text_to_float`
+    ``panel`` is read as int, kappas and ``value`` by :func:`~pdmeasure.tables.io.text_to_float`
     (``NaN`` cells, e.g. under ``zero_division: nan``, become NaN), ``matrix`` stays text.
     """
     return read_csv(

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
-from pdmeasure.pipeline.stats_across import AcrossTables
-from pdmeasure.pipeline.stats_tables import POSTHOC_TESTS, measure_label
 from pdmeasure.render.uncertainty_markdown import bayesian_markdown
+from pdmeasure.tables.stats import POSTHOC_TESTS, measure_label
+from pdmeasure.tables.stats_across import AcrossTables
 
 #: Display name of each test (the ``test`` column of the tables) in the report.
 TEST_TITLES = {
@@ -68,7 +68,7 @@ def _table(frame: pd.DataFrame) -> str:
 def significance_markdown(table: pd.DataFrame, *, alpha: float) -> str:
     """Markdown of one dataset's significance table: one table per measure.
 
-    ``table`` is :func:`~pdmeasure.pipeline.stats_within.significance_table` of one (engine, dataset).
+    ``table`` is :func:`~pdmeasure.tables.stats_within.significance_table` of one (engine, dataset).
     """
     if table.empty:
         return (
@@ -194,7 +194,7 @@ def power_table(across: AcrossTables, engine: str, alpha: float) -> pd.DataFrame
 def not_compared(across: AcrossTables, engine: str) -> list[str]:
     """Why each (measure, kappa) with omnibus rows but no ranks was not compared across datasets.
 
-    :func:`~pdmeasure.pipeline.stats_across.compare_across_datasets` writes only omnibus rows, with
+    :func:`~pdmeasure.tables.stats_across.compare_across_datasets` writes only omnibus rows, with
     the reason as ``note``, for a comparison it refuses to run (pd at a kappa-vector name
     whose vectors differ between datasets). Returns ``"label: note"`` per such key.
     """
@@ -259,16 +259,16 @@ def stats_report(
     Parameters
     ----------
     across : AcrossTables
-        From :func:`~pdmeasure.pipeline.stats_across.compare_across_datasets` (or read back from its
+        From :func:`~pdmeasure.tables.stats_across.compare_across_datasets` (or read back from its
         CSV files).
     significance : DataFrame
-        :func:`~pdmeasure.pipeline.stats_within.significance_table` of every (engine, dataset),
+        :func:`~pdmeasure.tables.stats_within.significance_table` of every (engine, dataset),
         concatenated.
     alpha : float
     figures : mapping, optional
         (engine, measure, kappa) -> path of the CD diagram, relative to the report.
     bayesian : DataFrame, optional
-        ``pdmeasure.pipeline.uncertainty_tables.signed_rank_table``: adds the section
+        ``pdmeasure.tables.uncertainty.signed_rank_table``: adds the section
         :func:`~pdmeasure.render.uncertainty_markdown.bayesian_markdown` at the end.
     """
     figures = figures or {}

@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from pdmeasure.pipeline.io import require_columns
-from pdmeasure.pipeline.ranking_tables import table_rows
-from pdmeasure.pipeline.uncertainty_schema import INTERVAL_COLUMNS, POSTERIOR_COLUMNS
+from pdmeasure.tables.io import require_columns
+from pdmeasure.tables.rankings import table_rows
+from pdmeasure.tables.uncertainty_schema import INTERVAL_COLUMNS, POSTERIOR_COLUMNS
 
 
 def forest_figure(

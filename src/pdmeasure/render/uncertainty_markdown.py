@@ -1,5 +1,5 @@
 """Markdown of the uncertainty step: the companion ranking tables and the report's Bayesian
-section. Every number is computed in ``pdmeasure.pipeline.uncertainty_tables`` (verdicts
+section. Every number is computed in ``pdmeasure.tables.uncertainty`` (verdicts
 included); these functions only format it."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from pdmeasure.paper.facts import table_title
-from pdmeasure.pipeline.io import require_columns
-from pdmeasure.pipeline.ranking_tables import FIXED_ROWS, TABLE_DECIMALS
-from pdmeasure.pipeline.stats_tables import measure_label
-from pdmeasure.pipeline.uncertainty_schema import (
+from pdmeasure.render.markdown import ranking_grid
+from pdmeasure.tables.io import require_columns
+from pdmeasure.tables.rankings import FIXED_ROWS, TABLE_DECIMALS
+from pdmeasure.tables.stats import measure_label
+from pdmeasure.tables.uncertainty_schema import (
     ACROSS_COLUMNS,
     COMPANION_COLUMNS,
     VERDICT_THRESHOLD,
 )
-from pdmeasure.render.markdown import ranking_grid
 
 
 def companion_markdown(
@@ -69,7 +69,7 @@ def bayesian_markdown(across: pd.DataFrame) -> str:
 
     One table per engine: per compared measure (the ranking tables' rows, and pd at every
     kappa compared across datasets) and pair, P(A better), P(equivalent) and P(B better) and
-    the verdict of :func:`pdmeasure.pipeline.uncertainty_schema.verdict`.
+    the verdict of :func:`pdmeasure.tables.uncertainty_schema.verdict`.
     """
     require_columns(across.columns, ACROSS_COLUMNS, "signed-rank table")
     shown = across[across["measure"].isin(REPORT_MEASURES) | (across["kappa"] != "")]

@@ -34,7 +34,7 @@ Modules, by theme (everything public is re-exported here; numpy and scipy only):
 
 The tidy tables the workflow writes from these tests (``measures.csv`` -> ranks, omnibus,
 post-hoc and CD tables; per-fold measures -> paired tests) are built by
-:mod:`pdmeasure.pipeline.stats_across` and :mod:`pdmeasure.pipeline.stats_within`.
+:mod:`pdmeasure.tables.stats_across` and :mod:`pdmeasure.tables.stats_within`.
 """
 
 from pdmeasure.stats.omnibus import (

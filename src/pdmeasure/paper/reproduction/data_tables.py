@@ -27,7 +27,7 @@ from pdmeasure.paper.reproduction.verdicts import (
     known_cause,
     paper_columns,
 )
-from pdmeasure.pipeline.ranking_tables import competition_ranks, table_rows
+from pdmeasure.tables.rankings import competition_ranks, table_rows
 
 PAPER_CV_FOLDS = 10
 
@@ -99,7 +99,7 @@ def compare_data_tables(
     config : mapping
         The validated pipeline config (``engines``, ``classifiers``, ``datasets``, ``cv``).
     measures : DataFrame
-        ``measures.csv`` (:func:`pdmeasure.pipeline.measure_table.read_measures`): reproduced values.
+        ``measures.csv`` (:func:`pdmeasure.tables.measures.read_measures`): reproduced values.
     rankings : DataFrame
         The tidy ranking tables (``engine, dataset, row, classifier, value, rank``): ranks.
     pooled : mapping, optional

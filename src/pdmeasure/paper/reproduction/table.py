@@ -12,7 +12,7 @@ from pdmeasure.paper.reproduction.data_tables import compare_data_tables
 from pdmeasure.paper.reproduction.no_data import compare_no_data
 from pdmeasure.paper.reproduction.verdicts import NOT_RUN, REPRODUCTION_COLUMNS, STATUSES, cell_row
 from pdmeasure.pipeline.engines import ENGINES
-from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
+from pdmeasure.tables.measures import MEASURE_COLUMNS
 
 
 def reproduction_table(

@@ -34,12 +34,12 @@ import numpy as np
 import pandas as pd
 import ucimlrepo
 
-from pdmeasure.pipeline import sources
-from pdmeasure.pipeline.classes import check_class_order, first_appearance
+from pdmeasure.pipeline.data import sources
+from pdmeasure.pipeline.data.classes import check_class_order, first_appearance
+from pdmeasure.pipeline.data.mirror import load_manifest, manifest_entry
+from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS, SourceTable
+from pdmeasure.pipeline.data.text import csv_rows, decode_text
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
-from pdmeasure.pipeline.mirror import load_manifest, manifest_entry
-from pdmeasure.pipeline.sources import DEFAULT_SEPARATORS, SourceTable
-from pdmeasure.pipeline.text import csv_rows, decode_text
 
 #: Seconds before a UCI request gives up (ucimlrepo sets no timeout; a filtered network would
 #: otherwise hang the fetch job instead of falling back to the mirror).
@@ -62,7 +62,7 @@ class Description:
         The rule that gave ``classes``, with the source, e.g. ``first appearance in file x.csv``.
     numeric : tuple of str
         Numeric features: declared (ARFF, OpenML), else inferred from the cells
-        (:func:`pdmeasure.pipeline.sources.infer_numeric`).
+        (:func:`pdmeasure.pipeline.data.sources.infer_numeric`).
     """
 
     target: str
@@ -104,7 +104,7 @@ def read_source(
     Raises
     ------
     DataFetchError
-        The source cannot be read (see the readers of :mod:`pdmeasure.pipeline.sources` and
+        The source cannot be read (see the readers of :mod:`pdmeasure.pipeline.data.sources` and
         :func:`read_mirror`).
     """
     log = logger or _log
@@ -318,7 +318,7 @@ def data_subject(name: str, source: str | Path) -> str:
 
 
 def _mirror_manifest(name: str, mirror: Path) -> dict:
-    """:func:`~pdmeasure.pipeline.config.load_manifest` with its errors as :class:`DataFetchError`."""
+    """:func:`~pdmeasure.pipeline.data.mirror.load_manifest` with its errors as :class:`DataFetchError`."""
     try:
         return load_manifest(mirror, datasets=[name])
     except ConfigError as exc:
@@ -512,7 +512,7 @@ def read_local_csv(name: str, path: str | Path) -> pd.DataFrame:
 
     Parsed with the ``csv`` module like the mirror's files: no cell is re-typed, and a row
     with more or fewer fields than the header is an error rather than shifted or padded
-    (:func:`pdmeasure.pipeline.sources.delimited_frame`).
+    (:func:`pdmeasure.pipeline.data.sources.delimited_frame`).
 
     Raises
     ------

@@ -21,7 +21,7 @@ import pandas as pd
 
 from pdmeasure import measures
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa, parse_kappa
-from pdmeasure.pipeline.io import read_csv
+from pdmeasure.tables.io import read_csv
 
 MEASURE_COLUMNS = ("engine", "dataset", "classifier", "measure", "kappa", "kappa_values", "value")
 
@@ -50,7 +50,7 @@ def measures_table(
     pooled : mapping
         ``(engine, dataset, classifier) -> (C, C)`` pooled confusion matrix (rows actual,
         columns predicted, configured class order), e.g. from
-        :func:`pdmeasure.pipeline.confusion.pooled_matrices`.
+        :func:`pdmeasure.tables.confusion.pooled_matrices`.
     kappa_vectors : mapping
         Dataset -> {vector name -> kappa vector}; the config's ``kappa_vectors``. A dataset
         missing here gets only the default pd. Each name gets its own rows.
@@ -129,7 +129,7 @@ def read_measures(path) -> pd.DataFrame:
     """Read ``measures.csv`` keeping ``kappa`` and ``kappa_values`` as text (empty stays
     ``""``) and value as float.
 
-    ``value`` goes through :func:`~pdmeasure.pipeline.io.text_to_float`, so a ``NaN`` cell (a measure
+    ``value`` goes through :func:`~pdmeasure.tables.io.text_to_float`, so a ``NaN`` cell (a measure
     undefined under ``zero_division: nan``) reads back as NaN.
     """
     return read_csv(path, required=MEASURE_COLUMNS, numbers=["value"])

@@ -40,7 +40,7 @@ import pandas as pd
 
 from pdmeasure import measures
 from pdmeasure.measures.weights import format_kappa
-from pdmeasure.pipeline.io import read_csv
+from pdmeasure.tables.io import read_csv
 
 #: Quantile levels reported in the summary (columns ``q05 ... q95``).
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -323,7 +323,7 @@ def grid_tables(
 def read_histogram(path) -> pd.DataFrame:
     """Read a ``histogram.csv``: names as text, bin edges as float, ``count`` as int.
 
-    The edges go through :func:`~pdmeasure.pipeline.io.text_to_float` (a ``NaN`` cell reads as NaN).
+    The edges go through :func:`~pdmeasure.tables.io.text_to_float` (a ``NaN`` cell reads as NaN).
     """
     return read_csv(
         path, required=GRID_HISTOGRAM_COLUMNS, numbers=["bin_left", "bin_right"], integers=["count"]

@@ -1,9 +1,9 @@
 """Column schemas of the uncertainty step's tables, its verdict rule, and reading them back.
 
-Kept apart from ``pdmeasure.pipeline.uncertainty_tables`` (which draws and computes, with
+Kept apart from ``pdmeasure.tables.uncertainty`` (which draws and computes, with
 ``pdmeasure.uncertainty``) so that what only formats the tables (the Markdown and figures
 of :mod:`pdmeasure.render`, the statistics report) needs neither the draws nor the library,
-as :mod:`pdmeasure.pipeline.stats_tables` does for the statistics.
+as :mod:`pdmeasure.tables.stats` does for the statistics.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pdmeasure.pipeline.io import read_csv
+from pdmeasure.tables.io import read_csv
 
 INTERVAL_COLUMNS = (
     "engine",

@@ -9,7 +9,7 @@ class-share rule, one definition on every dataset) is always pooled; pd at a nam
 pooled under that name only when the vector has the same values on every dataset that
 configures the name. Kappa vectors are positional, so ``p1`` on a 4-class dataset and ``p1``
 on a 5-class one are different preferences: such a comparison is not run, and the omnibus
-table says why (:func:`~pdmeasure.pipeline.stats_tables.not_pooled_note`).
+table says why (:func:`~pdmeasure.tables.stats.not_pooled_note`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,17 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure.measures.weights import PD
-from pdmeasure.pipeline.io import require_columns
-from pdmeasure.pipeline.measure_table import MEASURE_COLUMNS
-from pdmeasure.pipeline.stats_tables import (
+from pdmeasure.stats.omnibus import TestResult, friedman, friedman_aligned_ranks, quade
+from pdmeasure.stats.posthoc import (
+    holm_control,
+    nemenyi,
+    nemenyi_critical_difference,
+    wilcoxon_pairwise,
+)
+from pdmeasure.stats.ranks import average_ranks, lower_is_better
+from pdmeasure.tables.io import require_columns
+from pdmeasure.tables.measures import MEASURE_COLUMNS
+from pdmeasure.tables.stats import (
     CD_COLUMNS,
     OMNIBUS_COLUMNS,
     OMNIBUS_TESTS,
@@ -36,14 +44,6 @@ from pdmeasure.pipeline.stats_tables import (
     not_pooled_note,
     warning_label,
 )
-from pdmeasure.stats.omnibus import TestResult, friedman, friedman_aligned_ranks, quade
-from pdmeasure.stats.posthoc import (
-    holm_control,
-    nemenyi,
-    nemenyi_critical_difference,
-    wilcoxon_pairwise,
-)
-from pdmeasure.stats.ranks import average_ranks, lower_is_better
 
 _log = logging.getLogger(__name__)
 
@@ -187,14 +187,14 @@ def compare_across_datasets(
     Parameters
     ----------
     frame : DataFrame
-        ``measures.csv`` rows (:data:`~pdmeasure.pipeline.measure_table.MEASURE_COLUMNS`).
+        ``measures.csv`` rows (:data:`~pdmeasure.tables.measures.MEASURE_COLUMNS`).
     alpha : float
         Significance level.
     kappa_vectors : mapping, optional
         Dataset -> {name -> vector} (config ``kappa_vectors``). pd rows are grouped by the
         ``kappa`` name of ``measures.csv``. A name is compared across datasets only if its
         vector has the same values on every dataset configuring it; otherwise
-        (:func:`~pdmeasure.pipeline.stats_tables.differing_kappa_vectors`) its comparison is
+        (:func:`~pdmeasure.tables.stats.differing_kappa_vectors`) its comparison is
         not run: it gets only omnibus rows with NaN results, ``n_datasets`` 0 and a ``note``
         such as ``p1 differs across datasets (car: [0, 0.8, 0.6, 1], nursery: [0, 0, 0, 1,
         0]); not pooled``, and a logging warning names the vector and the datasets. The
@@ -206,11 +206,11 @@ def compare_across_datasets(
     -------
     AcrossTables
         A dataset whose value is NaN for some classifier is excluded from that measure's
-        tests with a :class:`~pdmeasure.pipeline.stats_tables.NaNExcludedWarning` naming measure,
+        tests with a :class:`~pdmeasure.tables.stats.NaNExcludedWarning` naming measure,
         dataset and classifier; the exclusion is also written in the ``note`` column. A
         (measure, kappa) present on a single dataset gets average ranks and omnibus rows
         saying that N = 1 allows no test. The (measure, kappa) keys that get ranks and CD
-        rows are those of :func:`~pdmeasure.pipeline.stats_tables.comparison_keys` (for the datasets
+        rows are those of :func:`~pdmeasure.tables.stats.comparison_keys` (for the datasets
         present), plus names on a single dataset and unnamed vectors.
     """
     require_columns(frame.columns, MEASURE_COLUMNS, "measures table")

@@ -69,7 +69,7 @@ def ranking_table(
     Parameters
     ----------
     measures : DataFrame
-        ``measures.csv`` as read by :func:`pdmeasure.pipeline.measure_table.read_measures`.
+        ``measures.csv`` as read by :func:`pdmeasure.tables.measures.read_measures`.
     engine, dataset : str
     classifiers : sequence of str
         Column order (the configured classifiers of ``engine``).

@@ -1,6 +1,6 @@
 """Paired tests of every classifier pair within one dataset, and the significance table.
 
-Input: the per-fold measure values of :mod:`~pdmeasure.pipeline.stats_folds` (the pipeline's
+Input: the per-fold measure values of :mod:`~pdmeasure.tables.folds` (the pipeline's
 repeated CV, and optionally 5 x 2-fold CV) and the CV's per-sample predictions. Each test of
 :mod:`~pdmeasure.stats.paired` runs on every pair; p-values are Holm-adjusted over the pairs
 of one (measure, kappa, test).
@@ -16,14 +16,6 @@ from typing import Any
 
 import pandas as pd
 
-from pdmeasure.pipeline.stats_folds import check_paired_folds
-from pdmeasure.pipeline.stats_tables import (
-    MCNEMAR_MEASURES,
-    PAIRWISE_COLUMNS,
-    WITHIN_TESTS,
-    drop_nan_rows,
-    warning_label,
-)
 from pdmeasure.stats.paired import (
     PairedResult,
     combined_ftest_5x2cv,
@@ -33,6 +25,14 @@ from pdmeasure.stats.paired import (
 )
 from pdmeasure.stats.posthoc import holm
 from pdmeasure.stats.ranks import better_classifier, lower_is_better
+from pdmeasure.tables.folds import check_paired_folds
+from pdmeasure.tables.stats import (
+    MCNEMAR_MEASURES,
+    PAIRWISE_COLUMNS,
+    WITHIN_TESTS,
+    drop_nan_rows,
+    warning_label,
+)
 
 
 def _fold_matrix(values: pd.DataFrame, what: str) -> pd.DataFrame:
@@ -159,7 +159,7 @@ def compare_within_dataset(
     Parameters
     ----------
     cv_values : DataFrame
-        :func:`~pdmeasure.pipeline.stats_folds.fold_measure_values` of the pipeline's (repeated)
+        :func:`~pdmeasure.tables.folds.fold_measure_values` of the pipeline's (repeated)
         CV: the corrected resampled t-test (``corrected_t``) uses all ``folds x repeats``
         differences and the mean ``n_test / n_train``.
     alpha : float
@@ -167,7 +167,7 @@ def compare_within_dataset(
         The same CV's predictions: McNemar's test (``mcnemar``) on repeat 1's out-of-fold
         predictions, reported for accuracy and error rate.
     cv5x2_values : DataFrame, optional
-        :func:`~pdmeasure.pipeline.stats_folds.fold_measure_values` of 5 repetitions of 2-fold CV:
+        :func:`~pdmeasure.tables.folds.fold_measure_values` of 5 repetitions of 2-fold CV:
         ``cv5x2_t`` and ``cv5x2_f``.
     classifiers : sequence of str, optional
         Pair order (default: order of appearance).

@@ -1,7 +1,7 @@
 """Per-fold measure values from cross-validation predictions (input of the paired tests).
 
 ``predictions.csv`` of the pipeline's CV, and of the extra 5 x 2-fold CV run for the 5x2cv
-tests (:func:`cross_validate_5x2`), become one measure value per (classifier, repeat, fold):
+tests (:func:`pdmeasure.pipeline.cv5x2.cross_validate_5x2`), become one measure value per (classifier, repeat, fold):
 every registry measure, pd at the default kappa and at each configured kappa vector.
 """
 
@@ -12,11 +12,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from pdmeasure.pipeline.confusion import confusion_matrix
-from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
-from pdmeasure.pipeline.io import require_columns
-from pdmeasure.pipeline.measure_table import pd_rows
-from pdmeasure.pipeline.stats_tables import FOLD_COLUMNS
+from pdmeasure.tables.confusion import confusion_matrix
+from pdmeasure.tables.io import require_columns
+from pdmeasure.tables.measures import pd_rows
+from pdmeasure.tables.stats import FOLD_COLUMNS
 
 PREDICTION_KEYS = (
     "engine",
@@ -32,55 +31,6 @@ PREDICTION_KEYS = (
 #: Dietterich's (1998) design: 5 repetitions of 2-fold cross-validation.
 CV5X2_REPEATS = 5
 CV5X2_FOLDS = 2
-
-
-def cross_validate_5x2(
-    engine: str,
-    data: pd.DataFrame,
-    dataset: DatasetSpec,
-    classifier: str,
-    params: Mapping,
-    *,
-    seed: int,
-    only: tuple[int, int] | None = None,
-) -> pd.DataFrame:
-    """Run 5 x 2-fold CV of one classifier through the engine interface (5x2cv tests).
-
-    Calls ``get_engine(engine).cross_validate(data, dataset, classifier, params,
-    CVSpec(folds=2, seed=seed, repeats=5))``: every classifier of a dataset gets the same
-    folds (repeat r shuffles with ``seed + r - 1``), which :func:`check_paired_folds`
-    verifies before any paired test.
-
-    Parameters
-    ----------
-    engine : str
-        Engine name (see :func:`pdmeasure.pipeline.engines.get_engine`).
-    data : DataFrame
-        The canonical data table of the dataset.
-    dataset : DatasetSpec
-        Target column and configured class order.
-    classifier : str
-        Classifier name, as configured for the engine.
-    params : mapping
-        The classifier's configured parameters.
-    seed : int
-        CV seed of the pipeline (config ``cv.seed``).
-    only : (int, int), optional
-        ``(repeat, fold)``: that fold alone, exactly its rows of the whole run (see
-        :meth:`pdmeasure.pipeline.engines.base.Engine.cross_validate`).
-
-    Returns
-    -------
-    DataFrame
-        Columns :data:`PREDICTION_KEYS` (engine, dataset, classifier, repeat, fold, row,
-        actual, predicted).
-    """
-    runner = get_engine(engine)
-    runner.check_available()
-    spec = CVSpec(folds=CV5X2_FOLDS, seed=int(seed), repeats=CV5X2_REPEATS)
-    pred = runner.cross_validate(data, dataset, classifier, params, spec, only=only)
-    pred = pred.assign(engine=engine, dataset=dataset.name, classifier=classifier)
-    return pred[list(PREDICTION_KEYS)]
 
 
 def read_predictions(path) -> pd.DataFrame:

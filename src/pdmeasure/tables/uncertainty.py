@@ -37,10 +37,11 @@ import pandas as pd
 from pdmeasure import uncertainty as unc
 from pdmeasure.measures.preference import class_precision_recall
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
-from pdmeasure.pipeline.confusion import POOLED, from_long
-from pdmeasure.pipeline.measure_table import pd_rows
-from pdmeasure.pipeline.ranking_tables import TABLE_DECIMALS, competition_ranks, table_rows
-from pdmeasure.pipeline.uncertainty_schema import (
+from pdmeasure.stats import lower_is_better
+from pdmeasure.tables.confusion import POOLED, from_long
+from pdmeasure.tables.measures import pd_rows
+from pdmeasure.tables.rankings import TABLE_DECIMALS, competition_ranks, table_rows
+from pdmeasure.tables.uncertainty_schema import (
     ACROSS_COLUMNS,
     COMPANION_COLUMNS,
     INTERVAL_COLUMNS,
@@ -54,7 +55,6 @@ from pdmeasure.pipeline.uncertainty_schema import (
     read_signed_rank,
     verdict,
 )
-from pdmeasure.stats import lower_is_better
 
 #: Draws of the Bayesian signed-rank test's Dirichlet process per pair (the library default
 #: is 50,000; 20,000 keep its Monte Carlo error below 0.004 at a fifth of the cost).
@@ -499,7 +499,7 @@ def signed_rank_table(
 
     One pair's scores are its two classifiers' values on every dataset where both are
     defined (``measures.csv``); ``comparisons`` are the (measure, kappa) keys compared across
-    datasets (:func:`pdmeasure.pipeline.stats_tables.comparison_keys`). Fewer than two datasets
+    datasets (:func:`pdmeasure.tables.stats.comparison_keys`). Fewer than two datasets
     give NaN probabilities and the verdict ``no data``. Each test's seed is
     :func:`stream_seed` of ``seed`` and its engine, measure, kappa and pair.
     """

@@ -1,7 +1,7 @@
 """Readers of the dataset sources besides UCI: CSV/TSV files, ARFF files and OpenML.
 
 Each reader returns a :class:`SourceTable`: the data as a table of strings (the canonical table
-of :mod:`pdmeasure.pipeline.fetch`, original row order), the class column, and what the source
+of :mod:`pdmeasure.pipeline.data.fetch`, original row order), the class column, and what the source
 declares about the data -- the class order of an ARFF class attribute or of OpenML's metadata,
 and the numeric attributes -- so that the config may leave them out. A CSV/TSV file declares
 nothing: its class order is the order of first appearance and its numeric features are inferred
@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pdmeasure.pipeline.data.text import csv_rows, decode_text
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
-from pdmeasure.pipeline.text import csv_rows, decode_text
 
 #: The missing-value marker of ARFF (and of OpenML, whose data are ARFF).
 ARFF_MISSING = "?"

@@ -23,7 +23,7 @@ import pandas as pd
 
 from pdmeasure import measures
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
-from pdmeasure.pipeline.io import text_to_float
+from pdmeasure.tables.io import text_to_float
 
 #: Test names, as written in the ``test`` column of the output tables.
 OMNIBUS_TESTS = ("friedman", "iman_davenport", "friedman_aligned_ranks", "quade")
@@ -243,7 +243,7 @@ def comparison_keys(
     configured on at least ``min_datasets`` datasets *with the same values on all of them*.
     Names on fewer datasets allow no test across datasets; names whose vectors differ between
     datasets (:func:`differing_kappa_vectors`) are not pooled. These are exactly the keys of
-    :func:`~pdmeasure.pipeline.stats_across.compare_across_datasets` that get average ranks and CD
+    :func:`~pdmeasure.tables.stats_across.compare_across_datasets` that get average ranks and CD
     rows when every configured dataset is in the measures table; used to list the CD diagrams
     before the data exist.
     """

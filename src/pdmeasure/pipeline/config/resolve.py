@@ -1,0 +1,326 @@
+"""The run's config resolved: the selection checked against the definitions, and every selected
+dataset's source, target, class order, kappa vectors (a mapping by label becomes a positional
+list) and kappa grid (``auto`` becomes values), with what the config leaves out read from the
+data's description."""
+
+from __future__ import annotations
+
+import copy
+import os
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pdmeasure.measures.labels import kappa_vector
+from pdmeasure.pipeline.data.fetch import describe
+from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS
+from pdmeasure.pipeline.engines import ENGINES
+from pdmeasure.pipeline.errors import ConfigError, DataFetchError
+
+#: Environment variable naming the offline UCI mirror when config ``mirror`` is null.
+MIRROR_ENV = "UCI_MIRROR"
+
+#: The sources of a dataset block; exactly one is given.
+SOURCE_KEYS = ("uci_id", "openml_id", "path")
+
+#: File name extensions of a local data file -> its format.
+FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".arff": "arff"}
+
+#: Most values per class of a ``kappa_grid: auto`` (0, 0.1, ..., 1).
+AUTO_GRID_MAX_VALUES = 11
+
+
+def resolve_run(config: Mapping) -> dict:
+    """The config of this run: the selection checked, every selected dataset resolved.
+
+    ``config`` must have passed :func:`validate_schema`. The result is a new dict with the
+    same settings, where
+
+    - ``engines`` is ``run.engines``;
+    - ``classifiers`` holds, per selected engine, the selected classifiers
+      (``run.classifiers``, else every defined one), each entry normalised by
+      :func:`normalise_classifier`;
+    - ``datasets`` holds the selected datasets, in ``run.datasets`` order, each resolved by
+      :func:`resolve_dataset`;
+    - ``run`` is dropped (the three keys above replace it).
+
+    Raises
+    ------
+    ConfigError
+        A selected dataset, engine or classifier is not defined, or a dataset cannot be
+        resolved (see :func:`resolve_dataset`).
+    """
+    run = config["run"]  # validated: the schema fills the defaults
+    defined = config["datasets"]
+    names = list(defined) if run["datasets"] is None else list(run["datasets"])
+    _require_defined(
+        "run.datasets", names, defined, "add a block `datasets: {{{}: {{path: ...}}}}`"
+    )
+    engines = list(run["engines"])
+    for engine in engines:
+        if engine not in ENGINES:
+            raise ConfigError(
+                f"config key `run.engines`: unknown engine {engine!r}; known engines: "
+                f"{', '.join(sorted(ENGINES))}"
+            )
+        if not config["classifiers"].get(engine):
+            raise ConfigError(
+                f"config key `classifiers.{engine}`: engine {engine!r} is listed in `run.engines` "
+                f"but has no classifiers; add a block `classifiers: {{{engine}: {{Name: ...}}}}`"
+            )
+    selection = run["classifiers"] or {}
+    for engine in selection:
+        if engine not in engines:
+            raise ConfigError(
+                f"config key `run.classifiers.{engine}`: engine {engine!r} is not in "
+                f"`run.engines` {engines}; add it there or remove this key"
+            )
+    classifiers = {}
+    for engine in engines:
+        chosen = selection.get(engine) or list(config["classifiers"][engine])
+        missing = [c for c in chosen if c not in config["classifiers"][engine]]
+        if missing:
+            raise ConfigError(
+                f"config key `run.classifiers.{engine}`: {missing} are not defined under "
+                f"`classifiers.{engine}` (defined: {', '.join(config['classifiers'][engine])})"
+            )
+        classifiers[engine] = {
+            c: normalise_classifier(engine, c, config["classifiers"][engine][c]) for c in chosen
+        }
+    out = {k: copy.deepcopy(v) for k, v in config.items() if k not in ("run", "datasets")}
+    out["engines"] = engines
+    out["classifiers"] = classifiers
+    out["datasets"] = {name: resolve_dataset(config, name) for name in names}
+    out["cv"]["per_fold"] = per_fold_datasets(config["cv"].get("per_fold", False), defined, names)
+    return out
+
+
+def per_fold_datasets(per_fold: bool | Sequence[str], defined: Mapping, names: Sequence[str]):
+    """The datasets of the run whose cross-validations run as one job per fold.
+
+    ``cv.per_fold`` is ``true`` (every dataset), ``false`` (none) or a list of dataset names
+    (only those: fold jobs pay off where a fold costs much more than a job's start-up, that
+    is on large datasets). Names defined but not selected by ``run.datasets`` are skipped.
+
+    Returns
+    -------
+    list of str
+        In run order.
+
+    Raises
+    ------
+    ConfigError
+        A listed name is not defined under ``datasets``.
+    """
+    if per_fold is True or per_fold is False:
+        return list(names) if per_fold else []
+    _require_defined("cv.per_fold", per_fold, defined, "use true (every dataset) or false (none)")
+    return [n for n in names if n in per_fold]
+
+
+def _require_defined(key: str, names: Sequence[str], defined: Mapping, fix: str) -> None:
+    """Raise a ConfigError naming ``key`` if it lists datasets not defined under ``datasets``;
+    the fix offered is to correct the name or ``fix`` (``{}`` is the first unknown name)."""
+    unknown = [n for n in names if n not in defined]
+    if unknown:
+        raise ConfigError(
+            f"config key `{key}`: {unknown} are not defined under `datasets` (defined: "
+            f"{', '.join(defined)}); to fix: correct the name, or {fix.format(unknown[0])}"
+        )
+
+
+def normalise_classifier(engine: str, name: str, entry: Mapping) -> dict:
+    """A classifier entry with its defaults filled in.
+
+    A Weka ``options`` string is split like a shell command line (``"-C 1.0"`` ->
+    ``["-C", "1.0"]``); other entries are copied.
+
+    Raises
+    ------
+    ConfigError
+        Naming ``classifiers.<engine>.<name>.options`` when the string cannot be split.
+    """
+    out = copy.deepcopy(dict(entry))
+    if engine == "weka" and isinstance(out.get("options"), str):
+        try:
+            out["options"] = shlex.split(out["options"])
+        except ValueError as exc:
+            raise ConfigError(
+                f"config key `classifiers.weka.{name}.options`: {exc} in {out['options']!r}; "
+                "to fix: close the quote, or give the options as a list"
+            ) from None
+    return out
+
+
+def resolve_dataset(config: Mapping, name: str) -> dict:
+    """One dataset block with its source, target, classes, features and kappa resolved.
+
+    - exactly one of ``uci_id``, ``openml_id`` and ``path``; ``format`` of a ``path`` from
+      its extension when not given;
+    - ``target``, ``classes`` and ``numeric_features`` from the config when given, else from
+      the data's description (:func:`pdmeasure.pipeline.data.fetch.describe`): the class column
+      by name, keyword (``first``/``last``) or position; the class order declared by an ARFF
+      header or OpenML, else the order of first appearance in the data; the numeric features
+      declared by ARFF/OpenML, else inferred from the cells. ``class_order`` records which
+      rule gave the classes;
+    - ``kappa_vectors``: a mapping ``{label: value}`` becomes a list in class order;
+    - ``kappa_grid``: ``auto`` becomes :func:`auto_kappa_grid` values (or None);
+      ``kappa_grid_rule`` records which.
+
+    Raises
+    ------
+    ConfigError
+        Naming the key: no or several sources, an unknown file extension, data that cannot be
+        described, a kappa mapping with a missing or unknown label.
+    """
+    block = copy.deepcopy(dict(config["datasets"][name]))
+    key = f"datasets.{name}"
+    _resolve_source(block, key)
+    block["class_order"] = "configured"
+    _resolve_from_data(block, config, name, key)
+    if block["target"] in block["numeric_features"]:
+        raise ConfigError(
+            f"config key `{key}.numeric_features`: names the target {block['target']!r}"
+        )
+    block["kappa_vectors"] = {
+        vname: kappa_by_label(vector, block["classes"], f"{key}.kappa_vectors.{vname}")
+        for vname, vector in block["kappa_vectors"].items()
+    }
+    _resolve_grid(block, config)
+    return block
+
+
+def _resolve_source(block: dict, key: str) -> None:
+    """Check there is one source; fill a file's ``format``, ``separator`` and ``missing``."""
+    given = [k for k in SOURCE_KEYS if block.get(k) is not None]
+    if len(given) != 1:
+        raise ConfigError(
+            f"config key `{key}`: give exactly one source among `uci_id` (a UCI dataset), "
+            f"`openml_id` (an OpenML dataset) and `path` (a local CSV, TSV or ARFF file); "
+            f"got {given or 'none'}"
+        )
+    if block["path"] is not None and block["format"] is None:
+        suffix = Path(block["path"]).suffix.lower()
+        if suffix not in FORMATS:
+            raise ConfigError(
+                f"config key `{key}.format`: cannot tell the format of {block['path']!r} from "
+                f"its extension {suffix or '(none)'}; to fix: set `{key}.format` to csv, tsv "
+                "or arff"
+            )
+        block["format"] = FORMATS[suffix]
+    if block["path"] is not None and block["format"] in DEFAULT_SEPARATORS:
+        block["separator"] = block["separator"] or DEFAULT_SEPARATORS[block["format"]]
+    declares_types = block["openml_id"] is not None or block["format"] == "arff"
+    if declares_types and block["missing"] is None:
+        block["missing"] = "?"  # the missing marker of ARFF, which OpenML serves too
+
+
+def _resolve_from_data(block: dict, config: Mapping, name: str, key: str) -> None:
+    """``target``, ``classes`` and ``numeric_features`` the config leaves to the data."""
+    target = block["target"]
+    needs_data = (
+        block["classes"] is None
+        or block["numeric_features"] is None
+        or target is None
+        or isinstance(target, int)
+        or target in ("first", "last")
+    )
+    if not needs_data:
+        return
+    try:
+        fetched = results_dir(config) / "data" / f"{name}.csv"
+        description = describe(name, block, fetched=fetched, **data_locations(config))
+    except DataFetchError as exc:
+        raise ConfigError(f"config key `{key}`: {exc}") from None
+    block["target"] = description.target
+    if block["classes"] is None:
+        block["classes"] = list(description.classes)
+        block["class_order"] = description.class_order
+    if block["numeric_features"] is None:
+        block["numeric_features"] = list(description.numeric)
+
+
+def _resolve_grid(block: dict, config: Mapping) -> None:
+    """``kappa_grid: auto`` as values (:func:`auto_kappa_grid`), and the rule that gave it."""
+    block["kappa_grid_rule"] = "configured"
+    if block["kappa_grid"] != "auto":
+        return
+    limit = int(config["histogram"]["auto_grid_vectors"])
+    n_classes = len(block["classes"])
+    block["kappa_grid"] = auto_kappa_grid(n_classes, limit)
+    block["kappa_grid_rule"] = (
+        f"auto: {len(block['kappa_grid'])} values per class, at most {limit} vectors"
+        if block["kappa_grid"] is not None
+        else f"auto: skipped, 2 values over {n_classes} classes exceed {limit}"
+    )
+
+
+def data_locations(config: Mapping) -> dict:
+    """Where sources are read from: the UCI mirror, the OpenML cache and OpenML mirror."""
+    openml = config["openml"]
+    cache = openml["cache"] or str(results_dir(config) / "openml")
+    mirror = mirror_path(config)
+    return {
+        "mirror": str(mirror) if mirror is not None else None,
+        "openml_cache": cache,
+        "openml_mirror": openml["mirror"],
+    }
+
+
+def kappa_by_label(vector, classes: Sequence[str], key: str) -> list[float]:
+    """A kappa vector as a list in class order; a mapping ``{label: value}`` is reordered.
+
+    The library's :func:`pdmeasure.measures.labels.kappa_vector` does the work (a list of the
+    wrong length, a mapping that leaves out a class or names a label that is not a class are
+    its errors); a list is returned as given, so its values keep their spelling in ``params``.
+
+    Raises
+    ------
+    ConfigError
+        Naming ``key``, the problem, the classes and the fix.
+    """
+    if isinstance(vector, Mapping):
+        vector = {str(label): value for label, value in vector.items()}
+    try:
+        values = kappa_vector(vector, classes)
+    except ValueError as exc:
+        raise ConfigError(
+            f"config key `{key}`: {exc}; the classes are {list(classes)} -- to fix: give one "
+            "value per class, in the order of `classes`, or a mapping naming every class label "
+            "as spelt in the data"
+        ) from None
+    return values.tolist() if isinstance(vector, Mapping) else list(vector)
+
+
+def auto_kappa_grid(n_classes: int, limit: int) -> list[float] | None:
+    """The ``kappa_grid: auto`` values for ``n_classes`` classes.
+
+    The most evenly spaced values from 0 to 1 (at most :data:`AUTO_GRID_MAX_VALUES`, at
+    least 2) whose grid ``values ** n_classes`` has at most ``limit`` kappa vectors; None
+    when even two values exceed it (the grid histogram is skipped, as with ``null``).
+    """
+    values = min(AUTO_GRID_MAX_VALUES, largest_base(limit, n_classes))
+    if values < 2:
+        return None
+    return [round(i / (values - 1), 6) for i in range(values)]
+
+
+def largest_base(limit: int, exponent: int) -> int:
+    """The largest integer b with b ** exponent <= limit (exact, no float rounding)."""
+    base = int(round(limit ** (1.0 / exponent)))
+    while base**exponent > limit:
+        base -= 1
+    while (base + 1) ** exponent <= limit:
+        base += 1
+    return base
+
+
+def mirror_path(config: Mapping) -> Path | None:
+    """The offline UCI mirror: config ``mirror``, else ``$UCI_MIRROR``, else None."""
+    value = config.get("mirror") or os.environ.get(MIRROR_ENV)
+    return Path(value) if value else None
+
+
+def results_dir(config: Mapping) -> Path:
+    """The results folder (config ``results``)."""
+    return Path(config["results"])  # validated: the schema fills the default

@@ -1,0 +1,10 @@
+"""Where a dataset's rows come from: its sources (UCI through ``ucimlrepo``, OpenML, a local
+file), the offline UCI mirror and its manifest, the canonical data table, and the class order
+checked against the data.
+
+* :mod:`~pdmeasure.pipeline.data.sources` -- reading each kind of source;
+* :mod:`~pdmeasure.pipeline.data.mirror` -- the mirror's ``MANIFEST.json``;
+* :mod:`~pdmeasure.pipeline.data.fetch` -- the canonical table and a dataset's description;
+* :mod:`~pdmeasure.pipeline.data.classes` -- the class order against the data's labels;
+* :mod:`~pdmeasure.pipeline.data.text` -- decoding bytes and CSV rows with errors naming the fix.
+"""
