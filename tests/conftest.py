@@ -58,7 +58,11 @@ SHARED_FIXTURES = {
         "system/test_weka_tables.py",
         "system/test_weka_own_classifiers.py",
     ),
-    "browser": ("system/test_explorer_browser.py", "system/test_explorer_uncertainty.py"),
+    "browser": (
+        "system/test_explorer_browser.py",
+        "system/test_explorer_uncertainty.py",
+        "system/test_explorer_scale.py",
+    ),
 }
 
 
