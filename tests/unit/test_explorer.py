@@ -5,6 +5,7 @@ The page in a real headless browser is tested in tests/system/test_explorer_brow
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import re
@@ -22,6 +23,7 @@ from pdmeasure.render.explorer import (
     default_grid,
     explorer_data,
     explorer_html,
+    float64_base64,
     script_json,
     write_explorer,
 )
@@ -151,3 +153,29 @@ def test_zero_division_nan_reaches_the_page():
     assert data["zero_division"] == "nan"
     assert data["excluded"] == ["never"] and list(data["histograms"]) == ["A"]
     assert data["wins"] == []
+
+
+def test_uncertainty_draws_are_embedded_bit_for_bit_as_base64_float64():
+    rng = np.random.default_rng(3)
+    precision = rng.uniform(size=(3, 4, 3))
+    precision[0, 0] = [1 / 3, -0.0, 5e-324]  # a repeating binary fraction, -0, a subnormal
+    recall = rng.uniform(size=(3, 4, 3))
+    draws = {
+        "classifiers": list(MATRICES),
+        "level": 0.9,
+        "method": "posterior",
+        "draws": 4,
+        "precision": precision.tolist(),
+        "recall": recall.tolist(),
+    }
+    data = embedded(explorer_html(MATRICES, LABELS, grid_values=[0, 1], uncertainty=draws))
+    block = data["uncertainty"]
+    assert {key: block[key] for key in ("level", "method", "draws")} == {
+        "level": 0.9,
+        "method": "posterior",
+        "draws": 4,
+    }
+    for key, values in (("precision", precision), ("recall", recall)):
+        decoded = np.frombuffer(base64.b64decode(block[key]), dtype="<f8").reshape(values.shape)
+        assert decoded.tobytes() == values.astype("<f8").tobytes(), key
+    assert block["precision"] == float64_base64(precision)

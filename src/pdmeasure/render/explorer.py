@@ -1,8 +1,11 @@
 """The interactive kappa explorer: one self-contained HTML file for the matrices of one dataset.
 
 The page needs no server and no network: the matrices, the exact histograms of pd over the
-kappa grid and the exact win probabilities are embedded as JSON, and one inline script
-recomputes pd (paper 000, eq. 30) in the browser as the class weights move. Every user-given
+kappa grid and the exact win probabilities are embedded as JSON (with the uncertainty draws,
+when given, as base64 float64 inside it: :func:`float64_base64`), and one inline script
+recomputes pd (paper 000, eq. 30) in the browser as the class weights move. A weight change
+updates the text of the rows and markers built at load, so it stays quick with many
+classifiers (tests/system/test_explorer_scale.py: 50). Every user-given
 name (class labels, classifier and dataset names) reaches the page only as escaped text: the
 JSON block escapes ``<``, ``>``, ``&``, U+2028 and U+2029 so it cannot close its script tag,
 and the script builds the page with ``textContent``, never ``innerHTML``.
@@ -22,6 +25,7 @@ vectors. Win probabilities are also given for kappa uniform on [0, 1]**C.
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
 import json
@@ -221,7 +225,8 @@ def explorer_data(
 
 
 def _uncertainty_block(uncertainty: Mapping, names: Sequence[str], n_classes: int) -> dict:
-    """The page's draws, checked: one (draws, C) precision and recall list per classifier."""
+    """The page's draws, checked: one (draws, C) precision and recall list per classifier,
+    embedded as :func:`float64_base64` of the (K, draws, C) arrays."""
     if list(uncertainty["classifiers"]) != list(names):
         raise ValueError(
             f"uncertainty draws are for {list(uncertainty['classifiers'])}, the matrices for "
@@ -231,7 +236,22 @@ def _uncertainty_block(uncertainty: Mapping, names: Sequence[str], n_classes: in
         shape = np.shape(uncertainty[key])
         if len(shape) != 3 or shape[0] != len(names) or shape[2] != n_classes:
             raise ValueError(f"uncertainty {key} has shape {shape}, expected (K, draws, C)")
-    return {key: uncertainty[key] for key in ("level", "method", "draws", "precision", "recall")}
+    block = {key: uncertainty[key] for key in ("level", "method", "draws")}
+    for key in ("precision", "recall"):
+        block[key] = float64_base64(uncertainty[key])
+    return block
+
+
+def float64_base64(values) -> str:
+    """``values`` flattened in C order as little-endian float64 bytes, in base64.
+
+    The page's draws keep every bit of their float64 values in 8 bytes (10.7 characters) a
+    value rather than the 18 to 20 of their shortest decimal form in JSON: with 50 classifiers
+    the draws are most of the page. The page reads them back with a DataView (explorer.js).
+    Base64's characters cannot end the script element.
+    """
+    data = np.ascontiguousarray(values, dtype="<f8")
+    return base64.b64encode(data.tobytes()).decode("ascii")
 
 
 def explorer_html(matrices: Mapping[str, np.ndarray], labels: Sequence[str], **options) -> str:

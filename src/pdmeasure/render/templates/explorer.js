@@ -14,17 +14,29 @@ function el(tag, text, attrs) {
 
 function ratio(num, den) { return den === 0 ? ZD : num / den; }
 
-// pd of one matrix (rows actual, columns predicted) at kappa, eq. 30. A term whose weight is
-// 0 is absent, so under zero_division "nan" an undefined precision (recall) makes pd NaN only
-// where its class weight is not 0 (not 1), as in pdmeasure.measures.preference_driven.
-function pd(matrix, k) {
-  let total = 0;
+// Per-class precision and recall of one matrix (rows actual, columns predicted), computed once:
+// pd is linear in them (eq. 30), so a weight change costs O(C) per classifier.
+function classRatios(matrix) {
+  const precision = [], recall = [];
   for (let i = 0; i < C; i++) {
     let row = 0, col = 0;
     for (let j = 0; j < C; j++) { row += matrix[i][j]; col += matrix[j][i]; }
     const tp = matrix[i][i];
-    if (k[i] !== 0) total += k[i] * ratio(tp, col);
-    if (k[i] !== 1) total += (1 - k[i]) * ratio(tp, row);
+    precision.push(ratio(tp, col));
+    recall.push(ratio(tp, row));
+  }
+  return {precision, recall};
+}
+const RATIOS = DATA.classifiers.map(name => classRatios(DATA.matrices[name]));
+
+// pd at kappa, eq. 30. A term whose weight is 0 is absent, so under zero_division "nan" an
+// undefined precision (recall) makes pd NaN only where its class weight is not 0 (not 1), as
+// in pdmeasure.measures.preference_driven.
+function pd(r, k) {
+  let total = 0;
+  for (let i = 0; i < C; i++) {
+    if (k[i] !== 0) total += k[i] * r.precision[i];
+    if (k[i] !== 1) total += (1 - k[i]) * r.recall[i];
   }
   return total / C;
 }
@@ -71,10 +83,26 @@ function showWeights() {
   });
 }
 
+// A node's text, written only when it changes (no needless style and layout work).
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 // Rows best first; equal pd share a rank; an undefined pd (NaN) comes last, without a rank.
+// One row per classifier, made at the first call; later calls set the rank and pd texts and
+// move the rows whose place changed.
+let rankingRows = null;
 function updateRanking(values) {
   const body = document.querySelector("#ranking tbody");
-  body.replaceChildren();
+  if (rankingRows === null) {
+    rankingRows = DATA.classifiers.map((name) => {
+      const row = el("tr", null, {"data-classifier": name});
+      const rank = el("td", null, {class: "rank"});
+      const value = el("td", null, {class: "pd", "data-classifier": name});
+      row.append(rank, el("td", name, {class: "name"}), value);
+      return {row, rank, value};
+    });
+  }
   const order = DATA.classifiers.map((name, i) => i);
   order.sort((a, b) => {
     const x = values[a], y = values[b];
@@ -82,17 +110,19 @@ function updateRanking(values) {
     if (Number.isNaN(y)) return -1;
     return y - x || a - b;
   });
-  for (const i of order) {
-    const value = values[i];
-    const rank = Number.isNaN(value) ? "" :
-      1 + values.filter(v => !Number.isNaN(v) && v > value).length;
-    const name = DATA.classifiers[i];
-    const row = el("tr", null, {"data-classifier": name});
-    row.appendChild(el("td", rank, {class: "rank"}));
-    row.appendChild(el("td", name, {class: "name"}));
-    row.appendChild(el("td", fmt(value), {class: "pd", "data-classifier": name}));
-    body.appendChild(row);
-  }
+  // In this order a rank, 1 + the number of greater values, is 1 + the place of the first
+  // of the values equal to it.
+  let rank = 0;
+  order.forEach((i, place) => {
+    const value = values[i], cells = rankingRows[i];
+    if (!Number.isNaN(value) && (place === 0 || values[order[place - 1]] !== value)) {
+      rank = place + 1;
+    }
+    setText(cells.rank, Number.isNaN(value) ? "" : String(rank));
+    setText(cells.value, fmt(value));
+    const here = body.children[place] || null;
+    if (here !== cells.row) body.insertBefore(cells.row, here);
+  });
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -193,47 +223,83 @@ function quantile(sorted, q) {
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
+// The draws' per-class precision or recall, (K, draws, C) flattened: base64 of little-endian
+// float64 (pdmeasure.render.explorer.float64_base64), read back bit for bit.
+function float64s(text) {
+  const bytes = atob(text), view = new DataView(new ArrayBuffer(bytes.length));
+  for (let b = 0; b < bytes.length; b++) view.setUint8(b, bytes.charCodeAt(b));
+  const values = new Float64Array(bytes.length / 8);
+  for (let v = 0; v < values.length; v++) values[v] = view.getFloat64(8 * v, true);
+  return values;
+}
+
 // pd of every draw of one classifier at kappa, from its per-class precision and recall draws
 // (eq. 30 is linear in them): the interval and, over all classifiers, P(rank 1), where the
-// classifiers tied for first in a draw share its rank evenly.
+// classifiers tied for first in a draw share its rank evenly. The arrays and the table rows
+// are made at the first call; later calls refill the arrays and set the rows' texts.
+let drawState = null;
 function updateUncertainty(values) {
   const U = DATA.uncertainty;
   if (!U) return;
-  const drawn = DATA.classifiers.map((name, k) => U.precision[k].map((p, d) => {
-    let total = 0;
-    for (let i = 0; i < C; i++) total += kappa[i] * p[i] + (1 - kappa[i]) * U.recall[k][d][i];
-    return total / C;
-  }));
-  const first = DATA.classifiers.map(() => 0);
-  for (let d = 0; d < U.draws; d++) {
-    let best = -Infinity;
-    drawn.forEach(v => { if (v[d] > best) best = v[d]; });
-    const tied = drawn.filter(v => v[d] === best).length;
-    drawn.forEach((v, k) => { if (v[d] === best) first[k] += 1 / tied; });
+  const K = DATA.classifiers.length, D = U.draws;
+  if (drawState === null) {
+    const body = document.querySelector("#intervals tbody");
+    drawState = {
+      precision: float64s(U.precision),
+      recall: float64s(U.recall),
+      drawn: DATA.classifiers.map(() => new Float64Array(D)),
+      sorted: new Float64Array(D),
+      rows: DATA.classifiers.map((name) => {
+        const row = el("tr", null, {"data-classifier": name});
+        const cells = {};
+        row.appendChild(el("td", name, {class: "name"}));
+        for (const key of ["value", "lower", "upper", "first"]) {
+          cells[key] = el("td", null, {class: "p " + key});
+          row.appendChild(cells[key]);
+        }
+        body.appendChild(row);
+        return cells;
+      }),
+    };
   }
-  const body = document.querySelector("#intervals tbody");
-  body.replaceChildren();
-  DATA.classifiers.forEach((name, k) => {
-    const sorted = drawn[k].slice().sort((a, b) => a - b);
-    const tail = (1 - U.level) / 2;
-    const row = el("tr", null, {"data-classifier": name});
-    row.appendChild(el("td", name, {class: "name"}));
-    row.appendChild(el("td", fmt(values[k]), {class: "p value"}));
-    row.appendChild(el("td", fmt(quantile(sorted, tail)), {class: "p lower"}));
-    row.appendChild(el("td", fmt(quantile(sorted, 1 - tail)), {class: "p upper"}));
-    row.appendChild(el("td", (first[k] / U.draws).toFixed(3), {class: "p first"}));
-    body.appendChild(row);
-  });
+  const {precision, recall, drawn, sorted, rows} = drawState;
+  for (let k = 0; k < K; k++) {
+    for (let d = 0; d < D; d++) {
+      const base = (k * D + d) * C;
+      let total = 0;
+      for (let i = 0; i < C; i++) {
+        total += kappa[i] * precision[base + i] + (1 - kappa[i]) * recall[base + i];
+      }
+      drawn[k][d] = total / C;
+    }
+  }
+  const first = new Float64Array(K);
+  for (let d = 0; d < D; d++) {
+    let best = -Infinity, tied = 0;
+    for (let k = 0; k < K; k++) if (drawn[k][d] > best) best = drawn[k][d];
+    for (let k = 0; k < K; k++) if (drawn[k][d] === best) tied += 1;
+    for (let k = 0; k < K; k++) if (drawn[k][d] === best) first[k] += 1 / tied;
+  }
+  const tail = (1 - U.level) / 2;
+  for (let k = 0; k < K; k++) {
+    sorted.set(drawn[k]);
+    sorted.sort();  // a typed array sorts by number
+    setText(rows[k].value, fmt(values[k]));
+    setText(rows[k].lower, fmt(quantile(sorted, tail)));
+    setText(rows[k].upper, fmt(quantile(sorted, 1 - tail)));
+    setText(rows[k].first, (first[k] / D).toFixed(3));
+  }
 }
 
 function update() {
-  const values = DATA.classifiers.map(name => pd(DATA.matrices[name], kappa));
+  const values = RATIOS.map(r => pd(r, kappa));
   updateRanking(values);
   updateUncertainty(values);
   DATA.classifiers.forEach((name, i) => {
-    const x = Number.isNaN(values[i]) ? -10 : values[i] * W;
-    markers[name].setAttribute("x1", String(x));
-    markers[name].setAttribute("x2", String(x));
+    const x = String(Number.isNaN(values[i]) ? -10 : values[i] * W);
+    if (markers[name].getAttribute("x1") === x) return;
+    markers[name].setAttribute("x1", x);
+    markers[name].setAttribute("x2", x);
   });
 }
 
