@@ -3,7 +3,7 @@ change redrawn within 200 ms in headless chromium.
 
 Two pages of the same 50 classifiers (5 classes, one dataset's actual-class counts): the one
 ``pdmeasure explore FILE -o page.html`` writes, and the one the pipeline writes when the
-uncertainty module ran (:data:`~pdmeasure.pipeline.uncertainty_tables.EXPLORER_DRAWS` draws
+uncertainty module ran (:data:`~pdmeasure.tables.uncertainty.EXPLORER_DRAWS` draws
 per classifier embedded; the largest page). The figures are in docs/performance.md; to print
 them: ``pytest tests/system/test_explorer_scale.py -s``.
 """
@@ -18,8 +18,10 @@ import numpy as np
 import pytest
 
 from helpers import pd_value
+from pdmeasure import uncertainty as unc
 from pdmeasure.cli.app import main
 from pdmeasure.render.explorer import write_explorer
+from pdmeasure.tables.uncertainty import EXPLORER_DRAWS, explorer_draws
 
 pytestmark = pytest.mark.browser
 
@@ -77,9 +79,6 @@ def cli_page(matrices, directory: Path) -> Path:
 
 def uncertainty_page(matrices, directory: Path) -> Path:
     """The pipeline's page with the uncertainty module's draws (workflow/scripts/explorer.py)."""
-    from pdmeasure import uncertainty as unc
-    from pdmeasure.pipeline.uncertainty_tables import EXPLORER_DRAWS, explorer_draws
-
     stack = np.stack(list(matrices.values()))
     drawn = unc.posterior_draws(stack, EXPLORER_DRAWS, prior=0.5, seed=7)
     payload = explorer_draws(
