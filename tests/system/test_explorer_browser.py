@@ -22,9 +22,8 @@ from helpers import EXPLORER_AUTHORS as AUTHORS
 from helpers import EXPLORER_LABELS as LABELS
 from helpers import EXPLORER_MATRICES as MATRICES
 from helpers import HOSTILE, REPO_ROOT, pd_value
-from pdmeasure.render.explorer import (
-    write_explorer,
-)
+from pdmeasure.render.explorer import write_explorer
+from pdmeasure.tables.explorer import explorer_data
 
 DEFAULT_KAPPA = list(AUTHORS.sum(1) / AUTHORS.sum())
 SCREENSHOT = REPO_ROOT / "docs" / "explorer.png"
@@ -103,7 +102,9 @@ def test_browser_shows_pd_and_follows_the_weights(browser, tmp_path):
     from selenium.webdriver.common.by import By
 
     path = tmp_path / "explorer.html"
-    write_explorer(MATRICES, LABELS, path, dataset="worked example", grid_values=None)
+    write_explorer(
+        explorer_data(MATRICES, LABELS, dataset="worked example", grid_values=None), path
+    )
     load(browser, path)
     assert browser.execute_script("return window.__errors") == []  # the probe is in place
     labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#weights label")]
@@ -164,7 +165,9 @@ def test_browser_shows_hostile_names_as_text_and_runs_nothing(browser, tmp_path)
 
     matrices = {HOSTILE: MATRICES["A"], "B": MATRICES["B"]}
     path = tmp_path / "hostile.html"
-    write_explorer(matrices, [HOSTILE, "b", "c"], path, dataset=HOSTILE, grid_values=[0, 1])
+    write_explorer(
+        explorer_data(matrices, [HOSTILE, "b", "c"], dataset=HOSTILE, grid_values=[0, 1]), path
+    )
     load(browser, path)
     assert_clean(browser)
     assert browser.execute_script("return document.images.length") == 0
@@ -209,7 +212,7 @@ def test_browser_shows_nan_where_pd_is_undefined(browser, tmp_path):
     never = np.array([[110, 0, 10], [60, 0, 60], [20, 0, 21]])  # class b never predicted
     matrices = {"A": AUTHORS, "never": never}
     path = tmp_path / "nan.html"
-    write_explorer(matrices, LABELS, path, zero_division="nan", grid_values=[0, 1])
+    write_explorer(explorer_data(matrices, LABELS, zero_division="nan", grid_values=[0, 1]), path)
     load(browser, path)
     assert shown(browser)["never"] == "NaN"
     assert ranking(browser) == [("1", "A"), ("", "never")]  # undefined: last, without a rank

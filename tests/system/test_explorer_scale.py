@@ -21,6 +21,7 @@ from helpers import pd_value
 from pdmeasure import uncertainty as unc
 from pdmeasure.cli.app import main
 from pdmeasure.render.explorer import write_explorer
+from pdmeasure.tables.explorer import explorer_data
 from pdmeasure.tables.uncertainty import EXPLORER_DRAWS, explorer_draws
 
 pytestmark = pytest.mark.browser
@@ -88,7 +89,7 @@ def uncertainty_page(matrices, directory: Path) -> Path:
         zero_division=0.0,
     )
     page = directory / "page.html"
-    write_explorer(matrices, LABELS, page, dataset="fifty", uncertainty=payload)
+    write_explorer(explorer_data(matrices, LABELS, dataset="fifty", uncertainty=payload), page)
     return page
 
 

@@ -13,6 +13,7 @@ import pytest
 from pdmeasure import measures  # noqa: E402
 from pdmeasure import uncertainty as unc  # noqa: E402
 from pdmeasure.render.explorer import write_explorer
+from pdmeasure.tables.explorer import explorer_data
 from pdmeasure.tables.uncertainty import EXPLORER_DRAWS, explorer_draws
 
 pytestmark = pytest.mark.browser
@@ -72,7 +73,9 @@ def test_intervals_and_first_place_follow_the_weights(browser, tmp_path):
         matrices, classifiers=list(MATRICES), settings=SETTINGS, zero_division=0.0
     )
     path = tmp_path / "explorer.html"
-    write_explorer(MATRICES, LABELS, path, dataset="worked example", uncertainty=payload)
+    write_explorer(
+        explorer_data(MATRICES, LABELS, dataset="worked example", uncertainty=payload), path
+    )
     browser.get(path.as_uri())
     assert browser.find_element(By.ID, "uncertainty").is_displayed()
     actual = MATRICES["A"].sum(axis=1)

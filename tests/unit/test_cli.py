@@ -8,7 +8,6 @@ import itertools
 import json
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ import pytest
 
 from helpers import SHARED, missing
 from pdmeasure import measures
+from pdmeasure.cli import explore as explore_command
 from pdmeasure.cli import main
 
 AUTHORS = json.loads((SHARED / "reference" / "krkopt-weka-confusion-matrices.json").read_text())[
@@ -555,16 +555,18 @@ def test_compare_from_predictions(tmp_path, capsys):
 # explore
 # --------------------------------------------------------------------------------------
 def test_explore_passes_its_arguments(three, tmp_path, capsys, monkeypatch):
-    calls = []
-    fake = types.ModuleType("pdmeasure.render.explorer")
-    fake.write_explorer = lambda *args, **kwargs: calls.append((args, kwargs))
-    monkeypatch.setitem(sys.modules, "pdmeasure.render.explorer", fake)
+    calls, written = [], []
+    monkeypatch.setattr(
+        explore_command, "explorer_data", lambda *args, **kwargs: calls.append((args, kwargs)) or {}
+    )
+    monkeypatch.setattr(explore_command, "write_explorer", lambda *args: written.append(args))
     out_path = tmp_path / "explorer.html"
     status, out, err = run_main(capsys, "explore", three, "-o", out_path, "--grid", "0,0.5,1")
     assert status == 0, err
     ((args, kwargs),) = calls
-    matrices, labels, path = args
-    assert list(matrices) == list(MATRICES) and labels == LABELS and str(path) == str(out_path)
+    matrices, labels = args
+    assert list(matrices) == list(MATRICES) and labels == LABELS
+    assert written == [({}, str(out_path))]
     for name, cm in MATRICES.items():
         assert matrices[name].dtype.kind == "i"
         np.testing.assert_array_equal(matrices[name], cm)
@@ -573,13 +575,15 @@ def test_explore_passes_its_arguments(three, tmp_path, capsys, monkeypatch):
     assert calls[-1][1] == {"dataset": "iris", "grid_values": None, "zero_division": 0.0}
 
 
-def test_explore_without_the_explorer_module(three, tmp_path, capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "pdmeasure.render.explorer", None)  # import fails
-    status, out, err = run_main(capsys, "explore", three, "-o", tmp_path / "e.html")
+def test_explore_to_an_unwritable_path(three, tmp_path, capsys):
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder\n")
+    target = blocker / "e.html"
+    status, out, err = run_main(capsys, "explore", three, "-o", target)
     assert status == 2 and out == ""
     assert err.count("\n") == 1
-    assert err.startswith("pdmeasure: error: the kappa explorer is not available")
-    assert not (tmp_path / "e.html").exists()
+    assert err.startswith(f"pdmeasure: error: cannot write {target}")
+    assert blocker.read_text() == "not a folder\n"
     status, _, err = run_main(capsys, "explore", three)
     assert status == 2 and "-o/--output" in err
 

@@ -17,15 +17,15 @@ from helpers import EXPLORER_AUTHORS as AUTHORS
 from helpers import EXPLORER_LABELS as LABELS
 from helpers import EXPLORER_MATRICES as MATRICES
 from helpers import HOSTILE, pd_value
-from pdmeasure.render.explorer import (
+from pdmeasure.render.explorer import explorer_html, script_json, write_explorer
+from pdmeasure.tables.explorer import (
     DEFAULT_GRID_MAX_VECTORS,
     HISTOGRAM_BIN_WIDTH,
     default_grid,
     explorer_data,
-    explorer_html,
     float64_base64,
-    script_json,
-    write_explorer,
+    read_explorer_data,
+    write_explorer_data,
 )
 
 
@@ -48,7 +48,7 @@ def test_script_json_cannot_close_its_script_tag():
 
 
 def test_page_holds_the_data_and_no_external_resource():
-    page = explorer_html(MATRICES, LABELS, dataset="toy", grid_values=[0, 0.5, 1])
+    page = explorer_html(explorer_data(MATRICES, LABELS, dataset="toy", grid_values=[0, 0.5, 1]))
     data = embedded(page)
     assert data["labels"] == LABELS and data["classifiers"] == list(MATRICES)
     assert data["dataset"] == "toy" and data["zero_division"] == 0.0
@@ -93,10 +93,12 @@ def test_histograms_and_grid_wins_match_enumeration():
 
 def test_hostile_names_appear_only_escaped():
     page = explorer_html(
-        {HOSTILE: AUTHORS, "B": MATRICES["B"]},
-        [HOSTILE, "b", "c"],
-        dataset=HOSTILE,
-        grid_values=[0, 1],
+        explorer_data(
+            {HOSTILE: AUTHORS, "B": MATRICES["B"]},
+            [HOSTILE, "b", "c"],
+            dataset=HOSTILE,
+            grid_values=[0, 1],
+        )
     )
     assert page.count("</script>") == 2  # the two script elements' own end tags
     assert "<img" not in page
@@ -130,10 +132,25 @@ def test_default_grid_is_used_without_grid_values():
 def test_write_explorer_writes_the_page(tmp_path):
     path = tmp_path / "sub" / "explorer.html"
     path.parent.mkdir()
-    write_explorer(MATRICES, LABELS, path, dataset="toy", grid_values=[0, 1])
+    write_explorer(explorer_data(MATRICES, LABELS, dataset="toy", grid_values=[0, 1]), path)
     assert path.read_text(encoding="utf-8") == explorer_html(
-        MATRICES, LABELS, dataset="toy", grid_values=[0, 1]
+        explorer_data(MATRICES, LABELS, dataset="toy", grid_values=[0, 1])
     )
+
+
+def test_the_pipeline_renders_the_same_page_from_the_written_data(tmp_path):
+    """Compute, then render: the data written by rule explorer_data and read back by rule
+    explorer make the page the dict makes, byte for byte, under zero_division nan too."""
+    rows = np.asarray(next(iter(MATRICES.values()))).sum(axis=1)
+    only_a = np.zeros((3, 3), dtype=np.int64)
+    only_a[:, 0] = rows  # never predicts b or c: their precision is 0/0
+    cms = {**MATRICES, "only a": only_a}
+    data = explorer_data(cms, LABELS, grid_values=[0, 1], zero_division="nan")
+    path = tmp_path / "toy.json"
+    write_explorer_data(data, path)
+    back = read_explorer_data(path)
+    assert explorer_html(back) == explorer_html(data)
+    assert back == data and back["excluded"] == ["only a"] and back["zero_division"] == "nan"
 
 
 def test_bad_input_is_refused():
@@ -168,7 +185,9 @@ def test_uncertainty_draws_are_embedded_bit_for_bit_as_base64_float64():
         "precision": precision.tolist(),
         "recall": recall.tolist(),
     }
-    data = embedded(explorer_html(MATRICES, LABELS, grid_values=[0, 1], uncertainty=draws))
+    data = embedded(
+        explorer_html(explorer_data(MATRICES, LABELS, grid_values=[0, 1], uncertainty=draws))
+    )
     block = data["uncertainty"]
     assert {key: block[key] for key in ("level", "method", "draws")} == {
         "level": 0.9,

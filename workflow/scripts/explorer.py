@@ -1,31 +1,15 @@
-"""Snakemake script of rule explorer: pooled matrices of one engine and dataset -> explorer HTML."""
+"""Snakemake script of rule explorer: the explorer's data (JSON) -> the self-contained HTML page."""
 
-import json
 import logging
-from pathlib import Path
 
 from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.explorer import write_explorer
-from pdmeasure.tables.confusion import pooled_matrices, read_long
+from pdmeasure.tables.explorer import read_explorer_data
 
 
 def main(smk, log) -> None:
-    dataset = smk.wildcards.dataset
-    pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
-    matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
-    drawn = smk.input.get("uncertainty")  # the uncertainty module's draws, when it ran
-    write_explorer(
-        matrices,
-        smk.params.classes,
-        smk.output.html,
-        dataset=dataset,
-        grid_values=smk.params.kappa_grid,
-        zero_division=smk.params.zero_division,
-        uncertainty=json.loads(Path(drawn).read_text(encoding="utf-8")) if drawn else None,
-    )
-    logging.info(
-        "%s/%s: %d classifiers -> %s", smk.wildcards.engine, dataset, len(matrices), smk.output.html
-    )
+    write_explorer(read_explorer_data(smk.input.data), smk.output.html)
+    logging.info("%s -> %s", smk.input.data, smk.output.html)
 
 
 if __name__ == "__main__":

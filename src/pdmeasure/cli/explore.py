@@ -13,27 +13,23 @@ from pdmeasure.cli.arguments import (
 from pdmeasure.cli.compare import parse_grid
 from pdmeasure.cli.errors import CliError, one_line
 from pdmeasure.cli.inputs import load_input
+from pdmeasure.render.explorer import write_explorer
+from pdmeasure.tables.explorer import explorer_data
 
 
 def run_explore(args: argparse.Namespace) -> str:
-    """``pdmeasure explore``: write the HTML explorer (module imported only here)."""
+    """``pdmeasure explore``: compute the page's data, then write the HTML explorer."""
     mset = load_input(args)
     grid = parse_grid(args.grid) if args.grid else None
     try:
-        from pdmeasure.render.explorer import write_explorer
-    except ImportError as exc:
-        raise CliError(
-            f"the kappa explorer is not available: pdmeasure.render.explorer cannot be imported ({exc})"
-        ) from None
-    try:
-        write_explorer(
+        data = explorer_data(
             mset.counts(),
             mset.labels,
-            args.output,
             dataset=args.dataset or mset.dataset,
             grid_values=grid,
             zero_division=zero_division_value(args.zero_division),
         )
+        write_explorer(data, args.output)
     except OSError as exc:
         raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     except ValueError as exc:
@@ -47,7 +43,8 @@ def add_parser(subparsers) -> None:
         "explore",
         "write the interactive HTML kappa explorer",
         "Write a self-contained HTML page to explore pd of the classifiers as "
-        "kappa moves (pdmeasure.render.explorer.write_explorer).",
+        "kappa moves (pdmeasure.tables.explorer.explorer_data, then "
+        "pdmeasure.render.explorer.write_explorer).",
     )
     add_input_arguments(p, "matrices of one or several classifiers (JSON or CSV)")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="the HTML file to write")
