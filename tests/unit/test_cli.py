@@ -234,19 +234,19 @@ def predictions_csv(tmp_path, matrices, labels, *, extra_label=None) -> Path:
     return write(tmp_path / "predictions.csv", "\n".join([lines[0], *body]) + "\n")
 
 
+def from_predictions(path, *, by: str | None = None) -> list:
+    """The arguments that read ``path`` of :func:`predictions_csv` (columns y_true, y_pred),
+    one matrix per value of the column ``by`` when given."""
+    args = ["--predictions", path, "--true", "y_true", "--pred", "y_pred"]
+    return args + ["--by", by] if by is not None else args
+
+
 def test_predictions_with_by(tmp_path, capsys):
     path = predictions_csv(tmp_path, {"B": MATRICES["B"], "A": MATRICES["A"]}, ["lo", "mid", "hi"])
     status, out, err = run_main(
         capsys,
         "score",
-        "--predictions",
-        path,
-        "--true",
-        "y_true",
-        "--pred",
-        "y_pred",
-        "--by",
-        "model",
+        *from_predictions(path, by="model"),
         "--format",
         "json",
         "--kappa",
@@ -271,14 +271,7 @@ def test_predictions_with_by(tmp_path, capsys):
     status, out, _ = run_main(
         capsys,
         "score",
-        "--predictions",
-        path,
-        "--true",
-        "y_true",
-        "--pred",
-        "y_pred",
-        "--by",
-        "model",
+        *from_predictions(path, by="model"),
         "--labels",
         "lo,mid,hi",
         "--kappa",
@@ -293,18 +286,7 @@ def test_predictions_with_by(tmp_path, capsys):
 
 def test_predictions_numeric_labels_sort_numerically(tmp_path, capsys):
     path = predictions_csv(tmp_path, {"m": CM}, ["2", "10", "100"])
-    status, out, _ = run_main(
-        capsys,
-        "score",
-        "--predictions",
-        path,
-        "--true",
-        "y_true",
-        "--pred",
-        "y_pred",
-        "--format",
-        "json",
-    )
+    status, out, _ = run_main(capsys, "score", *from_predictions(path), "--format", "json")
     data = json.loads(out)
     assert data["labels"] == ["2", "10", "100"]
     assert data["results"]["value"]["measures"]["pacc"] == float(measures.pacc(CM))
@@ -535,19 +517,7 @@ def test_compare_leaves_out_an_undefined_classifier_under_nan(tmp_path, capsys):
 
 def test_compare_from_predictions(tmp_path, capsys):
     path = predictions_csv(tmp_path, MATRICES, LABELS)
-    data = compare_json(
-        capsys,
-        "--predictions",
-        path,
-        "--true",
-        "y_true",
-        "--pred",
-        "y_pred",
-        "--by",
-        "model",
-        "--grid",
-        "0,1",
-    )
+    data = compare_json(capsys, *from_predictions(path, by="model"), "--grid", "0,1")
     assert sorted(r["classifier"] for r in data["summary"]) == sorted(MATRICES)
 
 
