@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from helpers import diagonal_matrices
 from pdmeasure import measures
 from pdmeasure.exact import (
     ExactSettings,
@@ -48,19 +49,9 @@ def krkopt_matrices(authors_matrices):
 
 
 def realistic(n_classes: int, n_classifiers: int, seed: int) -> dict[str, np.ndarray]:
-    """Imbalanced matrices with a dominant diagonal and the same row sums (one dataset)."""
-    rng = np.random.default_rng(seed)
-    actual = rng.integers(2, 600, n_classes)
-    actual[0] = 2  # a tiny class, like nursery's "recommend"
-    out = {}
-    for k in range(n_classifiers):
-        cm = np.zeros((n_classes, n_classes), dtype=np.int64)
-        for i in range(n_classes):
-            p = rng.dirichlet(np.ones(n_classes))
-            p[i] += rng.uniform(1, 10)
-            cm[i] = rng.multinomial(actual[i], p / p.sum())
-        out[f"clf{k}"] = cm
-    return out
+    """Imbalanced matrices with a dominant diagonal and the same row sums (one dataset), class 0
+    a tiny class of 2 samples, like nursery's "recommend"."""
+    return diagonal_matrices(n_classes, n_classifiers, seed, actual=(2, 600), smallest=2)
 
 
 def dataset_matrices(name, krkopt_matrices):
@@ -79,16 +70,22 @@ def brute_force(cms: dict, values, n_classes: int) -> np.ndarray:
     )
 
 
+def dataset_case(dataset: str, krkopt_matrices):
+    """The grid values of ``dataset`` (GRIDS), its matrices, the brute-force pd of every matrix
+    at every grid vector (:func:`brute_force`) and the grid."""
+    values, n_classes = GRIDS[dataset]
+    cms = dataset_matrices(dataset, krkopt_matrices)
+    brute = brute_force(cms, values, n_classes)
+    return values, cms, brute, ProductGrid.regular(values, n_classes)
+
+
 def exact_enumeration(form, grid: ProductGrid) -> list[Fraction]:
     return [form.value(k) for k in itertools.product(*grid.values)]
 
 
 @pytest.mark.parametrize("dataset", list(GRIDS))
 def test_histogram_equals_enumeration_bin_for_bin(dataset, krkopt_matrices):
-    values, n_classes = GRIDS[dataset]
-    cms = dataset_matrices(dataset, krkopt_matrices)
-    brute = brute_force(cms, values, n_classes)
-    grid = ProductGrid.regular(values, n_classes)
+    _, cms, brute, grid = dataset_case(dataset, krkopt_matrices)
     for width in (0.01, 0.002):
         edges = np.linspace(0.0, 1.0, round(1 / width) + 1)
         expected = np.stack([np.histogram(row, edges)[0] for row in brute])
@@ -120,10 +117,7 @@ def test_batched_histograms_settle_values_on_edges_exactly():
 
 @pytest.mark.parametrize("dataset", list(GRIDS))
 def test_cdf_min_max_and_moments_equal_enumeration(dataset, krkopt_matrices):
-    values, n_classes = GRIDS[dataset]
-    cms = dataset_matrices(dataset, krkopt_matrices)
-    brute = brute_force(cms, values, n_classes)
-    grid = ProductGrid.regular(values, n_classes)
+    _, cms, brute, grid = dataset_case(dataset, krkopt_matrices)
     rng = np.random.default_rng(0)
     for row, cm in zip(brute, cms.values()):
         form = pd_form(cm)
@@ -169,10 +163,7 @@ def test_exact_ties_against_fraction_enumeration():
 
 @pytest.mark.parametrize("dataset", list(GRIDS))
 def test_win_probabilities_equal_enumeration(dataset, krkopt_matrices):
-    values, n_classes = GRIDS[dataset]
-    cms = dataset_matrices(dataset, krkopt_matrices)
-    brute = brute_force(cms, values, n_classes)
-    grid = ProductGrid.regular(values, n_classes)
+    values, cms, brute, grid = dataset_case(dataset, krkopt_matrices)
     table = DatasetAnalysis(
         cms, values, ExactSettings(), engine="e", dataset=dataset
     ).win_probabilities()
@@ -278,10 +269,7 @@ def test_uniform_cdf_two_classes_closed_form():
 
 @pytest.mark.parametrize("dataset", ["car", "krkopt"])
 def test_shares_equal_enumeration_and_monte_carlo_covers(dataset, krkopt_matrices):
-    values, n_classes = GRIDS[dataset]
-    cms = dataset_matrices(dataset, krkopt_matrices)
-    brute = brute_force(cms, values, n_classes)
-    grid = ProductGrid.regular(values, n_classes)
+    _, cms, brute, grid = dataset_case(dataset, krkopt_matrices)
     forms = [pd_form(cm) for cm in cms.values()]
     unique, tied = shares_enumerated(forms, grid, chunk_size=5000)
     order = np.sort(brute, axis=0)
