@@ -66,6 +66,12 @@ def tn(m, i):
     return sum(m[k][j] for k in range(c) for j in range(c) if k != i and j != i)
 
 
+def class_mean(m, term) -> float:
+    """(1/C) sum_i term(i): the macro average of a per-class quantity, summed in class order."""
+    c = size(m)
+    return sum(term(i) for i in range(c)) / c
+
+
 def precision_i(m, i, zd):  # paper 000 eq. 28
     return div(tp(m, i), tp(m, i) + fp(m, i), zd)
 
@@ -93,29 +99,23 @@ def accuracy(m, zd):  # paper 000 eq. 16
 
 
 def error_rate(m, zd):  # Sokolova & Lapalme 2009 / oneDAL
-    c = size(m)
-    acc = 0.0
-    for i in range(c):
-        acc += div(fp(m, i) + fn(m, i), tp(m, i) + fn(m, i) + fp(m, i) + tn(m, i), zd)
-    return acc / c
+    return class_mean(
+        m, lambda i: div(fp(m, i) + fn(m, i), tp(m, i) + fn(m, i) + fp(m, i) + tn(m, i), zd)
+    )
 
 
 def average_accuracy(m, zd):  # Sokolova & Lapalme 2009 / oneDAL
-    c = size(m)
-    acc = 0.0
-    for i in range(c):
-        acc += div(tp(m, i) + tn(m, i), tp(m, i) + fn(m, i) + fp(m, i) + tn(m, i), zd)
-    return acc / c
+    return class_mean(
+        m, lambda i: div(tp(m, i) + tn(m, i), tp(m, i) + fn(m, i) + fp(m, i) + tn(m, i), zd)
+    )
 
 
 def precision_macro(m, zd):  # paper 000 eq. 17
-    c = size(m)
-    return sum(precision_i(m, i, zd) for i in range(c)) / c
+    return class_mean(m, lambda i: precision_i(m, i, zd))
 
 
 def recall_macro(m, zd):  # paper 000 eq. 18
-    c = size(m)
-    return sum(recall_i(m, i, zd) for i in range(c)) / c
+    return class_mean(m, lambda i: recall_i(m, i, zd))
 
 
 def fbeta_macro(m, beta, zd):  # paper 000 eq. 21
@@ -138,22 +138,22 @@ def f1_macro_mean(m, zd):  # paper 001 eqs. 10-12 (FMEAS)
     return s / c
 
 
-def precision_micro(m, zd):  # paper 000 eq. 19
+def micro_ratio(m, errors, zd):
+    """sum_i tp_i / (sum_i tp_i + sum_i errors_i): paper 000 eqs. 19-20 with errors = fp or fn."""
     c = size(m)
     return div(
         sum(tp(m, i) for i in range(c)),
-        sum(tp(m, i) for i in range(c)) + sum(fp(m, i) for i in range(c)),
+        sum(tp(m, i) for i in range(c)) + sum(errors(m, i) for i in range(c)),
         zd,
     )
+
+
+def precision_micro(m, zd):  # paper 000 eq. 19
+    return micro_ratio(m, fp, zd)
 
 
 def recall_micro(m, zd):  # paper 000 eq. 20
-    c = size(m)
-    return div(
-        sum(tp(m, i) for i in range(c)),
-        sum(tp(m, i) for i in range(c)) + sum(fn(m, i) for i in range(c)),
-        zd,
-    )
+    return micro_ratio(m, fn, zd)
 
 
 def fbeta_micro(m, beta, zd):  # paper 000 eq. 22
@@ -170,13 +170,11 @@ def f1_micro(m, zd):  # paper 000 eq. 24
 
 
 def specificity_macro(m, zd):
-    c = size(m)
-    return sum(specificity_i(m, i, zd) for i in range(c)) / c
+    return class_mean(m, lambda i: specificity_i(m, i, zd))
 
 
 def balanced_accuracy(m, zd):  # paper 000 eq. 26
-    c = size(m)
-    return sum(div(tp(m, i), tp(m, i) + fn(m, i), zd) for i in range(c)) / c
+    return class_mean(m, lambda i: div(tp(m, i), tp(m, i) + fn(m, i), zd))
 
 
 def mcc(m, zd):
