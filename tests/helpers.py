@@ -227,6 +227,21 @@ def dataset_spec(config, name: str, **override):
     )
 
 
+def mirror_block(manifest: dict, name: str, **extra) -> dict:
+    """The ``datasets`` config block of the UCI mirror's dataset ``name`` from its parsed
+    ``manifest`` (MANIFEST.json; classes in order of first appearance), with ``extra`` keys."""
+    entry = manifest["datasets"][name]
+    return {
+        "uci_id": entry["uci_id"],
+        "path": None,
+        "target": entry["target"],
+        "classes": entry["class_order_first_appearance"],
+        "missing": entry["missing"],
+        "numeric_features": [],
+        **extra,
+    }
+
+
 def mirror_table(mirror: Path, name: str):
     """The canonical table of UCI dataset ``name`` (results/data/<name>.csv layout), read
     straight from the mirror's file, every value as text."""

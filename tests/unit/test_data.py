@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import pdmeasure.pipeline.data.fetch as pddata
+from helpers import mirror_block
 from pdmeasure.pipeline.data.fetch import canonicalise_uci, fetch_dataset, parse_original
 from pdmeasure.pipeline.data.mirror import load_manifest
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
@@ -21,20 +22,6 @@ def manifest(uci_mirror):
     return load_manifest(uci_mirror)
 
 
-def block(manifest, name, **extra):
-    """A config block for a mirror dataset."""
-    entry = manifest["datasets"][name]
-    return {
-        "uci_id": entry["uci_id"],
-        "path": None,
-        "target": entry["target"],
-        "classes": entry["class_order_first_appearance"],
-        "missing": entry["missing"],
-        "numeric_features": [],
-        **extra,
-    }
-
-
 def raw_lines(path):
     return [line.split(",") for line in path.read_text().splitlines() if line]
 
@@ -43,7 +30,7 @@ def raw_lines(path):
 def test_mirror_gives_the_original_cells(name, uci_mirror, manifest, offline, caplog):
     entry = manifest["datasets"][name]
     with caplog.at_level(logging.INFO):
-        frame, source = fetch_dataset(name, block(manifest, name), mirror=uci_mirror)
+        frame, source = fetch_dataset(name, mirror_block(manifest, name), mirror=uci_mirror)
     assert list(frame.columns) == entry["columns"]
     assert len(frame) == entry["rows"]
     assert frame.to_numpy(dtype=object).tolist() == raw_lines(uci_mirror / entry["file"])
@@ -52,7 +39,9 @@ def test_mirror_gives_the_original_cells(name, uci_mirror, manifest, offline, ca
 
 
 def test_missing_marker_is_kept(uci_mirror, manifest, offline):
-    frame, _ = fetch_dataset("dermatology", block(manifest, "dermatology"), mirror=uci_mirror)
+    frame, _ = fetch_dataset(
+        "dermatology", mirror_block(manifest, "dermatology"), mirror=uci_mirror
+    )
     assert (frame["age"] == "?").sum() == 8
     assert frame["class"].iloc[0] == "2"
 
@@ -71,7 +60,9 @@ def test_ucimlrepo_frame_is_canonicalised_like_the_mirror(uci_mirror, manifest, 
 
     Result.data.original = original
     monkeypatch.setattr(pddata.ucimlrepo, "fetch_ucirepo", lambda **kw: Result)
-    frame, source = fetch_dataset("dermatology", block(manifest, "dermatology"), mirror=uci_mirror)
+    frame, source = fetch_dataset(
+        "dermatology", mirror_block(manifest, "dermatology"), mirror=uci_mirror
+    )
     from_mirror, _ = pddata.read_mirror("dermatology", entry["uci_id"], uci_mirror)
     assert source.startswith("UCI id 33 via ucimlrepo")
     pd.testing.assert_frame_equal(frame, from_mirror)
@@ -88,7 +79,7 @@ def test_canonicalise_without_manifest_uses_snake_case():
 
 def test_offline_without_mirror(manifest, offline):
     with pytest.raises(DataFetchError) as info:
-        fetch_dataset("car", block(manifest, "car"), mirror=None)
+        fetch_dataset("car", mirror_block(manifest, "car"), mirror=None)
     message = str(info.value)
     assert "dataset `car` (UCI id 19)" in message  # which dataset
     assert "ConnectionError" in message and "no offline mirror" in message  # why
@@ -97,7 +88,7 @@ def test_offline_without_mirror(manifest, offline):
 
 def test_checksum_mismatch(corrupt_mirror, manifest, offline):
     with pytest.raises(DataFetchError) as info:
-        fetch_dataset("car", block(manifest, "car"), mirror=corrupt_mirror)
+        fetch_dataset("car", mirror_block(manifest, "car"), mirror=corrupt_mirror)
     message = str(info.value)
     assert f"dataset `car` (file {corrupt_mirror / 'car.data'})" in message
     assert "checksum mismatch" in message
@@ -112,7 +103,7 @@ def test_mirror_without_entry(tmp_path, manifest, offline):
         match=r"dataset `car` \(file .*MANIFEST.json\): .*no "
         r"entry with uci_id 19",
     ):
-        fetch_dataset("car", block(manifest, "car"), mirror=tmp_path)
+        fetch_dataset("car", mirror_block(manifest, "car"), mirror=tmp_path)
 
 
 def test_wrong_field_count_is_an_error():

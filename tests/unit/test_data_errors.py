@@ -18,7 +18,7 @@ import pytest
 
 import pdmeasure.pipeline.config as pdconfig
 import pdmeasure.pipeline.data.fetch as pddata
-from helpers import TOY, repo_config, select, toy_block
+from helpers import TOY, mirror_block, repo_config, select, toy_block
 from pdmeasure.pipeline.config import ConfigError
 from pdmeasure.pipeline.data.fetch import fetch_dataset
 from pdmeasure.pipeline.data.mirror import load_manifest
@@ -213,16 +213,8 @@ def mirror_copy(tmp_path, uci_mirror) -> Path:
 
 
 def car_block(mirror: Path, **extra) -> dict:
-    entry = json.loads((mirror / "MANIFEST.json").read_text())["datasets"]["car"]
-    return {
-        "uci_id": entry["uci_id"],
-        "path": None,
-        "target": entry["target"],
-        "classes": entry["class_order_first_appearance"],
-        "missing": entry["missing"],
-        "numeric_features": [],
-        **extra,
-    }
+    """The config block of car as ``mirror``'s own MANIFEST.json describes it."""
+    return mirror_block(json.loads((mirror / "MANIFEST.json").read_text()), "car", **extra)
 
 
 def truncate(path: Path) -> None:
