@@ -331,6 +331,46 @@ def diagonal_matrices(
     return out
 
 
+def no_data_tables(surface=None):
+    """The published tables the pipeline computes without data, as one frame (index 0..n-1):
+    paper 000's Tables 3, 4 and Section 4.2 (over ``surface``, by default
+    ``paper.kappa_surface()``) and the Pacc paper's Tables 2, 4, 5 and 6."""
+    import pandas as pd
+
+    from pdmeasure.paper import example_tables as paper
+
+    if surface is None:
+        surface = paper.kappa_surface()
+    return pd.concat(
+        [
+            paper.pd_table3(),
+            paper.pd_table4(),
+            paper.pd_section42(surface),
+            paper.pacc_table2(),
+            paper.pacc_table4(),
+            paper.pacc_table5(),
+            paper.pacc_table6(),
+        ],
+        ignore_index=True,
+    )
+
+
+def compare_with_published(config, measures, rankings, pooled, *, table=None, errata=True):
+    """``compare_data_tables`` of a run's results against the published tables that need data:
+    all of them, or paper 000's Table ``table`` alone; with the recorded errata when ``errata``."""
+    from pdmeasure.paper import facts, published
+    from pdmeasure.paper.reproduction import compare_data_tables
+
+    return compare_data_tables(
+        published.load() if table is None else published.load(facts.PD_PAPER, table),
+        config=config,
+        measures=measures,
+        rankings=rankings,
+        pooled=pooled,
+        errata=published.errata() if errata else None,
+    )
+
+
 #: How CI provides each service a test may need (``.ci/run``).
 SERVICES = {
     "shared": "../shared beside the checkout (CI clones the project next to it)",

@@ -17,9 +17,7 @@ import pytest
 import yaml
 
 import pdmeasure.pipeline.config as pdconfig
-from helpers import dataset_spec, mirror_table, select
-from pdmeasure.paper import published
-from pdmeasure.paper.reproduction import compare_data_tables
+from helpers import compare_with_published, dataset_spec, mirror_table, select
 from pdmeasure.pipeline.engines import CVSpec
 from pdmeasure.tables.confusion import confusion_matrix
 from pdmeasure.tables.measures import measures_table
@@ -63,14 +61,7 @@ def reproduction(config, uci_mirror, weka):  # noqa: F811 (the fixture imported 
         ],
         ignore_index=True,
     )
-    table = compare_data_tables(
-        published.load(),
-        config=config,
-        measures=measures,
-        rankings=rankings,
-        pooled=pooled,
-        errata=published.errata(),
-    )
+    table = compare_with_published(config, measures, rankings, pooled)
     table["classifier"] = table["column"].str.removesuffix(" rank")
     table["kind"] = table["column"].str.endswith(" rank").map({True: "rank", False: "value"})
     return table

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 import yaml
 
+from helpers import compare_with_published, no_data_tables
 from pdmeasure.measures import preference_driven
-from pdmeasure.paper import example_tables as paper
 from pdmeasure.paper import facts, published
 from pdmeasure.paper import reproduction as R
 from pdmeasure.pipeline.engines import ENGINES
@@ -75,32 +75,14 @@ def krkopt_results(config, authors, engines):
 def krkopt_run(config, authors):
     """Tables 6-9 of a synthetic krkopt run with both engines."""
     cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn", "weka"])
-    table = R.compare_data_tables(
-        published.load(),
-        config=cfg,
-        measures=measures,
-        rankings=rankings,
-        pooled=pooled,
-        errata=published.errata(),
-    )
+    table = compare_with_published(cfg, measures, rankings, pooled)
     return table, pooled
 
 
 @pytest.fixture(scope="module")
 def computed():
     """The reproduced tables that need no data."""
-    surface = paper.kappa_surface()
-    return pd.concat(
-        [
-            paper.pd_table3(),
-            paper.pd_table4(),
-            paper.pd_section42(surface),
-            paper.pacc_table2(),
-            paper.pacc_table4(),
-            paper.pacc_table5(),
-            paper.pacc_table6(),
-        ]
-    )
+    return no_data_tables()
 
 
 @pytest.fixture(scope="module")
@@ -276,13 +258,7 @@ def test_cv_settings_other_than_the_papers_are_named(config, authors):
         classifiers=list(cfg["classifiers"]["weka"]),
         kappa_vectors=vectors,
     )
-    out = R.compare_data_tables(
-        published.load("preference-driven", "9"),
-        config=cfg,
-        measures=measures,
-        rankings=rankings,
-        pooled=pooled,
-    )
+    out = compare_with_published(cfg, measures, rankings, pooled, table="9", errata=False)
     differs = out[out["status"] == "differs"]
     assert len(differs) > 0
     assert differs["reason"].str.startswith("this run uses 3-fold CV").all()
@@ -357,13 +333,7 @@ def test_differs_only_for_computed_numbers(sklearn_krkopt_table):
 def test_value_missing_from_the_results_is_not_run(config, authors):
     cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
     measures = measures[measures["classifier"] != "RandomForest"]
-    out = R.compare_data_tables(
-        published.load(facts.PD_PAPER, "9"),
-        config=cfg,
-        measures=measures,
-        rankings=rankings,
-        pooled=pooled,
-    )
+    out = compare_with_published(cfg, measures, rankings, pooled, table="9", errata=False)
     forest = out[out["column"] == "RandomForest"]
     assert (forest["status"] == "not_run").all()
     assert (
@@ -377,13 +347,7 @@ def test_value_missing_from_the_results_is_not_run(config, authors):
 def test_kappa_vector_not_configured_is_not_run(config, authors):
     cfg, pooled, measures, rankings = krkopt_results(config, authors, ["sklearn"])
     del cfg["datasets"]["krkopt"]["kappa_vectors"]["fn3"]
-    out = R.compare_data_tables(
-        published.load(facts.PD_PAPER, "9"),
-        config=cfg,
-        measures=measures,
-        rankings=rankings,
-        pooled=pooled,
-    )
+    out = compare_with_published(cfg, measures, rankings, pooled, table="9", errata=False)
     fn3 = out[out["row"] == "pd fn3"]
     assert len(fn3) > 0 and (fn3["status"] == "not_run").all()
     run = fn3[~fn3["column"].str.startswith("DecisionTable")]  # no counterpart comes first
