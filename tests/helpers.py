@@ -277,6 +277,12 @@ def pd_value(cm, kappa, zero_division=0.0) -> float:
     return float(measures.preference_driven(cm, kappa, zero_division=zero_division))
 
 
+def assert_close(got, expected, name: str, rtol: float = 1e-12, atol: float = 1e-12) -> None:
+    """``got`` equals ``expected`` within ``rtol`` and ``atol``, NaN exactly where it is NaN;
+    a failure names ``name``."""
+    np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True, err_msg=name)
+
+
 #: The first bytes of every PNG file.
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from helpers import assert_close
 from pdmeasure import measures as M
 
 POLICIES = ["nan", 0.0, 1.0]
@@ -101,13 +102,8 @@ def test_every_measure_is_scale_invariant_at_extreme_scales(name, zd):
             scaled = base * min(scale, 0.999 * np.finfo(float).max / base.max())
             got = M.REGISTRY[name](scaled, zero_division=zd)
             assert np.isfinite(got) or math.isnan(expected), (base.tolist(), scale)
-            np.testing.assert_allclose(
-                got,
-                expected,
-                rtol=1e-9,
-                atol=1e-11,
-                equal_nan=True,
-                err_msg=f"{name} x {scale:.0e} of {base.tolist()}",
+            assert_close(
+                got, expected, f"{name} x {scale:.0e} of {base.tolist()}", rtol=1e-9, atol=1e-11
             )
 
 

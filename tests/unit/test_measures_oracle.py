@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import oracle
+from helpers import assert_close
 from pdmeasure import measures as M
 
 N_MATRICES = 2400
@@ -71,14 +72,7 @@ def _compare(name, vectorised, expected, policy):
     np.testing.assert_array_equal(
         np.isnan(vectorised), np.isnan(expected), err_msg=f"{name} ({policy}): NaN pattern"
     )
-    np.testing.assert_allclose(
-        vectorised,
-        expected,
-        rtol=1e-10,
-        atol=1e-12,
-        equal_nan=True,
-        err_msg=f"{name} ({policy})",
-    )
+    assert_close(vectorised, expected, f"{name} ({policy})", rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("policy", list(POLICIES))

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from helpers import assert_close
 from pdmeasure import measures as M
 
 POLICIES = ["nan", 0.0, 1.0]
@@ -52,10 +53,6 @@ def _all(cm, zd, kappa=None):
     return values
 
 
-def _close(a, b, name, rtol=1e-12, atol=1e-12):
-    np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True, err_msg=name)
-
-
 @FAST
 @given(cm=confusion_matrices(max_classes=9), zd=st.sampled_from(POLICIES))
 def test_bounds(cm, zd):
@@ -82,7 +79,15 @@ def test_class_permutation_invariance(data, zd, seed):
     before = _all(cm, zd, kappa)
     after = _all(cm[np.ix_(perm, perm)], zd, kappa[perm])
     for name in before:
-        _close(after[name], before[name], name)
+        assert_close(after[name], before[name], name)
+
+
+def _assert_scale_invariant(cm, zd, factor, **tolerance):
+    """Every measure of ``cm * factor`` equals that of ``cm`` (:func:`assert_close`)."""
+    before = M.evaluate(cm, zero_division=zd)
+    after = M.evaluate(cm * factor, zero_division=zd)
+    for name in before:
+        assert_close(after[name], before[name], f"{name} x {factor:g}", **tolerance)
 
 
 @FAST
@@ -92,10 +97,7 @@ def test_class_permutation_invariance(data, zd, seed):
     factor=st.sampled_from([2.0, 3.0, 0.5, 7.25, 1000.0]),
 )
 def test_uniform_scale_invariance(cm, zd, factor):
-    before = M.evaluate(cm, zero_division=zd)
-    after = M.evaluate(cm * factor, zero_division=zd)
-    for name in before:
-        _close(after[name], before[name], name)
+    _assert_scale_invariant(cm, zd, factor)
 
 
 @FAST
@@ -108,11 +110,7 @@ def test_uniform_scale_invariance(cm, zd, factor):
 def test_scale_invariance_at_every_scale(cm, zd, exponent, mantissa):
     """measure(cm * s) == measure(cm) within rounding for s from 1e-300 to 1e301: no total
     or product of totals overflows or underflows, and NaN stays NaN."""
-    factor = mantissa * 10.0**exponent
-    before = M.evaluate(cm, zero_division=zd)
-    after = M.evaluate(cm * factor, zero_division=zd)
-    for name in before:
-        _close(after[name], before[name], f"{name} x {factor:g}", rtol=1e-9, atol=1e-11)
+    _assert_scale_invariant(cm, zd, mantissa * 10.0**exponent, rtol=1e-9, atol=1e-11)
 
 
 @FAST
@@ -135,9 +133,9 @@ def test_row_and_column_scale_invariance(cm, zd, factor, which):
     by_col = M.evaluate(cols, zero_division=zd)
     for name, info in M.INFO.items():
         if info.row_scale_invariant:
-            _close(by_row[name], base[name], f"{name} (row)")
+            assert_close(by_row[name], base[name], f"{name} (row)")
         if info.column_scale_invariant:
-            _close(by_col[name], base[name], f"{name} (column)")
+            assert_close(by_col[name], base[name], f"{name} (column)")
 
 
 def test_invariance_flags_are_not_vacuous():
@@ -169,7 +167,7 @@ def test_micro_averages_equal_accuracy(cm, zd):
         ("fbeta_micro", M.fbeta_micro(cm, 3.0, zero_division=zd)),
         ("fbeta_micro beta=0", M.fbeta_micro(cm, 0.0, zero_division=zd)),
     ):
-        _close(value, acc, name, rtol=1e-14, atol=1e-15)
+        assert_close(value, acc, name, rtol=1e-14, atol=1e-15)
 
 
 @FAST
@@ -188,14 +186,16 @@ def test_batch_equals_one_at_a_time(stack, zd):
         together = func(batch, zero_division=zd)
         assert together.shape == (len(stack),)
         single = [func(cm, zero_division=zd) for cm in stack]
-        _close(together, single, name, rtol=1e-14, atol=0)
+        assert_close(together, single, name, rtol=1e-14, atol=0)
         # a 2-D batch (B, 1, C, C) behaves the same
-        _close(func(batch[:, None], zero_division=zd)[:, 0], single, name, rtol=1e-14, atol=0)
+        assert_close(func(batch[:, None], zero_division=zd)[:, 0], single, name, rtol=1e-14, atol=0)
     pd_grid = M.preference_driven(batch[:, None], grid, zero_division=zd)
     assert pd_grid.shape == (len(stack), len(grid))
     for b, cm in enumerate(stack):
         for k, vector in enumerate(grid):
-            _close(pd_grid[b, k], M.preference_driven(cm, vector, zero_division=zd), "pd", 1e-14, 0)
+            assert_close(
+                pd_grid[b, k], M.preference_driven(cm, vector, zero_division=zd), "pd", 1e-14, 0
+            )
 
 
 @FAST
@@ -205,18 +205,18 @@ def test_preference_driven_identities(data, zd):
     default is eq. 31; pd is linear in kappa and lies between the per-class extremes."""
     cm, kappa = data
     c = cm.shape[0]
-    _close(
+    assert_close(
         M.preference_driven(cm, np.ones(c), zero_division=zd),
         M.precision_macro(cm, zero_division=zd),
         "k=1",
     )
-    _close(
+    assert_close(
         M.preference_driven(cm, np.zeros(c), zero_division=zd),
         M.recall_macro(cm, zero_division=zd),
         "k=0",
     )
     shares = cm.sum(axis=1) / cm.sum()
-    _close(
+    assert_close(
         M.preference_driven(cm, zero_division=zd),
         M.preference_driven(cm, shares, zero_division=zd),
         "eq31",
@@ -234,12 +234,12 @@ def test_preference_driven_identities(data, zd):
 def test_identities_between_measures(cm, zd):
     c = cm.shape[0]
     acc = M.accuracy(cm)
-    _close(M.error_rate(cm), 2.0 * (1.0 - acc) / c, "error_rate = 2(1-acc)/C")
-    _close(M.error_rate(cm) + M.average_accuracy(cm), 1.0, "error_rate + average_accuracy")
-    _close(
+    assert_close(M.error_rate(cm), 2.0 * (1.0 - acc) / c, "error_rate = 2(1-acc)/C")
+    assert_close(M.error_rate(cm) + M.average_accuracy(cm), 1.0, "error_rate + average_accuracy")
+    assert_close(
         M.balanced_accuracy(cm, zero_division=zd), M.recall_macro(cm, zero_division=zd), "eq. 26"
     )
-    _close(
+    assert_close(
         M.fbeta_macro(cm, 1.0, zero_division=zd), M.f1_macro(cm, zero_division=zd), "F1 = F_beta(1)"
     )
     g = M.g_mean(cm, zero_division=zd)
@@ -254,9 +254,9 @@ def test_binary_mcc_is_the_classic_formula(cm):
     tp_, fn_, fp_, tn_ = float(cm[0, 0]), float(cm[0, 1]), float(cm[1, 0]), float(cm[1, 1])
     den = math.sqrt((tp_ + fp_) * (tp_ + fn_) * (tn_ + fp_) * (tn_ + fn_))
     expected = (tp_ * tn_ - fp_ * fn_) / den if den else 0.0
-    _close(M.mcc(cm, zero_division=0.0), expected, "binary mcc")
+    assert_close(M.mcc(cm, zero_division=0.0), expected, "binary mcc")
     balanced = 0.5 * (M.class_precision_recall(cm, zero_division=0.0)[1].sum())
-    _close(M.balanced_accuracy(cm, zero_division=0.0), balanced, "eq. 11-12")
+    assert_close(M.balanced_accuracy(cm, zero_division=0.0), balanced, "eq. 11-12")
 
 
 @pytest.mark.parametrize("c", [2, 3, 7])
@@ -265,7 +265,7 @@ def test_perfect_and_worst_classifications(c):
     for name, value in M.evaluate(perfect).items():
         info = M.INFO[name]
         expected = 0.0 if not info.higher_is_better else 1.0
-        _close(value, expected, name)
+        assert_close(value, expected, name)
     # every sample of class i predicted as class i+1 (a cycle): nothing is right
     cycle = np.roll(np.diag(np.full(c, 5)), 1, axis=1)
     values = M.evaluate(cycle)
@@ -277,7 +277,7 @@ def test_perfect_and_worst_classifications(c):
         "g_mean",
         "preference_driven",
     ):
-        _close(values[name], 0.0, name)
+        assert_close(values[name], 0.0, name)
     assert values["mcc"] < 0 and values["kappa"] < 0
 
 
