@@ -49,37 +49,34 @@ def measure(column: str, cms):
 
 
 # ----------------------------------------------------------------- matrices (layout)
-def test_table1_layout_five_matrices_per_printed_row():
-    # Printed row C_0 of Table 1, first half: A B C D E side by side, two columns each.
-    c0 = np.concatenate([examples.PACC_TABLE1[n][0] for n in "ABCDE"])
-    c1 = np.concatenate([examples.PACC_TABLE1[n][1] for n in "ABCDE"])
-    np.testing.assert_array_equal(c0, [50, 0, 25, 25, 50, 0, 10, 40, 0, 50])
-    np.testing.assert_array_equal(c1, [0, 50, 25, 25, 50, 0, 40, 10, 50, 0])
-    c0 = np.concatenate([examples.PACC_TABLE1[n][0] for n in "FGHIJ"])
-    c1 = np.concatenate([examples.PACC_TABLE1[n][1] for n in "FGHIJ"])
-    np.testing.assert_array_equal(c0, [80, 0, 70, 10, 80, 0, 40, 40, 0, 80])
-    np.testing.assert_array_equal(c1, [0, 20, 10, 10, 20, 0, 10, 10, 20, 0])
+#: Printed rows of Tables 1 and 3: (table, the matrices side by side, class C_k, the row).
+PRINTED_ROWS = [
+    ("1", "ABCDE", 0, [50, 0, 25, 25, 50, 0, 10, 40, 0, 50]),
+    ("1", "ABCDE", 1, [0, 50, 25, 25, 50, 0, 40, 10, 50, 0]),
+    ("1", "FGHIJ", 0, [80, 0, 70, 10, 80, 0, 40, 40, 0, 80]),
+    ("1", "FGHIJ", 1, [0, 20, 10, 10, 20, 0, 10, 10, 20, 0]),
+    ("3", "ABCD", 0, [60, 0, 0, 40, 0, 20, 30, 30, 0, 30, 15, 15]),
+    ("3", "ABCD", 1, [0, 60, 0, 0, 60, 0, 0, 60, 0, 0, 60, 0]),
+    ("3", "ABCD", 2, [0, 0, 60, 0, 0, 60, 0, 0, 60, 0, 0, 60]),
+    ("3", "EFGH", 0, [40, 10, 10, 0, 30, 30, 20, 20, 20, 0, 0, 60]),
+    ("3", "EFGH", 1, [10, 40, 10, 0, 60, 0, 20, 20, 20, 0, 60, 0]),
+    ("3", "EFGH", 2, [10, 10, 40, 0, 0, 60, 20, 20, 20, 60, 0, 0]),
+]
 
 
-def test_table3_layout_four_matrices_per_printed_row():
-    first = np.concatenate([examples.PACC_TABLE3[n] for n in "ABCD"], axis=1)
-    np.testing.assert_array_equal(
-        first,
-        [
-            [60, 0, 0, 40, 0, 20, 30, 30, 0, 30, 15, 15],
-            [0, 60, 0, 0, 60, 0, 0, 60, 0, 0, 60, 0],
-            [0, 0, 60, 0, 0, 60, 0, 0, 60, 0, 0, 60],
-        ],
-    )
-    second = np.concatenate([examples.PACC_TABLE3[n] for n in "EFGH"], axis=1)
-    np.testing.assert_array_equal(
-        second,
-        [
-            [40, 10, 10, 0, 30, 30, 20, 20, 20, 0, 0, 60],
-            [10, 40, 10, 0, 60, 0, 20, 20, 20, 0, 60, 0],
-            [10, 10, 40, 0, 0, 60, 20, 20, 20, 60, 0, 0],
-        ],
-    )
+@pytest.mark.parametrize(
+    ("table", "names", "k", "printed"),
+    PRINTED_ROWS,
+    ids=[f"pacc-table{t}-{names}-C{k}" for t, names, k, _ in PRINTED_ROWS],
+)
+def test_printed_row_of_matrices_side_by_side(table, names, k, printed):
+    """Row C_k of the matrices ``names`` (Table 1: five 2x2, Table 3: four 3x3) side by side
+    reads as printed."""
+    matrices = {"1": examples.PACC_TABLE1, "3": examples.PACC_TABLE3}[table]
+    np.testing.assert_array_equal(np.concatenate([matrices[n][k] for n in names]), printed)
+
+
+def test_table3_every_class_has_60_samples():
     for cm in examples.PACC_TABLE3.values():
         np.testing.assert_array_equal(cm.sum(axis=1), [60, 60, 60])
 
