@@ -283,6 +283,16 @@ def assert_close(got, expected, name: str, rtol: float = 1e-12, atol: float = 1e
     np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True, err_msg=name)
 
 
+def assert_check_flag(main, target: Path) -> None:
+    """A page generator's ``main(argv)`` with ``--check --output target`` returns 1 while
+    ``target`` is missing or edited by hand and 0 once the generator has written it."""
+    assert main(["--check", "--output", str(target)]) == 1
+    assert main(["--output", str(target)]) == 0
+    assert main(["--check", "--output", str(target)]) == 0
+    target.write_text(target.read_text() + "edit\n")
+    assert main(["--check", "--output", str(target)]) == 1
+
+
 #: The first bytes of every PNG file.
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

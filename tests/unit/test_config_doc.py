@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import REPO_ROOT, need_module
+from helpers import REPO_ROOT, assert_check_flag, need_module
 
 need_module("yaml")
 
@@ -62,8 +62,4 @@ def test_a_new_key_changes_the_page():
 
 def test_check_flag(tmp_path):
     target = tmp_path / "README.md"
-    assert config_doc.main(["--check", "--output", str(target)]) == 1
-    assert config_doc.main(["--output", str(target)]) == 0
-    assert config_doc.main(["--check", "--output", str(target)]) == 0
-    target.write_text(target.read_text() + "edit\n")
-    assert config_doc.main(["--check", "--output", str(target)]) == 1
+    assert_check_flag(config_doc.main, target)

@@ -12,6 +12,7 @@ import pytest
 
 import pdmeasure._validation
 import pdmeasure.measures.weights
+from helpers import assert_check_flag
 from pdmeasure import measures as M
 from pdmeasure.render import measures_doc as docs
 
@@ -58,11 +59,7 @@ def test_committed_docs_page_is_up_to_date(repo_root):
 
 def test_docs_check_flag(tmp_path):
     target = tmp_path / "measures.md"
-    assert docs.main(["--check", "--output", str(target)]) == 1
-    assert docs.main(["--output", str(target)]) == 0
-    assert docs.main(["--check", "--output", str(target)]) == 0
-    target.write_text(target.read_text() + "edit\n")
-    assert docs.main(["--check", "--output", str(target)]) == 1
+    assert_check_flag(docs.main, target)
 
 
 def test_docs_page_lists_every_measure():
