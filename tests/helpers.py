@@ -293,6 +293,9 @@ def assert_check_flag(main, target: Path) -> None:
     assert main(["--check", "--output", str(target)]) == 1
 
 
+#: The rows of a ranking table (paper 000, Tables 6-9) before one "pd NAME" row per kappa vector.
+RANKING_ROWS = ("accuracy", "precision", "recall", "F1", "MCC", "pd default")
+
 #: The first bytes of every PNG file.
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

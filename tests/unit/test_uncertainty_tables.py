@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import RANKING_ROWS
+
 # The library package lands separately; until it is installed these tests have nothing to test.
 from pdmeasure.tables import uncertainty as ut
 from pdmeasure.tables.confusion import pooled_matrices, predictions_to_long
@@ -162,15 +164,7 @@ def test_pairwise_ranks_and_companion_agree():
         cms, draws, **common, kappa_vectors=KAPPAS, settings=chosen, zero_division=0.0
     )
     companion = ut.companion_table(intervals, ranks, classifiers=CLASSIFIERS, kappa_vectors=KAPPAS)
-    assert list(companion["row"].unique()) == [
-        "accuracy",
-        "precision",
-        "recall",
-        "F1",
-        "MCC",
-        "pd default",
-        "pd p1",
-    ]
+    assert list(companion["row"].unique()) == [*RANKING_ROWS, "pd p1"]
     np.testing.assert_allclose(companion.groupby("row")["p_first"].sum(), 1.0, atol=1e-9)
     accuracy = companion[companion["row"] == "accuracy"].set_index("classifier")
     assert accuracy.loc["C", "rank"] == 1 and accuracy.loc["A", "rank"] == 3

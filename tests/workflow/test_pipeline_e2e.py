@@ -14,7 +14,15 @@ import pandas as pd
 import pytest
 import yaml
 
-from helpers import REPO_ROOT, SMALL_FOLDS, pd_over_grid, select, small_config, write_config
+from helpers import (
+    RANKING_ROWS,
+    REPO_ROOT,
+    SMALL_FOLDS,
+    pd_over_grid,
+    select,
+    small_config,
+    write_config,
+)
 from pdmeasure import measures
 from pdmeasure.paper import published
 from pdmeasure.paper import reproduction as R
@@ -274,15 +282,7 @@ def test_pipeline_ranking_table(small_pipeline):
     classifiers = list(config["classifiers"]["sklearn"])
     vectors = config["datasets"]["car"]["kappa_vectors"]
     table = pd.read_csv(small_pipeline / "tables/table_car_sklearn.csv")
-    rows = [
-        "accuracy",
-        "precision",
-        "recall",
-        "F1",
-        "MCC",
-        "pd default",
-        *(f"pd {name}" for name in vectors),
-    ]
+    rows = [*RANKING_ROWS, *(f"pd {name}" for name in vectors)]
     assert list(dict.fromkeys(table["row"])) == rows
     for _, group in table.groupby("row", sort=False):
         assert list(group["classifier"]) == classifiers
