@@ -121,32 +121,36 @@ def test_the_site_builds_with_warnings_as_errors(site):
         assert (site.out / f"{page.stem}.html").exists(), f"{page.name} is not in the site"
 
 
-def test_a_reference_to_a_missing_name_fails_the_build(site):
+@pytest.mark.parametrize(
+    ("page", "text", "named"),
+    [
+        pytest.param(
+            "broken_reference",
+            "# Broken\n\n{py:func}`pdmeasure.measures.no_such_measure`\n",
+            "pdmeasure.measures.no_such_measure",
+            id="a_reference_to_a_missing_name",
+        ),
+        pytest.param(
+            "broken_link",
+            "# Broken\n\nSee [the setup](no-such-page.md).\n",
+            "no-such-page",
+            id="a_broken_internal_link",
+        ),
+        pytest.param(
+            "broken_anchor",
+            "# Broken\n\nSee [the errata](errata.md#no-such-erratum).\n",
+            "no-such-erratum",
+            id="a_link_to_a_missing_anchor",
+        ),
+    ],
+)
+def test_a_broken_page_fails_the_build(site, page, text, named):
+    """The page ``page`` with ``text`` fails the build, and the error output names ``named``."""
     site, built = site
     assert built.returncode == 0
-    done = site.with_page(
-        "broken_reference", "# Broken\n\n{py:func}`pdmeasure.measures.no_such_measure`\n"
-    )
+    done = site.with_page(page, text)
     assert done.returncode != 0
-    assert "pdmeasure.measures.no_such_measure" in done.stderr
-
-
-def test_a_broken_internal_link_fails_the_build(site):
-    site, built = site
-    assert built.returncode == 0
-    done = site.with_page("broken_link", "# Broken\n\nSee [the setup](no-such-page.md).\n")
-    assert done.returncode != 0
-    assert "no-such-page" in done.stderr
-
-
-def test_a_link_to_a_missing_anchor_fails_the_build(site):
-    site, built = site
-    assert built.returncode == 0
-    done = site.with_page(
-        "broken_anchor", "# Broken\n\nSee [the errata](errata.md#no-such-erratum).\n"
-    )
-    assert done.returncode != 0
-    assert "no-such-erratum" in done.stderr
+    assert named in done.stderr
 
 
 def test_the_stale_reference_check_tells_moved_names_from_real_ones():
