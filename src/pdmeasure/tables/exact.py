@@ -56,6 +56,7 @@ from pdmeasure.exact.first_place import (
 )
 from pdmeasure.exact.forms import LinearForm, ProductGrid, class_shares, pd_form
 from pdmeasure.exact.lattice import uniform_lattice
+from pdmeasure.exact.series import uniform_wins
 from pdmeasure.exact.uniform import TooManyTerms, uniform_cdf
 from pdmeasure.measures.weights import format_kappa
 
@@ -397,16 +398,27 @@ class DatasetAnalysis:
         probs = {"less": less, "tie": tie, "greater": 1 - less - tie}
         return {k: (float(v), float(v)) for k, v in probs.items()}, "exact", 0.0
 
-    def win_probabilities(self) -> pd.DataFrame:
+    def win_probabilities(self, *, batched: bool = True) -> pd.DataFrame:
         """P(pd_A > pd_B), P(tie), P(pd_A < pd_B) for every ordered pair and space.
 
         Point values are the midpoints of the bounds; ``error_bound`` is the half-width of the
-        widest of the three intervals (0 when exact).
+        widest of the three intervals (0 when exact). Under uniform kappa the pairs go in one
+        batch through :func:`pdmeasure.exact.series.uniform_wins` (method ``series``, error
+        bound about 1e-13, or ``exact``); a pair it leaves out, and every pair with
+        ``batched=False`` (the slow per-pair reference), takes the exact inclusion-exclusion
+        sum within its budgets, else the lattice.
         """
         rows = []
+        pairs = [(a, b) for a in range(len(self.forms)) for b in range(a + 1, len(self.forms))]
         for space, grid in self.grids.items():
-            for a in range(len(self.forms)):
-                for b in range(a + 1, len(self.forms)):
+            fast = (
+                uniform_wins(self.forms, pairs) if grid is None and batched else [None] * len(pairs)
+            )
+            for (a, b), got in zip(pairs, fast):
+                if got is not None:
+                    less, tie, half, method = got
+                    mid = {"less": less, "tie": tie, "greater": 1.0 - less - tie}
+                else:
                     diff = self.forms[a] - self.forms[b]
                     if grid is None:
                         probs, method, _ = self._uniform_win(diff)
@@ -416,27 +428,27 @@ class DatasetAnalysis:
                         method = dist.method
                     mid = {k: (lo + hi) / 2 for k, (lo, hi) in probs.items()}
                     half = max((hi - lo) / 2 for lo, hi in probs.values())
-                    common = {
-                        **self.keys,
-                        "space": space,
-                        "n_vectors": self._n_vectors(space),
-                        "error_bound": half,
-                        "method": method,
-                    }
-                    for first, second, gt, lt in (
-                        (a, b, "greater", "less"),
-                        (b, a, "less", "greater"),
-                    ):
-                        rows.append(
-                            {
-                                **common,
-                                "classifier_a": self.names[first],
-                                "classifier_b": self.names[second],
-                                "p_greater": mid[gt],
-                                "p_tie": mid["tie"],
-                                "p_less": mid[lt],
-                            }
-                        )
+                common = {
+                    **self.keys,
+                    "space": space,
+                    "n_vectors": self._n_vectors(space),
+                    "error_bound": half,
+                    "method": method,
+                }
+                for first, second, gt, lt in (
+                    (a, b, "greater", "less"),
+                    (b, a, "less", "greater"),
+                ):
+                    rows.append(
+                        {
+                            **common,
+                            "classifier_a": self.names[first],
+                            "classifier_b": self.names[second],
+                            "p_greater": mid[gt],
+                            "p_tie": mid["tie"],
+                            "p_less": mid[lt],
+                        }
+                    )
         return pd.DataFrame(rows, columns=list(WIN_COLUMNS))
 
     def shares(self) -> pd.DataFrame:
