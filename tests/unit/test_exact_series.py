@@ -9,7 +9,7 @@ import pytest
 
 from pdmeasure.exact import ExactSettings, LinearForm, pd_form
 from pdmeasure.exact.series import uniform_cdf_series, uniform_win_exact, uniform_wins
-from pdmeasure.pipeline.exact_tables import DatasetAnalysis
+from pdmeasure.tables.exact import DatasetAnalysis
 
 
 def random_matrices(rng, n_classifiers: int, n_classes: int) -> dict[str, np.ndarray]:
