@@ -14,10 +14,13 @@ Three kappa spaces are analysed for every set of pooled confusion matrices:
 Distributions are exact (:class:`~pdmeasure.exact.grid.GridDistribution`) when meet in the
 middle fits ``max_half`` partial sums per half and its estimated time is within
 ``exact_seconds`` (:func:`pdmeasure.exact.analysis.distribution`), otherwise lattice bounds
-(:mod:`pdmeasure.exact.lattice`); win probabilities under uniform kappa are exact fractions
-(:mod:`pdmeasure.exact.uniform`) within a term budget and an estimated-time budget, else
-lattice bounds. Every table carries
-a ``method`` column and, where it applies, ``error_bound`` (0 for exact results).
+(:mod:`pdmeasure.exact.lattice`); win probabilities under uniform kappa are exact per pair
+(:mod:`pdmeasure.exact.uniform`) for fewer than 9 classes, identical classifiers and pairs
+whose answer is 0 or 1; every other pair comes from one batched series over all pairs
+(:mod:`pdmeasure.exact.series`, method ``series``, a rigorous error bound of at most 1e-12),
+and a pair the series cannot bound that tightly falls back to the exact per-pair sum within
+its budgets, else lattice bounds. Every table carries a ``method`` column and, where it
+applies, ``error_bound`` (0 for exact results).
 
 Classifiers with an undefined pd (``zero_division="nan"``)
 -----------------------------------------------------------
