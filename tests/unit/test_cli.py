@@ -15,8 +15,9 @@ import pytest
 
 from helpers import SHARED, missing
 from pdmeasure import measures
-from pdmeasure.cli import explore as explore_command
 from pdmeasure.cli import main
+from pdmeasure.render import explorer as render_explorer
+from pdmeasure.tables import explorer as tables_explorer
 
 AUTHORS = json.loads((SHARED / "reference" / "krkopt-weka-confusion-matrices.json").read_text())[
     "authors_example"
@@ -527,9 +528,9 @@ def test_compare_from_predictions(tmp_path, capsys):
 def test_explore_passes_its_arguments(three, tmp_path, capsys, monkeypatch):
     calls, written = [], []
     monkeypatch.setattr(
-        explore_command, "explorer_data", lambda *args, **kwargs: calls.append((args, kwargs)) or {}
+        tables_explorer, "explorer_data", lambda *args, **kwargs: calls.append((args, kwargs)) or {}
     )
-    monkeypatch.setattr(explore_command, "write_explorer", lambda *args: written.append(args))
+    monkeypatch.setattr(render_explorer, "write_explorer", lambda *args: written.append(args))
     out_path = tmp_path / "explorer.html"
     status, out, err = run_main(capsys, "explore", three, "-o", out_path, "--grid", "0,0.5,1")
     assert status == 0, err

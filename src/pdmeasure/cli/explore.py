@@ -13,12 +13,16 @@ from pdmeasure.cli.arguments import (
 from pdmeasure.cli.compare import parse_grid
 from pdmeasure.cli.errors import CliError, one_line
 from pdmeasure.cli.inputs import load_input
-from pdmeasure.render.explorer import write_explorer
-from pdmeasure.tables.explorer import explorer_data
 
 
 def run_explore(args: argparse.Namespace) -> str:
     """``pdmeasure explore``: compute the page's data, then write the HTML explorer."""
+    # The page's data are computed from pandas tables (the pipeline extra): imported when the
+    # command runs, so that a bare install can still run ``score`` and report the missing
+    # extra here (cli/app.py).
+    from pdmeasure.render.explorer import write_explorer
+    from pdmeasure.tables.explorer import explorer_data
+
     mset = load_input(args)
     grid = parse_grid(args.grid) if args.grid else None
     try:
