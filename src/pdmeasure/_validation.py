@@ -15,6 +15,13 @@ import numpy as np
 #: Accepted spellings of the zero-division policy: ``"nan"`` or a number, 0.0 or 1.0.
 ZeroDivision = str | float
 
+#: The one default of ``zero_division`` in the library (measures, exact analysis,
+#: uncertainty), the tidy tables and the ``pdmeasure`` command: a measure that meets a 0/0
+#: ratio is undefined (NaN), and says so. The papers use 0 (config ``zero_division: 0.0``
+#: of the pipeline, and :mod:`pdmeasure.paper`); the scikit-learn scorers follow
+#: scikit-learn's ``"warn"`` (warn, then 0) so that model selection never sees NaN.
+ZERO_DIVISION_DEFAULT = "nan"
+
 _ALLOWED_NUMBERS = (0.0, 1.0)
 
 

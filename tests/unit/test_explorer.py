@@ -51,7 +51,7 @@ def test_page_holds_the_data_and_no_external_resource():
     page = explorer_html(explorer_data(MATRICES, LABELS, dataset="toy", grid_values=[0, 0.5, 1]))
     data = embedded(page)
     assert data["labels"] == LABELS and data["classifiers"] == list(MATRICES)
-    assert data["dataset"] == "toy" and data["zero_division"] == 0.0
+    assert data["dataset"] == "toy" and data["zero_division"] == "nan"  # the one default
     for name, cm in MATRICES.items():
         assert data["matrices"][name] == cm.tolist()
     np.testing.assert_allclose(data["default_kappa"], AUTHORS.sum(1) / AUTHORS.sum())

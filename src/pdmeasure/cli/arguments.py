@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import textwrap
 
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT
 from pdmeasure.cli.errors import CliError
 
 
@@ -49,13 +50,8 @@ def add_input_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--labels", metavar="A,B,C", help="class order (see 'Class order' below)")
 
 
-#: The command's one default for ``--zero-division``: the measures library's (``"nan"``: a
-#: measure that meets a 0/0 ratio is undefined, and says so).
-ZERO_DIVISION_DEFAULT = "nan"
-
-
 def add_zero_division(parser: argparse.ArgumentParser, note: str) -> None:
-    """``--zero-division {nan,0,1}``, default :data:`ZERO_DIVISION_DEFAULT`, with ``note``."""
+    """``--zero-division {nan,0,1}``, default :data:`pdmeasure._validation.ZERO_DIVISION_DEFAULT`, with ``note``."""
     parser.add_argument(
         "--zero-division",
         choices=("nan", "0", "1"),

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from pdmeasure._validation import check_zero_division
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision, check_zero_division
 from pdmeasure.exact.forms import LinearForm, ProductGrid
 from pdmeasure.exact.grid import DEFAULT_MAX_HALF, GridDistribution, mitm_seconds
 from pdmeasure.exact.lattice import grid_lattice, uniform_lattice
@@ -56,7 +56,7 @@ class ExactSettings:
     max_half: int = DEFAULT_MAX_HALF
     exact_seconds: float = DEFAULT_EXACT_SECONDS
     uniform_exact_seconds: float = DEFAULT_UNIFORM_EXACT_SECONDS
-    zero_division: float = 0.0
+    zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT
 
 
 def distribution(

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from pdmeasure._validation import check_zero_division
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision, check_zero_division
 
 
 def to_fraction(value) -> Fraction:
@@ -143,7 +143,9 @@ class LinearForm:
         return self.const_float + np.asarray(kappa, dtype=float) @ self.slopes_float
 
 
-def class_rates_exact(cm, zero_division=0.0) -> tuple[list[Fraction], list[Fraction]]:
+def class_rates_exact(
+    cm, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT
+) -> tuple[list[Fraction], list[Fraction]]:
     """Exact per-class precision and recall of one count matrix (paper 000, eq. 28-29).
 
     Parameters
@@ -186,7 +188,7 @@ def class_rates_exact(cm, zero_division=0.0) -> tuple[list[Fraction], list[Fract
     return precision, recall
 
 
-def pd_form(cm, zero_division=0.0) -> LinearForm:
+def pd_form(cm, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT) -> LinearForm:
     """pd of one confusion matrix as an exact linear form in kappa (paper 000, eq. 30).
 
     ``const = (1/C) sum_i r_i`` and ``slope_i = (p_i - r_i) / C``: kappa weights precision.
@@ -216,7 +218,7 @@ def pd_form(cm, zero_division=0.0) -> LinearForm:
     return LinearForm.deferred(recall.sum() / c, (precision - recall) / c, exact)
 
 
-def pd_forms(cms, zero_division=0.0) -> list[LinearForm]:
+def pd_forms(cms, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT) -> list[LinearForm]:
     """:func:`pd_form` of a stack of matrices ``(M, C, C)``, with the float work batched."""
     stack = np.asarray(cms)
     if stack.ndim != 3 or stack.shape[1] != stack.shape[2]:

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pdmeasure._validation import check_zero_division
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision, check_zero_division
 from pdmeasure.exact import ExactSettings
 from pdmeasure.tables.exact import DatasetAnalysis
 from pdmeasure.tables.io import write_text
@@ -71,7 +71,7 @@ def explorer_data(
     *,
     dataset: str = "",
     grid_values: Sequence[float] | None = None,
-    zero_division=0.0,
+    zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT,
     uncertainty: Mapping | None = None,
 ) -> dict:
     """Everything the page shows: matrices, default kappa, exact histograms and win probabilities.

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
 from pdmeasure.tables.confusion import confusion_matrix
 from pdmeasure.tables.io import require_columns
 from pdmeasure.tables.measures import pd_rows
@@ -67,7 +68,7 @@ def fold_measure_values(
     *,
     classes: Sequence[str],
     kappa_vectors: Mapping[str, Sequence[float]] | None = None,
-    zero_division: float | str = 0.0,
+    zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT,
     scheme: str = "cv",
 ) -> pd.DataFrame:
     """Every registry measure (pd at default and at each named vector) on every test fold.

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure import measures
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
 from pdmeasure.measures.weights import format_kappa
 from pdmeasure.tables.io import read_csv
 
@@ -168,7 +169,7 @@ def grid_distribution(
     *,
     bin_width: float,
     chunk_size: int = 65536,
-    zero_division: float | str = 0.0,
+    zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT,
     quantiles: Sequence[float] = QUANTILES,
     exact_quantile_limit: int = EXACT_QUANTILE_LIMIT,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
@@ -264,7 +265,7 @@ def grid_tables(
     *,
     bin_width: float,
     chunk_size: int = 65536,
-    zero_division: float | str = 0.0,
+    zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Tidy histogram and summary tables for the matrices of ONE dataset.
 

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure import measures
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa, parse_kappa
 from pdmeasure.tables.io import read_csv
 
@@ -41,7 +42,7 @@ def measures_table(
     pooled: Mapping[MatrixKey, np.ndarray],
     kappa_vectors: Mapping[str, Mapping[str, Sequence[float]]],
     *,
-    zero_division: float | str = 0.0,
+    zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT,
 ) -> pd.DataFrame:
     """Every registry measure, and pd at ``default`` and at each kappa vector, per matrix.
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pdmeasure._validation import ZeroDivision
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
 from pdmeasure.measures.preference import class_precision_recall
 
 #: Kappa vectors drawn with each matrix draw.
@@ -33,7 +33,7 @@ def preference_robust(
     grid: Sequence[float] | None = None,
     kappa_draws: int = DEFAULT_KAPPA_DRAWS,
     seed=None,
-    zero_division: ZeroDivision = 0.0,
+    zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT,
 ) -> np.ndarray:
     r"""Probability that classifier a's pd exceeds b's, over matrix draws and kappa together.
 
@@ -58,7 +58,7 @@ def preference_robust(
     kappa_draws : int, default 16
         Kappa vectors per matrix draw.
     seed : int or numpy.random.Generator, optional
-    zero_division : {"nan", 0.0, 1.0}, default 0.0
+    zero_division : {"nan", 0.0, 1.0}, default "nan"
         A NaN pd (under "nan") never wins.
 
     Returns

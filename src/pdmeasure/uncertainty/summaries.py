@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from pdmeasure import measures as M
-from pdmeasure._validation import ZeroDivision
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
 
 #: Nominal level of an interval when none is given.
 DEFAULT_LEVEL = 0.95
@@ -23,7 +23,7 @@ def measure_draws(
     *,
     measures: Iterable[str] | None = None,
     kappas: Mapping[str, object] | None = None,
-    zero_division: ZeroDivision = 0.0,
+    zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT,
 ) -> dict[str, np.ndarray]:
     """Every registry measure, and pd at each named kappa vector, of every drawn matrix.
 
@@ -36,7 +36,7 @@ def measure_draws(
         default kappa (paper 000, eq. 31) is ``"preference_driven"``.
     kappas : mapping of str to sequence of float, optional
         Named kappa vectors in class order; pd at each is the key :func:`pd_key` (name).
-    zero_division : {"nan", 0.0, 1.0}, default 0.0
+    zero_division : {"nan", 0.0, 1.0}, default "nan"
         Value of every ``0/0``: the papers' 0, so that a draw in which a rare class is never
         predicted still has a value.
 
