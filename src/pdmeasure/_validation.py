@@ -184,6 +184,31 @@ def _raise_at(arr: np.ndarray, bad: np.ndarray, what: str) -> None:
     )
 
 
+def check_kappa_length(length: int, n_classes: int, classes: str = "") -> None:
+    """The one check that a kappa vector has one weight per class.
+
+    Parameters
+    ----------
+    length : int
+        The number of weights given.
+    n_classes : int
+        C, the number of classes.
+    classes : str, optional
+        The class labels as text, added to the message after the count.
+
+    Raises
+    ------
+    ValueError
+        ``"kappa has L value(s) but there are C classes ...; give one weight per class"``.
+    """
+    if length != n_classes:
+        named = f" {classes}" if classes else ""
+        raise ValueError(
+            f"kappa has {length} value(s) but there are {n_classes} classes{named}; "
+            "give one weight per class"
+        )
+
+
 def check_kappa(kappa, n_classes: int) -> np.ndarray:
     """Validate a preference vector (or a stack of them) for the preference-driven measure.
 
@@ -206,11 +231,9 @@ def check_kappa(kappa, n_classes: int) -> np.ndarray:
         is NaN or outside [0, 1].
     """
     arr = _as_real_float64(kappa, "kappa", "numeric")
-    if arr.ndim == 0 or arr.shape[-1] != n_classes:
-        raise ValueError(
-            f"kappa must have length {n_classes} (one weight per class) in its last axis, "
-            f"got shape {arr.shape}"
-        )
+    if arr.ndim == 0:
+        raise ValueError(f"kappa must be a vector of {n_classes} weights, got a scalar")
+    check_kappa_length(arr.shape[-1], n_classes)
     if arr.size == 0:
         return arr
     # min and max propagate NaN, so two reductions check everything without temporaries

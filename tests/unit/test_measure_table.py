@@ -65,7 +65,10 @@ def test_kappa_written_like_the_contract():
 
 
 def test_wrong_vector_length_names_the_key(pooled):
-    with pytest.raises(ValueError, match=r"datasets\.toy\.kappa_vectors\.bad has 2 values"):
+    with pytest.raises(
+        ValueError,
+        match=r"datasets\.toy\.kappa_vectors\.bad: kappa has 2 value\(s\) but there are 3 classes",
+    ):
         measures_table(pooled, {"toy": {"bad": [0, 1]}})
 
 

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from pdmeasure import measures as M
+from pdmeasure.exact.forms import pd_form
+from pdmeasure.measures.labels import kappa_vector
 
 GOOD = np.array([[5, 1, 0], [2, 3, 1], [0, 0, 4]])
 
@@ -69,9 +71,11 @@ def test_negative_count_in_a_batch_names_its_index_and_cell():
 @pytest.mark.parametrize(
     ("kappa", "message"),
     [
-        pytest.param([0.5, 0.5], r"length 3 .* got shape \(2,\)", id="short"),
-        pytest.param([0.1, 0.2, 0.3, 0.4], r"length 3 .* got shape \(4,\)", id="long"),
-        pytest.param(0.5, r"length 3", id="scalar"),
+        pytest.param([0.5, 0.5], r"kappa has 2 value\(s\) but there are 3 classes", id="short"),
+        pytest.param(
+            [0.1, 0.2, 0.3, 0.4], r"kappa has 4 value\(s\) but there are 3 classes", id="long"
+        ),
+        pytest.param(0.5, r"a vector of 3 weights, got a scalar", id="scalar"),
         pytest.param([0.2, 1.5, 0.0], r"\[0, 1\], got 1.5", id="above-1"),
         pytest.param([-0.1, 0.5, 0.0], r"\[0, 1\], got -0.1", id="below-0"),
         pytest.param([0.2, math.nan, 0.0], r"NaN", id="nan"),
@@ -176,3 +180,18 @@ def test_safe_divide_policy():
     assert np.isnan(M.safe_divide(0.0, 0.0, "nan"))
     # a numerator that is only round-off left over where the denominator is exactly 0
     assert M.safe_divide(1e-17, 0.0, 0.0) == 0.0
+
+
+def test_one_kappa_length_check_everywhere():
+    """The measures, a label mapping's vector and an exact form (and the measures table) check
+    a kappa vector's length through one function, with one message."""
+    cm = np.array([[5, 1, 0], [1, 4, 1], [0, 2, 6]])
+    message = r"kappa has 2 value\(s\) but there are 3 classes"
+    calls = [
+        lambda: M.preference_driven(cm, [0.5, 0.5]),
+        lambda: kappa_vector([0.5, 0.5], ["a", "b", "c"]),
+        lambda: pd_form(cm).value([0.5, 0.5]),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=message):
+            call()

@@ -22,7 +22,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision, check_zero_division
+from pdmeasure._validation import (
+    ZERO_DIVISION_DEFAULT,
+    ZeroDivision,
+    check_kappa_length,
+    check_zero_division,
+)
 
 
 def to_fraction(value) -> Fraction:
@@ -132,8 +137,7 @@ class LinearForm:
 
     def value(self, kappa: Sequence) -> Fraction:
         """Exact value at one kappa vector (entries read with :func:`to_fraction`)."""
-        if len(kappa) != self.n_classes:
-            raise ValueError(f"kappa has {len(kappa)} entries, the form {self.n_classes}")
+        check_kappa_length(len(kappa), self.n_classes)
         return self.const + sum(
             (s * to_fraction(k) for s, k in zip(self.slopes, kappa)), Fraction(0)
         )

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from pdmeasure._validation import check_kappa_length
+
 
 def confusion_matrix(actual: Sequence, predicted: Sequence, classes: Sequence[str]) -> np.ndarray:
     """Count matrix with rows = actual and columns = predicted, in the order of ``classes``.
@@ -57,11 +59,11 @@ def kappa_vector(kappa, labels: Sequence) -> np.ndarray:
     if isinstance(kappa, Mapping):
         return _kappa_from_mapping(kappa, labels)
     values = np.asarray(kappa, dtype=np.float64)
-    if values.ndim != 1 or len(values) != len(labels):
+    if values.ndim != 1:
         raise ValueError(
-            f"kappa has {values.size} value(s) but there are {len(labels)} classes "
-            f"{_label_text(labels)}; give one weight per class"
+            f"kappa must be a vector of {len(labels)} weights, got shape {values.shape}"
         )
+    check_kappa_length(values.size, len(labels), _label_text(labels))
     return values
 
 

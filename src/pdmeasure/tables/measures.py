@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure import measures
-from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision, check_kappa_length
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa, parse_kappa
 from pdmeasure.tables.io import read_csv
 
@@ -31,11 +31,10 @@ MatrixKey = tuple[str, str, str]
 
 def _check_vectors(dataset: str, n_classes: int, vectors: Mapping[str, Sequence[float]]) -> None:
     for name, vector in vectors.items():
-        if len(vector) != n_classes:
-            raise ValueError(
-                f"datasets.{dataset}.kappa_vectors.{name} has {len(vector)} values but the "
-                f"dataset has {n_classes} classes"
-            )
+        try:
+            check_kappa_length(len(vector), n_classes)
+        except ValueError as exc:
+            raise ValueError(f"datasets.{dataset}.kappa_vectors.{name}: {exc}") from None
 
 
 def measures_table(
