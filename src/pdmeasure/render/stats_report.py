@@ -272,77 +272,90 @@ def stats_report(
         :func:`~pdmeasure.render.uncertainty_markdown.bayesian_markdown` at the end.
     """
     figures = figures or {}
-    engines = list(pd.unique(across.ranks["engine"]))
     lines = [
-        "# Statistical comparison of classifiers",
-        "",
-        f"Significance level alpha = {alpha:g}. Procedure of Stapor (2017) after Demsar (2006) "
-        "and Garcia et al. (2010). Across datasets, each dataset is one block: ranks 1 = best, "
-        "ties averaged. Post-hoc results are listed whatever the omnibus outcome; read them "
-        "as confirmatory only where the omnibus test rejects.",
-        "",
-        "**Power.** With only a handful of datasets these tests have little power. A "
-        "non-significant result is not evidence that classifiers perform alike. The "
-        "`min_p` column of the CSV tables gives the smallest p-value a test can reach with "
-        "the available N, and the notes below say where N is below what a test needs.",
-        "",
-        "**Kappa vectors.** pd at the default kappa (the class-share rule) is compared across "
-        "datasets. pd at a named kappa vector is compared across datasets only where that "
-        "name has the same vector (same values) on every dataset configuring it; a kappa "
-        "vector is positional in each dataset's class order, so vectors that differ are "
-        "different preferences and are not pooled.",
-        "",
-        "## Accuracy and pd at the default kappa",
-        "",
+        *_INTRO.format(alpha=alpha).split("\n"),
         headline_text(across, significance, alpha=alpha),
         "",
     ]
-    for engine in engines:
-        lines += [
-            f"## Across datasets: {engine}",
-            "",
-            "Omnibus p-values (bold = significant) and the pairs each post-hoc test finds "
-            "significant.",
-            "",
-            _table(_across_summary(across, engine, alpha)),
-            "",
-        ]
-        shown = [(key, path) for key, path in figures.items() if key[0] == engine]
-        if shown:
-            lines += [
-                "Critical-difference diagrams: "
-                + ", ".join(f"[{measure_label(m, k)}]({path})" for (_, m, k), path in shown),
-                "",
-            ]
-        ranks = across.ranks[(across.ranks["engine"] == engine) & (across.ranks["n_datasets"] < 2)]
-        single = [
-            measure_label(m, k)
-            for m, k in ranks[["measure", "kappa"]].drop_duplicates().itertuples(index=False)
-        ]
-        lines += [
-            "What N allows (smallest attainable p-value per test):",
-            "",
-            _table(power_table(across, engine, alpha)),
-            "",
-        ]
-        if single:
-            lines += [
-                f"On a single dataset, so not tested across datasets: {', '.join(single)}.",
-                "",
-            ]
-        refused = not_compared(across, engine)
-        if refused:
-            lines += ["Not compared across datasets:", "", *(f"- {x}" for x in refused), ""]
-        sub = significance[significance["engine"] == engine] if len(significance) else significance
-        for dataset, group in sub.groupby("dataset", sort=False):
-            lines += [
-                f"### Within {dataset} ({engine})",
-                "",
-                "Pairs significant after Holm's correction, per test.",
-                "",
-                _table(_within_summary(group)),
-                "",
-            ]
+    for engine in pd.unique(across.ranks["engine"]):
+        lines += _engine_section(across, significance, engine, alpha, figures)
     if bayesian is not None:
         lines += [bayesian_markdown(bayesian)]
     return "\n".join(lines)
+
+
+#: The report's opening: the procedure, what power the tests have, how kappa vectors are
+#: compared, and the headline section's title (its text is :func:`headline_text`).
+_INTRO = """# Statistical comparison of classifiers
+
+Significance level alpha = {alpha:g}. Procedure of Stapor (2017) after Demsar (2006) \
+and Garcia et al. (2010). Across datasets, each dataset is one block: ranks 1 = best, \
+ties averaged. Post-hoc results are listed whatever the omnibus outcome; read them \
+as confirmatory only where the omnibus test rejects.
+
+**Power.** With only a handful of datasets these tests have little power. A \
+non-significant result is not evidence that classifiers perform alike. The \
+`min_p` column of the CSV tables gives the smallest p-value a test can reach with \
+the available N, and the notes below say where N is below what a test needs.
+
+**Kappa vectors.** pd at the default kappa (the class-share rule) is compared across \
+datasets. pd at a named kappa vector is compared across datasets only where that \
+name has the same vector (same values) on every dataset configuring it; a kappa \
+vector is positional in each dataset's class order, so vectors that differ are \
+different preferences and are not pooled.
+
+## Accuracy and pd at the default kappa
+"""
+
+
+def _engine_section(
+    across: AcrossTables,
+    significance: pd.DataFrame,
+    engine: str,
+    alpha: float,
+    figures: Mapping[tuple[str, str, str], str],
+) -> list[str]:
+    """One engine's lines: across datasets (tests, CD diagrams, power, what was not
+    compared), then within each dataset."""
+    lines = [
+        f"## Across datasets: {engine}",
+        "",
+        "Omnibus p-values (bold = significant) and the pairs each post-hoc test finds significant.",
+        "",
+        _table(_across_summary(across, engine, alpha)),
+        "",
+    ]
+    shown = [(key, path) for key, path in figures.items() if key[0] == engine]
+    if shown:
+        lines += [
+            "Critical-difference diagrams: "
+            + ", ".join(f"[{measure_label(m, k)}]({path})" for (_, m, k), path in shown),
+            "",
+        ]
+    ranks = across.ranks[(across.ranks["engine"] == engine) & (across.ranks["n_datasets"] < 2)]
+    single = [
+        measure_label(m, k)
+        for m, k in ranks[["measure", "kappa"]].drop_duplicates().itertuples(index=False)
+    ]
+    lines += [
+        "What N allows (smallest attainable p-value per test):",
+        "",
+        _table(power_table(across, engine, alpha)),
+        "",
+    ]
+    if single:
+        lines += [f"On a single dataset, so not tested across datasets: {', '.join(single)}.", ""]
+    refused = not_compared(across, engine)
+    if refused:
+        lines += ["Not compared across datasets:", "", *(f"- {x}" for x in refused), ""]
+    sub = significance[significance["engine"] == engine] if len(significance) else significance
+    for dataset, group in sub.groupby("dataset", sort=False):
+        lines += [
+            f"### Within {dataset} ({engine})",
+            "",
+            "Pairs significant after Holm's correction, per test.",
+            "",
+            _table(_within_summary(group)),
+            "",
+        ]
+    return lines
