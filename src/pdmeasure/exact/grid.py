@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -413,9 +414,7 @@ def grid_histograms(
         raise ValueError("edges must be an increasing 1-d array of at least 2 values")
     if not forms:
         raise ValueError("no forms to histogram")
-    m = len(forms)
     slopes = np.stack([f.slopes_float for f in forms])
-    floats = grid.float_values()
     sizes_all = grid.sizes
     active = tuple(i for i in range(grid.n_classes) if sizes_all[i] > 1)
     value_span, value_max = grid.value_stats
@@ -426,37 +425,52 @@ def grid_histograms(
     )
     first, second = _plan(tuple(sizes_all[i] for i in active), inside, max_half)
     const = np.array([f.const_float for f in forms])
+    floats = grid.float_values()
     for i in range(grid.n_classes):
-        if sizes_all[i] == 1:
+        if sizes_all[i] == 1:  # a class with one value adds a constant
             const = const + slopes[:, i] * floats[i][0]
+    a_sums = _group_sums(slopes, grid, [active[k] for k in first])
+    b_sums = np.sort(_group_sums(slopes, grid, [active[k] for k in second]), axis=1)
+    scale = abs_sum * value_max + np.abs(const) + 1.0
+    less, unsure = _values_below(a_sums, b_sums, edges, const, scale, len(active), grid)
+    counts = np.diff(less, axis=1)
+    for r in unsure:  # a value may sit on an edge: settle it in exact arithmetic
+        counts[r] = GridDistribution(forms[r], grid, max_half=max_half).histogram(edges)
+    return counts
 
-    def group_sums(group):
-        classes = [active[k] for k in group]
-        if not classes:
-            return np.zeros((m, 1))
-        matrix = grid.float_matrix
-        if matrix is not None:  # same number of values in every class: one broadcast
-            terms = (slopes[:, classes, None] * matrix[classes]).reshape(m, -1)
-        else:
-            terms = np.concatenate([slopes[:, i, None] * floats[i] for i in classes], axis=1)
-        return terms @ _one_hot(tuple(sizes_all[i] for i in classes)).T
 
-    a_sums, b_sums = group_sums(first), np.sort(group_sums(second), axis=1)
-    n_b = b_sums.shape[1]
+def _group_sums(slopes: np.ndarray, grid: ProductGrid, classes: Sequence[int]) -> np.ndarray:
+    """(M, prod of the classes' sizes): every form's partial sum over one group of classes."""
+    m = len(slopes)
+    if not classes:
+        return np.zeros((m, 1))
+    matrix = grid.float_matrix
+    if matrix is not None:  # same number of values in every class: one broadcast
+        terms = (slopes[:, classes, None] * matrix[classes]).reshape(m, -1)
+    else:
+        floats = grid.float_values()
+        terms = np.concatenate([slopes[:, i, None] * floats[i] for i in classes], axis=1)
+    return terms @ _one_hot(tuple(grid.sizes[i] for i in classes)).T
+
+
+def _values_below(
+    a_sums: np.ndarray,
+    b_sums: np.ndarray,
+    edges: np.ndarray,
+    const: np.ndarray,
+    scale: np.ndarray,
+    n_active: int,
+    grid: ProductGrid,
+) -> tuple[np.ndarray, set[int]]:
+    """Per form and edge, the number of grid values below the edge (meet in the middle), and
+    the forms whose float search met a possible tie with an edge (to settle exactly)."""
+    m, n_b = len(a_sums), b_sums.shape[1]
     # Rows side by side in one sorted array: row r shifted by r * width (> the span of any row);
     # local counts are clipped to the row, so a target outside its row cannot leak.
     width = 2.0 * float(np.abs(b_sums).max()) + 1.0
     flat = (b_sums + width * np.arange(m)[:, None]).ravel()
     y = edges[None, :] - const[:, None]
-    tol = (
-        8.0
-        * (len(active) + 4)
-        * _EPS
-        * (
-            (abs_sum * value_max + np.abs(const) + 1.0 + width * m)[:, None]
-            + np.abs(edges)[None, :]
-        )
-    )
+    tol = 8.0 * (n_active + 4) * _EPS * ((scale + width * m)[:, None] + np.abs(edges)[None, :])
     low = (a_sums.min(axis=1) + b_sums[:, 0])[:, None] - tol
     high = (a_sums.max(axis=1) + b_sums[:, -1])[:, None] + tol
     less = np.where(y > high, grid.n_vectors, 0)
@@ -472,10 +486,7 @@ def grid_histograms(
         # from a neighbouring row can only cause a needless exact check).
         window = (lo < len(flat)) & (flat[np.minimum(lo, len(flat) - 1)] <= target + t)
         unsure = set(rows[window.any(axis=1)].tolist())
-    counts = np.diff(less, axis=1)
-    for r in unsure:  # a value may sit on an edge: settle it in exact arithmetic
-        counts[r] = GridDistribution(forms[r], grid, max_half=max_half).histogram(edges)
-    return counts
+    return less, unsure
 
 
 @functools.lru_cache(maxsize=256)
