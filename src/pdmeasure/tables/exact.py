@@ -216,6 +216,43 @@ def _undefined_message(
     )
 
 
+def _cdf_frame(dist, points: np.ndarray, keys: Mapping[str, str]) -> pd.DataFrame:
+    """Rows of ``cdf.csv`` for one classifier and space: CDF bounds at ``points``."""
+    b = dist.bounds(points)
+    scale = float(dist.total)
+    return pd.DataFrame(
+        {
+            **keys,
+            "x": points,
+            "cdf_lower": [float(v) / scale for v in b["le_lo"]],
+            "cdf_upper": [float(v) / scale for v in b["le_hi"]],
+            "method": dist.method,
+            "error_bound": dist.error_bound,
+        }
+    )
+
+
+def _histogram_frame(
+    dist, edges: np.ndarray, keys: Mapping[str, str], *, counts: bool
+) -> pd.DataFrame:
+    """Rows of ``histogram.csv`` for one classifier and space: bin bounds as probabilities,
+    and as counts of kappa vectors on a grid (``counts``; empty under uniform kappa)."""
+    lower, upper = dist.histogram_bounds(edges)
+    scale = float(dist.total)
+    return pd.DataFrame(
+        {
+            **keys,
+            "bin_left": np.round(edges[:-1], 12),
+            "bin_right": np.round(edges[1:], 12),
+            "count_lower": [int(v) for v in lower] if counts else "",
+            "count_upper": [int(v) for v in upper] if counts else "",
+            "p_lower": [float(v) / scale for v in lower],
+            "p_upper": [float(v) / scale for v in upper],
+            "method": dist.method,
+        }
+    )
+
+
 class DatasetAnalysis:
     """All exact results for the pooled matrices of one engine and dataset.
 
@@ -330,57 +367,30 @@ class DatasetAnalysis:
                 pd.DataFrame(columns=list(HISTOGRAM_COLUMNS)),
             )
         for space, grid in self.grids.items():
-            ranges = [extremes(f, grid) for f in self.forms]
-            low = min(float(r["min"]) for r in ranges)
-            high = max(float(r["max"]) for r in ranges)
-            points = np.unique(
-                np.concatenate(
-                    [
-                        np.linspace(low, high, self.settings.cdf_points),
-                        [float(r[k]) for r in ranges for k in ("min", "max")],
-                    ]
-                )
-            )
+            points = self._cdf_points(grid)
             for name, form in zip(self.names, self.forms):
                 # Both calls below (CDF points, histogram edges) share one distribution.
                 dist = distribution(form, grid, self.settings, n_queries=len(points) + len(edges))
-                total = dist.total
-                b = dist.bounds(points)
-                scale = float(total)
-                cdf_rows.append(
-                    pd.DataFrame(
-                        {
-                            **self.keys,
-                            "classifier": name,
-                            "space": space,
-                            "x": points,
-                            "cdf_lower": [float(v) / scale for v in b["le_lo"]],
-                            "cdf_upper": [float(v) / scale for v in b["le_hi"]],
-                            "method": dist.method,
-                            "error_bound": dist.error_bound,
-                        }
-                    )
-                )
-                lower, upper = dist.histogram_bounds(edges)
-                is_count = grid is not None
-                hist_frames.append(
-                    pd.DataFrame(
-                        {
-                            **self.keys,
-                            "classifier": name,
-                            "space": space,
-                            "bin_left": np.round(edges[:-1], 12),
-                            "bin_right": np.round(edges[1:], 12),
-                            "count_lower": [int(v) for v in lower] if is_count else "",
-                            "count_upper": [int(v) for v in upper] if is_count else "",
-                            "p_lower": [float(v) / scale for v in lower],
-                            "p_upper": [float(v) / scale for v in upper],
-                            "method": dist.method,
-                        }
-                    )
-                )
+                keys = {**self.keys, "classifier": name, "space": space}
+                cdf_rows.append(_cdf_frame(dist, points, keys))
+                hist_frames.append(_histogram_frame(dist, edges, keys, counts=grid is not None))
         cdf = pd.concat(cdf_rows, ignore_index=True)[list(CDF_COLUMNS)]
         return cdf, pd.concat(hist_frames, ignore_index=True)[list(HISTOGRAM_COLUMNS)]
+
+    def _cdf_points(self, grid) -> np.ndarray:
+        """The common CDF points of one space: ``cdf_points`` evenly spaced from the lowest to
+        the highest pd of any classifier, plus every classifier's own extremes."""
+        ranges = [extremes(f, grid) for f in self.forms]
+        low = min(float(r["min"]) for r in ranges)
+        high = max(float(r["max"]) for r in ranges)
+        return np.unique(
+            np.concatenate(
+                [
+                    np.linspace(low, high, self.settings.cdf_points),
+                    [float(r[k]) for r in ranges for k in ("min", "max")],
+                ]
+            )
+        )
 
     def _uniform_win(self, diff: LinearForm):
         try:
