@@ -76,7 +76,7 @@ CONSUMERS = {
     "stats_across": ["stats_cd_diagrams", "stats_report"],
     "stats_cd_diagrams": ["stats_report"],
     "exact_analysis": ["exact_figures", "exact_figure7", "exact_collect"],
-    "uncertainty": ["explorer_data"],
+    "uncertainty": ["explorer_data", "uncertainty_figures"],
     "explorer_data": ["explorer"],
     "uncertainty_across": ["stats_report"],
 }

@@ -3,8 +3,10 @@
 #     for method bootstrap, and its per-fold matrices): intervals of every measure and pd
 #     vector, pairwise and rank probabilities, the correlated Bayesian t-test on the folds, the
 #     pairwise posteriors -> uncertainty/{engine}/{dataset}/; the companion of each ranking
-#     table -> tables/table_{dataset}_{engine}_ci.{csv,md}; forest and posterior figures;
-#     the draws the explorer page shows (explorer.json);
+#     table -> tables/table_{dataset}_{engine}_ci.csv; the draws the explorer page shows
+#     (explorer.json);
+#   rendered from those tables (rule uncertainty_figures): the companion in Markdown
+#     (tables/table_{dataset}_{engine}_ci.md), the forest and posterior figures;
 #   across datasets (rule uncertainty_across, from measures.csv): the Bayesian signed-rank
 #     test of every pair -> uncertainty/across_signed_rank.csv, summarised in stats/report.md.
 
@@ -64,6 +66,34 @@ rule uncertainty:
             dataset="{dataset}",
             table="ranking table with intervals (CSV)",
         ),
+    log:
+        "logs/uncertainty/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("uncertainty/{engine}/{dataset}.tsv")
+    priority: SUMMARY_PRIORITY
+    conda:
+        CONDA_ENV
+    threads: 1
+    resources:
+        mem_mb=mem_mb(1024),
+        runtime=runtime(10),
+    params:
+        settings=dict(RUN["uncertainty"]),
+        classes=dataset_classes,
+        classifiers=engine_classifiers,
+        kappa_vectors=dataset_kappa_vectors,
+        kappa_grid=dataset_kappa_grid,
+        zero_division=RUN["zero_division"],
+    script:
+        "../scripts/uncertainty.py"
+
+
+rule uncertainty_figures:
+    input:
+        intervals=results_path("uncertainty/{engine}/{dataset}/intervals.csv"),
+        posterior=results_path("uncertainty/{engine}/{dataset}/posterior.csv"),
+        table_csv=results_path("tables/table_{dataset}_{engine}_ci.csv"),
+    output:
         table_md=reported(
             results_path("tables/table_{dataset}_{engine}_ci.md"),
             "uncertainty_table",
@@ -89,25 +119,19 @@ rule uncertainty:
             table="pairwise posterior plot",
         ),
     log:
-        "logs/uncertainty/{engine}/{dataset}.log",
-    benchmark:
-        benchmark_path("uncertainty/{engine}/{dataset}.tsv")
+        "logs/uncertainty_figures/{engine}/{dataset}.log",
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(1024),
-        runtime=runtime(10),
+        mem_mb=mem_mb(512),
+        runtime=runtime(5),
     params:
-        settings=dict(RUN["uncertainty"]),
-        classes=dataset_classes,
         classifiers=engine_classifiers,
         kappa_vectors=dataset_kappa_vectors,
-        kappa_grid=dataset_kappa_grid,
-        zero_division=RUN["zero_division"],
     script:
-        "../scripts/uncertainty.py"
+        "../scripts/uncertainty_figures.py"
 
 
 rule uncertainty_across:

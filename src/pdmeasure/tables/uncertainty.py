@@ -35,10 +35,11 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure import uncertainty as unc
+from pdmeasure._validation import ZeroDivision
 from pdmeasure.measures.preference import class_precision_recall
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.stats import lower_is_better
-from pdmeasure.tables.confusion import POOLED, from_long
+from pdmeasure.tables.confusion import POOLED, from_long, pooled_matrices
 from pdmeasure.tables.measures import pd_rows
 from pdmeasure.tables.rankings import TABLE_DECIMALS, competition_ranks, table_rows
 from pdmeasure.tables.uncertainty_schema import (
@@ -458,6 +459,95 @@ def companion_table(
     table = pd.concat(parts, ignore_index=True)
     table["rank"] = table["rank"].astype("Int64")
     return table[list(COMPANION_COLUMNS)]
+
+
+def dataset_tables(
+    confusion: pd.DataFrame,
+    predictions: pd.DataFrame | None,
+    *,
+    engine: str,
+    dataset: str,
+    classes: Sequence[str],
+    classifiers: Sequence[str],
+    kappa_vectors: Mapping[str, Sequence[float]],
+    kappa_grid: Sequence[float] | None,
+    settings: Mapping,
+    zero_division: ZeroDivision,
+) -> tuple[dict[str, pd.DataFrame], np.ndarray]:
+    """Every uncertainty table of one engine and dataset (rule ``uncertainty``), and the
+    matrix draws they come from.
+
+    Parameters
+    ----------
+    confusion : DataFrame
+        The long confusion table of the engine and dataset (every repeat and fold).
+    predictions : DataFrame or None
+        The per-sample predictions (``settings["method"] == "bootstrap"`` only).
+    engine, dataset : str
+    classes, classifiers : sequence of str
+        The configured class order and the classifiers, in table order.
+    kappa_vectors : mapping
+        The dataset's named kappa vectors.
+    kappa_grid : sequence of float or None
+        The dataset's kappa grid (the ``kappa_grid`` rows of the pairwise table).
+    settings : mapping
+        The config block ``uncertainty`` (method, draws, prior, level, rope, seed).
+    zero_division : {"nan", 0.0, 1.0}
+
+    Returns
+    -------
+    tables : dict of DataFrame
+        ``intervals``, ``ranks``, ``pairwise``, ``within``, ``posterior`` and ``table_csv``
+        (the companion of the ranking table).
+    matrices : ndarray, shape (D, K, C, C)
+        The drawn matrices.
+    """
+    by_key = pooled_matrices(confusion, {dataset: classes})
+    pooled = np.stack([by_key[(engine, dataset, c)] for c in classifiers])
+    seed = stream_seed(settings["seed"], engine, dataset)
+    matrices = draw_matrices(
+        settings,
+        pooled=pooled,
+        predictions=predictions,
+        classifiers=classifiers,
+        classes=classes,
+        seed=seed,
+    )
+    draws = value_draws(matrices, kappa_vectors, zero_division=zero_division)
+    common = {"keys": {"engine": engine, "dataset": dataset}, "classifiers": classifiers}
+    rope, zd = settings["rope"], zero_division
+    tables = {
+        "intervals": interval_table(
+            pooled,
+            draws,
+            **common,
+            kappa_vectors=kappa_vectors,
+            settings=settings,
+            zero_division=zd,
+        ),
+        "ranks": rank_table(draws, **common),
+        "pairwise": pairwise_table(
+            matrices,
+            draws,
+            **common,
+            kappa_grid=kappa_grid,
+            settings=settings,
+            seed=seed,
+            zero_division=zd,
+        ),
+        "within": within_table(
+            *fold_matrices(confusion, classifiers, classes),
+            **common,
+            kappa_vectors=kappa_vectors,
+            rope=rope,
+            zero_division=zd,
+        ),
+        "posterior": posterior_table(draws[(PD, DEFAULT_KAPPA)], **common, rope=rope),
+    }
+    tables["table_csv"] = companion_table(
+        tables["intervals"], tables["ranks"], classifiers=classifiers, kappa_vectors=kappa_vectors
+    )
+    return tables, matrices
 
 
 def explorer_draws(

@@ -1,0 +1,53 @@
+"""The workflow's layout, read from its files without running Snakemake: every rule runs the
+script of its own name and has a log, every script belongs to a rule, and the documentation's
+rule -> script -> function map lists every rule."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helpers import REPO_ROOT
+
+RULE_FILES = [REPO_ROOT / "Snakefile", *sorted((REPO_ROOT / "workflow" / "rules").glob("*.smk"))]
+#: The target rule: it names the outputs of a run and runs nothing.
+TARGET_RULES = {"all"}
+
+
+def _rules() -> dict[str, str]:
+    """Rule name -> its block's text, over the Snakefile and every rule file."""
+    rules = {}
+    for path in RULE_FILES:
+        text = path.read_text(encoding="utf-8")
+        starts = [(m.start(), m.group(1)) for m in re.finditer(r"(?m)^\s*rule (\w+):", text)]
+        for (start, name), (end, _) in zip(starts, [*starts[1:], (len(text), "")]):
+            rules[name] = text[start:end]
+    return rules
+
+
+RULES = _rules()
+WORKING = sorted(set(RULES) - TARGET_RULES)
+
+
+def test_the_rules_are_found():
+    assert len(WORKING) >= 30 and "exact_analysis" in WORKING and "explorer_data" in WORKING
+
+
+@pytest.mark.parametrize("rule", WORKING)
+def test_each_rule_runs_the_script_of_its_name_and_logs(rule):
+    block = RULES[rule]
+    assert re.search(r'script:\s*\n\s*"\.\./scripts/' + rule + r'\.py"', block), rule
+    assert re.search(r"\n\s*log:\s*\n", block), f"rule {rule} has no log:"
+
+
+def test_every_script_belongs_to_a_rule():
+    scripts = {p.stem for p in (REPO_ROOT / "workflow" / "scripts").glob("*.py")}
+    assert scripts == set(WORKING)
+
+
+def test_the_documented_map_lists_every_rule():
+    text = (REPO_ROOT / "docs" / "pipeline.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"(?m)^\| `(\w+)` \| `workflow/scripts/(\w+)\.py` \|", text))
+    assert set(rows) == set(WORKING)
+    assert all(rule == script for rule, script in rows.items())
