@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from pdmeasure.render.generated_page import page_command
+from pdmeasure.render.generated_page import page_main
 
 DEFAULT_OUTPUT = Path("config") / "README.md"
 #: A default longer than this is shown as a YAML block below its table, not in a cell.
@@ -183,15 +183,8 @@ def render(schema: dict[str, Any] | None = None) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Write the page, or ``--check`` that it is current (:func:`page_command`)."""
-    return page_command(
-        argv,
-        render=render,
-        default_output=DEFAULT_OUTPUT,
-        module="pdmeasure.render.config_doc",
-        description=(__doc__ or "").splitlines()[0],
-    )
+#: ``python -m pdmeasure.render.config_doc``: write the page, or ``--check`` that it is current.
+main = page_main(render, DEFAULT_OUTPUT, "pdmeasure.render.config_doc", __doc__)
 
 
 if __name__ == "__main__":

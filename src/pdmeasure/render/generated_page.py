@@ -43,3 +43,22 @@ def page_command(
         print(f"{args.output} is out of date: run python -m {module}", file=sys.stderr)
         return 1
     return 0
+
+
+def page_main(
+    render: Callable[[], str], default_output: Path, module: str, doc: str | None
+) -> Callable[..., int]:
+    """The ``main(argv)`` of a page module: :func:`page_command` with the module's settings
+    (its ``render``, its page, its name, the first line of its docstring)."""
+
+    def main(argv: Sequence[str] | None = None) -> int:
+        """Write the page, or ``--check`` that it is current (:func:`page_command`)."""
+        return page_command(
+            argv,
+            render=render,
+            default_output=default_output,
+            module=module,
+            description=(doc or "").splitlines()[0],
+        )
+
+    return main

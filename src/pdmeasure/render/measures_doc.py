@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 from pdmeasure import measures
-from pdmeasure.render.generated_page import page_command
+from pdmeasure.render.generated_page import page_main
 
 DEFAULT_OUTPUT = Path("docs") / "measures.md"
 _SECTION = re.compile(
@@ -193,15 +193,8 @@ def _entry(name: str, func) -> list[str]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Write the page, or ``--check`` that it is current (:func:`page_command`)."""
-    return page_command(
-        argv,
-        render=render,
-        default_output=DEFAULT_OUTPUT,
-        module="pdmeasure.render.measures_doc",
-        description=(__doc__ or "").splitlines()[0],
-    )
+#: ``python -m pdmeasure.render.measures_doc``: write the page, or ``--check`` that it is current.
+main = page_main(render, DEFAULT_OUTPUT, "pdmeasure.render.measures_doc", __doc__)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import pandas as pd
 from pdmeasure import measures
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.tables.io import text_to_float
+from pdmeasure.tables.measures import MEASURE_COLUMNS
 
 #: Test names, as written in the ``test`` column of the output tables.
 OMNIBUS_TESTS = ("friedman", "iman_davenport", "friedman_aligned_ranks", "quade")
@@ -121,12 +122,7 @@ PAIRWISE_COLUMNS = (
 
 _BOOL_COLUMNS = ("significant", "lower_is_better")
 _TEXT_COLUMNS = (
-    "engine",
-    "dataset",
-    "classifier",
-    "measure",
-    "kappa",
-    "kappa_values",
+    *MEASURE_COLUMNS[:-1],  # the keys of a measures.csv row (all but its value)
     "test",
     "classifier_a",
     "classifier_b",

@@ -30,6 +30,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Mapping, Sequence
 from itertools import combinations, permutations
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -514,7 +515,10 @@ def dataset_tables(
         seed=seed,
     )
     draws = value_draws(matrices, kappa_vectors, zero_division=zero_division)
-    common = {"keys": {"engine": engine, "dataset": dataset}, "classifiers": classifiers}
+    common: dict[str, Any] = {
+        "keys": {"engine": engine, "dataset": dataset},
+        "classifiers": classifiers,
+    }
     rope, zd = settings["rope"], zero_division
     tables = {
         "intervals": interval_table(

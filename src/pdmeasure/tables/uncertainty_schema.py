@@ -12,27 +12,19 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure.tables.io import read_csv
+from pdmeasure.tables.measures import MEASURE_COLUMNS
 
-INTERVAL_COLUMNS = (
-    "engine",
-    "dataset",
-    "classifier",
-    "measure",
-    "kappa",
-    "kappa_values",
-    "value",
-    "lower",
-    "upper",
-    "level",
-    "method",
-)
+#: The key columns of a row about one pair of classifiers on one measure row.
+_PAIR = ("measure", "kappa", "classifier_a", "classifier_b")
+#: A Bayesian comparison's three probabilities and its region of practical equivalence.
+_BAYES = ("p_a_better", "p_equivalent", "p_b_better", "rope")
+
+#: The rows of ``measures.csv`` with their interval.
+INTERVAL_COLUMNS = (*MEASURE_COLUMNS, "lower", "upper", "level", "method")
 PROBABILITY_COLUMNS = (
     "engine",
     "dataset",
-    "measure",
-    "kappa",
-    "classifier_a",
-    "classifier_b",
+    *_PAIR,
     "p_better",
     "p_equivalent",
     "p_worse",
@@ -48,41 +40,12 @@ RANK_PROBABILITY_COLUMNS = (
     "rank",
     "probability",
 )
-WITHIN_COLUMNS = (
-    "engine",
-    "dataset",
-    "measure",
-    "kappa",
-    "classifier_a",
-    "classifier_b",
-    "p_a_better",
-    "p_equivalent",
-    "p_b_better",
-    "rope",
-    "n_folds",
-    "runs",
-    "verdict",
-)
-ACROSS_COLUMNS = (
-    "engine",
-    "measure",
-    "kappa",
-    "classifier_a",
-    "classifier_b",
-    "p_a_better",
-    "p_equivalent",
-    "p_b_better",
-    "rope",
-    "n_datasets",
-    "verdict",
-)
+WITHIN_COLUMNS = ("engine", "dataset", *_PAIR, *_BAYES, "n_folds", "runs", "verdict")
+ACROSS_COLUMNS = ("engine", *_PAIR, *_BAYES, "n_datasets", "verdict")
 POSTERIOR_COLUMNS = (
     "engine",
     "dataset",
-    "measure",
-    "kappa",
-    "classifier_a",
-    "classifier_b",
+    *_PAIR,
     "bin_lower",
     "bin_upper",
     "probability",
