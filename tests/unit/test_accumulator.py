@@ -76,6 +76,33 @@ def test_pre_encoded_batches_and_missing_codes():
         acc.update_codes([0, -1], [0, 0], ["x"])
 
 
+def test_tallied_batches_equal_their_samples_one_by_one():
+    rng = np.random.default_rng(4)
+    y_true, y_pred = rng.integers(0, 4, 300), rng.integers(0, 4, 300)
+    by = rng.integers(0, 3, 300)
+    one = ConfusionAccumulator()
+    one.update_codes(y_true, y_pred, list("abcd"), by, ["m0", "m1", "m2"])
+    cells, counts = np.unique(np.stack([y_true, y_pred, by]), axis=1, return_counts=True)
+    tallied = ConfusionAccumulator()
+    tallied.update_codes(cells[0], cells[1], list("abcd"), cells[2], ["m0", "m1", "m2"], counts)
+    tallied.update_codes([0], [3], list("abcd"), [1], ["m0", "m1", "m2"], counts=[0])
+    assert tallied.n_samples == one.n_samples == 300
+    assert tallied.result().groups == one.result().groups
+    np.testing.assert_array_equal(tallied.result().counts, one.result().counts)
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [([1, -1], "non-negative whole numbers"), ([1, 0.5], "non-negative whole numbers"),
+     ([1], r"counts has shape \(1,\) but the batch has 2 entries")],
+)  # fmt: skip
+def test_bad_counts_are_rejected(counts, message):
+    acc = ConfusionAccumulator()
+    with pytest.raises(ValueError, match=message):
+        acc.update_codes([0, 1], [1, 0], ["x", "y"], counts=counts)
+    assert acc.n_samples == 0
+
+
 def test_mismatched_lengths_are_rejected():
     with pytest.raises(ValueError, match="y_true has 2 labels but y_pred has 1"):
         ConfusionAccumulator().update(["a", "b"], ["a"])

@@ -85,6 +85,60 @@ def test_the_standard_library_reader_gives_the_same_matrix(tmp_path, monkeypatch
     np.testing.assert_array_equal(matrix, expected(model, true, pred, LABELS))
 
 
+def standard_library(monkeypatch):
+    """Read CSV through the standard library's reader, as without pyarrow."""
+    monkeypatch.setattr(stream, "_pyarrow", lambda: None)
+
+
+@pytest.mark.parametrize(
+    ("block", "count_rows"),
+    [(64, 1), (64, 3), (200, 40), (1 << 20, 1 << 18)],  # tallied per block, then together
+)
+def test_pyarrow_and_standard_library_readers_give_the_same_matrices(
+    tmp_path, monkeypatch, block, count_rows
+):
+    model, true, pred = rows(600, seed=9)
+    model[:3] = ["m3", "m2", "m1"]  # first appearance not sorted, within one tally
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    monkeypatch.setattr(stream, "BLOCK_BYTES", block)
+    monkeypatch.setattr(stream, "COUNT_ROWS", count_rows)
+    tallies = []
+    tally = stream._tally
+    monkeypatch.setattr(stream, "_tally", lambda *a: tallies.append(1) or tally(*a))
+    fast, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    assert tallies and (len(tallies) > 1) == (count_rows < 600)  # the grouped count ran
+    with monkeypatch.context() as patch:
+        standard_library(patch)
+        slow, slow_labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    assert labels == slow_labels == LABELS  # k5, in the last row only, in its sorted place
+    assert list(fast) == list(slow) == ["m3", "m2", "m1"]
+    for group in fast:
+        np.testing.assert_array_equal(fast[group], slow[group])
+        np.testing.assert_array_equal(fast[group], expected(model, true, pred, LABELS, group))
+
+
+def test_tally_through_the_public_group_by_is_the_same(monkeypatch):
+    table = pa.table({"k0": ["b", "a", "b", "c", "a", "b"], "k1": ["x", "x", "y", "x", "x", "y"]})
+    private, counts = stream._tally(table, ["k0", "k1"])
+    need_module("pyarrow.acero")  # imported before its names go, as in a pyarrow that moved them
+    monkeypatch.delattr(sys.modules["pyarrow._acero"], "AggregateNodeOptions")
+    public, public_counts = stream._tally(table, ["k0", "k1"])
+    want = [("b", "x", 1), ("a", "x", 2), ("b", "y", 2), ("c", "x", 1)]  # first appearance
+    for keys, n in ((private, counts), (public, public_counts)):
+        assert list(zip(keys["k0"].to_pylist(), keys["k1"].to_pylist(), n.tolist())) == want
+
+
+def test_the_same_column_as_true_and_pred_counts_the_diagonal(tmp_path):
+    model, true, pred = rows()
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    pq.write_table(pa.table({"y": true}), tmp_path / "p.parquet")
+    for source in (path, tmp_path / "p.parquet"):
+        matrices, labels, _ = stream.stream_predictions(str(source), "y", "y", None, None)
+        np.testing.assert_array_equal(
+            matrices["value"], np.diag([np.sum(true == label) for label in labels])
+        )
+
+
 def test_parquet_arrow_and_stdin_give_the_csv_matrices(tmp_path, capsys, monkeypatch):
     model, true, pred = rows()
     table = pa.table({"model": model, "y": true, "p": pred})
@@ -145,6 +199,46 @@ def test_bad_csv_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, case, wit
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("pdmeasure: error: "), err
     assert message in err
+
+
+#: Errors past the first blocks: line 1 the header, line 3 blank, the bad row on line 204.
+LATE = {
+    "missing_label": (b"a, ,y\n", "line 204 has an empty label"),
+    "ragged": (b"a,x\n", "line 204 has 2 cells where the header has 3"),
+    "undecodable": (b"a,\xff\xfe,y\n", "line 204 has bytes that are not UTF-8"),
+    "not_in_labels": (b"a,x,z\n", "line 204: label 'z' is not one of --labels"),
+}
+
+
+@pytest.mark.parametrize("with_pyarrow", [True, False])
+@pytest.mark.parametrize(("block", "count_rows"), [(64, 1), (64, 7), (1 << 20, 1 << 18)])
+@pytest.mark.parametrize("case", sorted(LATE))
+def test_bad_rows_late_in_the_file_are_named_with_their_line(
+    tmp_path, capsys, monkeypatch, case, block, count_rows, with_pyarrow
+):
+    bad, message = LATE[case]
+    good = b"".join(b"m%d,%c,%c\n" % (i % 3, b"xy"[i % 2], b"yx"[i % 2]) for i in range(200))
+    path = tmp_path / "late.csv"
+    path.write_bytes(b"model,y,p\nm0,x,x\n\n" + good + bad + b"m1,x,y\n")
+    monkeypatch.setattr(stream, "BLOCK_BYTES", block)
+    monkeypatch.setattr(stream, "COUNT_ROWS", count_rows)
+    if not with_pyarrow:
+        standard_library(monkeypatch)
+    status, out, err = run(
+        capsys, "score", "--predictions", path, "--true", "y", "--pred", "p", "--labels", "x,y"
+    )
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_missing_value_in_an_arrow_stream_names_the_row(tmp_path, capsys, monkeypatch):
+    table = pa.table({"y": ["a", "b", "a", None, "b"], "p": ["a", "b", "b", "a", "b"]})
+    path = tmp_path / "p.arrow"
+    with pa.ipc.new_file(str(path), table.schema) as writer:
+        writer.write_table(table, max_chunksize=2)  # row 4 in the second batch
+    monkeypatch.setattr(stream, "COUNT_ROWS", 1)
+    status, _, err = run(capsys, "score", "--predictions", path, "--true", "y", "--pred", "p")
+    assert status == 2 and "p.arrow: row 4 has no label" in err, err
 
 
 def test_truncated_and_misplaced_parquet(tmp_path, capsys, monkeypatch):

@@ -140,6 +140,17 @@ def _check_codes(*codes) -> None:
             raise ValueError(f"sample {position} of the batch has no label (a missing value)")
 
 
+def _check_counts(counts, n: int) -> np.ndarray:
+    """``counts`` as int64, one per entry of a pre-tallied batch; negative or fractional
+    counts are rejected."""
+    array = np.asarray(counts)
+    if array.shape != (n,):
+        raise ValueError(f"counts has shape {array.shape} but the batch has {n} entries")
+    if n and (not np.all(np.isfinite(array)) or np.any(array < 0) or np.any(array % 1)):
+        raise ValueError("counts must be non-negative whole numbers (samples per entry)")
+    return array.astype(np.int64)
+
+
 class ConfusionAccumulator:
     """Confusion matrices counted from batches of labels, mergeable across accumulators.
 
@@ -148,9 +159,10 @@ class ConfusionAccumulator:
     paper 000, section 2) for a batch;
     the matrix of the whole stream is the sum over batches. Batches are encoded with
     ``np.unique`` (or given pre-encoded to
-    :meth:`~pdmeasure.measures.ConfusionAccumulator.update_codes`) and counted with one
-    ``np.bincount`` over the combined code ``(group * C + actual) * C + predicted``;
-    there is no Python loop over rows.
+    :meth:`~pdmeasure.measures.ConfusionAccumulator.update_codes`, optionally already
+    tallied) and counted with one ``np.bincount`` (``np.add.at`` of tallies) over the
+    combined code ``(group * C + actual) * C + predicted``; there is no Python loop over
+    rows.
 
     Parameters
     ----------
@@ -214,12 +226,16 @@ class ConfusionAccumulator:
             raise ValueError(f"by has {len(by_codes)} values but y_true has {n}")
         self.update_codes(inverse[:n], inverse[n:], distinct, by_codes, by_categories)
 
-    def update_codes(self, true_codes, pred_codes, categories, by_codes=None, by_categories=None):
+    def update_codes(
+        self, true_codes, pred_codes, categories, by_codes=None, by_categories=None, counts=None
+    ):
         """Count one batch given as codes into ``categories`` (already dictionary-encoded).
 
         For readers that encode while parsing (``pandas.factorize``, Arrow dictionary
         arrays): only the distinct ``categories`` are looked up, the codes are counted
-        as they are.
+        as they are. With ``counts`` the batch is already tallied (one entry per distinct
+        ``(actual, predicted, group)``, e.g. Arrow's ``group_by(...).aggregate`` with
+        ``count_all``) and entry ``i`` adds ``counts[i]`` samples to its cell ``n_ij``.
 
         Parameters
         ----------
@@ -231,11 +247,21 @@ class ConfusionAccumulator:
             Positions into ``by_categories`` of each sample's group.
         by_categories : sequence, optional
             The batch's distinct groups.
+        counts : array_like of int, shape (n,), optional
+            The number of samples each entry stands for (non-negative); without it, one
+            each.
+
+        Raises
+        ------
+        ValueError
+            If the arrays differ in length, a code is negative (a missing value), a count is
+            negative or not a whole number, or a label (group) is not one of the given ones.
         """
         true_codes, pred_codes = np.asarray(true_codes), np.asarray(pred_codes)
         if len(true_codes) != len(pred_codes):
             raise ValueError(f"{len(true_codes)} actual but {len(pred_codes)} predicted codes")
         _check_codes(true_codes, pred_codes, by_codes)
+        weights = None if counts is None else _check_counts(counts, len(true_codes))
         lut = self._labels.codes(_python_values(categories))
         if by_codes is None:
             gcodes: np.ndarray | int = self._groups.codes([None])[0]
@@ -245,8 +271,15 @@ class ConfusionAccumulator:
         c = len(self._labels.values)
         combined = (gcodes * c + lut[true_codes]) * c + lut[pred_codes]
         k = len(self._groups.values)
-        self._counts += np.bincount(combined, minlength=k * c * c).reshape(k, c, c)
-        self.n_samples += len(true_codes)
+        if weights is None:
+            self._counts += np.bincount(combined, minlength=k * c * c).reshape(k, c, c)
+            self.n_samples += len(true_codes)
+        else:
+            # np.add.at, not bincount(weights=...): integer sums, exact at any count.
+            tally = np.zeros(k * c * c, dtype=np.int64)
+            np.add.at(tally, combined, weights)
+            self._counts += tally.reshape(k, c, c)
+            self.n_samples += int(weights.sum())
 
     def _grow(self) -> None:
         """Zero rows and columns for labels, and matrices for groups, seen for the first time."""
