@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -128,6 +131,26 @@ def test_tally_through_the_public_group_by_is_the_same(monkeypatch):
         assert list(zip(keys["k0"].to_pylist(), keys["k1"].to_pylist(), n.tolist())) == want
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_read_whole(tmp_path):
+    model, true, pred = rows(20_000)  # more than the first bytes peeked at
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(path.read_bytes()), daemon=True)
+    result: list = []
+    reader = threading.Thread(
+        target=lambda: result.append(stream.stream_predictions(str(fifo), "y", "p", None, None)),
+        daemon=True,
+    )
+    writer.start()
+    reader.start()
+    reader.join(timeout=60)
+    assert result, "reading the pipe did not finish"
+    matrices, labels, _ = result[0]
+    np.testing.assert_array_equal(matrices["value"], expected(model, true, pred, labels))
+
+
 def test_the_same_column_as_true_and_pred_counts_the_diagonal(tmp_path):
     model, true, pred = rows()
     path = write_csv(tmp_path / "p.csv", model, true, pred)
@@ -229,6 +252,29 @@ def test_bad_rows_late_in_the_file_are_named_with_their_line(
     )
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err, err
+
+
+@pytest.mark.parametrize("with_pyarrow", [True, False])
+def test_the_first_bad_row_is_named_when_a_ragged_row_follows(
+    tmp_path, capsys, monkeypatch, with_pyarrow
+):
+    good = b"m0,x,y\n" * 300
+    path = tmp_path / "two.csv"
+    path.write_bytes(b"model,y,p\n" + good + b"m0,,y\n" + good + b"m0,x\n" + good)
+    monkeypatch.setattr(stream, "BLOCK_BYTES", 512)  # the ragged row parsed while line 302 waits
+    monkeypatch.setattr(stream, "COUNT_ROWS", 100)
+    monkeypatch.setattr(stream, "BATCH_ROWS", 100)
+    if not with_pyarrow:
+        standard_library(monkeypatch)
+    encode = stream._encode_group
+
+    def slow(*args):  # encoding lags behind the reader
+        time.sleep(0.05)
+        return encode(*args)
+
+    monkeypatch.setattr(stream, "_encode_group", slow)
+    status, _, err = run(capsys, "score", "--predictions", path, "--true", "y", "--pred", "p")
+    assert status == 2 and "line 302 has an empty label" in err, err
 
 
 def test_missing_value_in_an_arrow_stream_names_the_row(tmp_path, capsys, monkeypatch):
