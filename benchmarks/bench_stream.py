@@ -14,8 +14,9 @@ directory and reports, in one run:
 * 100 classifiers with ``--by`` on a 10-million-row file against the same file without
   ``--by``; target: the same throughput within 20 %.
 
-Times are the best of ``--repeat`` runs in this process (the machine is shared: run it with
-``nice``).
+Times are the best of ``--repeat`` runs in this process, ours and the baseline called in
+turn in each round so that a change of load falls on both (the machine is shared: run it
+with ``nice``).
 
     python benchmarks/bench_stream.py [--rows 1e6,5e6,2e7] [--by-rows 1e7] [--repeat 3]
 """
@@ -38,7 +39,7 @@ import pyarrow.parquet as pq
 from pdmeasure.cli.stream import stream_predictions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # timing.py, run as a script
-from timing import best_time  # noqa: E402
+from timing import best_times  # noqa: E402
 
 CLASSES = 10
 
@@ -84,14 +85,15 @@ def throughput_rows(directory: Path, sizes: list[int], repeat: int) -> list[list
         parquet = str(path.with_suffix(".parquet"))
         matrices, _, _ = stream_predictions(str(path), "true", "pred", None, None)
         assert matrices["value"].sum() == rows
-        ours = best_time(
-            lambda p=str(path): stream_predictions(p, "true", "pred", None, None), repeat
+        ours, base, ours_pq, base_pq = best_times(
+            [
+                lambda p=str(path): stream_predictions(p, "true", "pred", None, None),
+                lambda p=path: pd.read_csv(p, usecols=["true", "pred"]),
+                lambda p=parquet: stream_predictions(p, "true", "pred", None, None),
+                lambda p=parquet: pq.read_table(p, columns=["true", "pred"]),
+            ],
+            repeat,
         )
-        base = best_time(lambda p=path: pd.read_csv(p, usecols=["true", "pred"]), repeat)
-        ours_pq = best_time(
-            lambda p=parquet: stream_predictions(p, "true", "pred", None, None), repeat
-        )
-        base_pq = best_time(lambda p=parquet: pq.read_table(p, columns=["true", "pred"]), repeat)
         mb = path.stat().st_size / 1e6
         table.append(
             [f"{rows / 1e6:g}M rows CSV ({mb:.0f} MB)", f"{rows / ours / 1e6:.1f}M rows/s",
@@ -128,8 +130,13 @@ def by_rows(directory: Path, rows: int, repeat: int) -> list[list[str]]:
     path = str(write_files(directory, rows, groups=100))
     matrices, _, _ = stream_predictions(path, "true", "pred", "model", None)
     assert len(matrices) == 100
-    grouped = best_time(lambda: stream_predictions(path, "true", "pred", "model", None), repeat)
-    single = best_time(lambda: stream_predictions(path, "true", "pred", None, None), repeat)
+    grouped, single = best_times(
+        [
+            lambda: stream_predictions(path, "true", "pred", "model", None),
+            lambda: stream_predictions(path, "true", "pred", None, None),
+        ],
+        repeat,
+    )
     return [
         [f"--by: 100 classifiers, {CLASSES} classes, {rows / 1e6:g}M rows",
          f"{rows / grouped / 1e6:.1f}M rows/s", f"{rows / single / 1e6:.1f}M rows/s (no --by)",

@@ -258,10 +258,11 @@ def test_bad_rows_late_in_the_file_are_named_with_their_line(
 def test_the_first_bad_row_is_named_when_a_ragged_row_follows(
     tmp_path, capsys, monkeypatch, with_pyarrow
 ):
-    good = b"m0,x,y\n" * 300
+    good = b"m0,x,y\n"
     path = tmp_path / "two.csv"
-    path.write_bytes(b"model,y,p\n" + good + b"m0,,y\n" + good + b"m0,x\n" + good)
-    monkeypatch.setattr(stream, "BLOCK_BYTES", 512)  # the ragged row parsed while line 302 waits
+    path.write_bytes(b"model,y,p\n" + good * 300 + b"m0,,y\n" + good * 150 + b"m0,x\n" + good)
+    # The ragged row (line 453) is parsed while the group of line 302 is still encoded.
+    monkeypatch.setattr(stream, "BLOCK_BYTES", 512)
     monkeypatch.setattr(stream, "COUNT_ROWS", 100)
     monkeypatch.setattr(stream, "BATCH_ROWS", 100)
     if not with_pyarrow:

@@ -37,20 +37,20 @@ from pdmeasure.measures import ConfusionAccumulator
 
 #: Bytes per CSV block read by pyarrow (half its default). Its streaming reader reads
 #: ahead a number of blocks, so peak memory grows with the block size, at the same CPU time
-#: within the noise: measured on a 20-million-row CSV, 266-272 MB peak RSS of ``pdmeasure
-#: score`` at 512 kB, 291-301 MB at 1 MB (with :data:`COUNT_ROWS` at 2**17).
+#: within the noise (measured: 291-301 MB peak RSS of ``pdmeasure score`` on a
+#: 20-million-row CSV at 1 MB, 266-272 MB at 512 kB, read through Python).
 BLOCK_BYTES = 1 << 19
 #: Rows per batch of Parquet and of the standard-library CSV reader.
 BATCH_ROWS = 1 << 20
 #: Rows tallied at a time: consecutive CSV blocks (about 22,000 rows each) are tallied
 #: together, since each Arrow grouping has a fixed cost: measured on 5 million rows, 0.15
-#: CPU-s to tally 44,000 rows at a time, 0.13 at 131,000, 0.10 at 524,000. Two such groups
-#: are held at once (one tallied while the next is read), so memory grows with it: 320 MB
-#: peak RSS at 2**19 rows (1 MB blocks).
-COUNT_ROWS = 1 << 18
-#: Threads that encode (tally) groups of rows while the reader parses: two, since with
-#: ``--by`` the tally of three columns takes about as long as the parsing.
-WORKERS = 2
+#: CPU-s to tally 44,000 rows at a time, 0.13 at 131,000, 0.10 at 524,000. The groups being
+#: read and tallied are held at once, so memory grows with it: measured on the 20-million-row
+#: CSV, 270-283 MB peak RSS at 2**17 rows, 282-287 MB at 2**18, 320 MB at 2**19 (1 MB blocks).
+COUNT_ROWS = 1 << 17
+#: Threads that tally groups of rows while the reader parses: one; a second held one more
+#: group (286-306 MB peak RSS at 2**18 rows) and saved no CPU time.
+WORKERS = 1
 #: A progress bar appears once a file has taken this long (seconds), on a terminal only.
 PROGRESS_AFTER = 2.0
 ARROW_HINT = "pip install 'pdmeasure[arrow]'"
