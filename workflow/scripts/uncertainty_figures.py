@@ -22,7 +22,9 @@ def main(smk, log) -> None:
     )
     save_figure(forest, out.forest)
     posterior = read_posterior(smk.input.posterior)
-    save_figure(posterior_figure(posterior, title=f"{title}: pd default, a - b"), out.posterior_figure)
+    save_figure(
+        posterior_figure(posterior, title=f"{title}: pd default, a - b"), out.posterior_figure
+    )
     log.info("%s -> %s, %s, %s", title, out.table_md, out.forest, out.posterior_figure)
 
 
