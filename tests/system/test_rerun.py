@@ -444,10 +444,12 @@ def dry_run(workdir: Path, *, forceall: bool = False) -> DryRun:
     """``snakemake --dry-run --cores 2 [--forceall]`` of the repository's Snakefile in
     ``workdir``, through Snakemake's Python API in this process.
 
-    A subprocess per dry run spent about 4 of its 5.5 s importing Snakemake, scikit-learn and
-    SciPy again; here they are imported once, and each dry run parses the Snakefile with the
-    current ``config.yaml`` and plans its DAG afresh (a new workflow object, the rerun triggers
-    of the command line's default). As in :func:`helpers.run_snakemake`, the run is offline.
+    A subprocess per dry run spent about 70 % of its time (cProfile) importing Snakemake,
+    scikit-learn and SciPy again; here they are imported once, and each dry run parses the
+    Snakefile with the current ``config.yaml`` and plans its DAG afresh (a new workflow object,
+    the command line's default rerun triggers). As in :func:`helpers.run_snakemake`, the run
+    is offline. Parse-time checks run here too: a Weka entry with options starts a JVM in
+    this process, as the ``weka`` fixture does.
     """
     from snakemake.api import SnakemakeApi
     from snakemake.logging import logger
