@@ -250,17 +250,9 @@ def fetch_dataset(
 
     Parameters
     ----------
-    name : str
-        Dataset key in the config.
-    dataset : mapping
-        Its resolved config block (:func:`pdmeasure.pipeline.config.resolve_dataset`).
-    mirror : path-like, optional
-        Offline UCI mirror folder (``MANIFEST.json`` + original files), used when ucimlrepo
-        fails.
-    openml_cache, openml_mirror : path-like, optional
-        scikit-learn's OpenML cache folder and the folder read when the download fails.
-    logger : logging.Logger, optional
-        Receives the source of the data and any failed download.
+    name, dataset, mirror, openml_cache, openml_mirror, logger
+        As for :func:`read_source`, which reads the data; the table is then checked against
+        the dataset's config block (:func:`check_table`).
 
     Returns
     -------
