@@ -523,3 +523,35 @@ def slurm_or_missing() -> None:
     if reason is not None:
         missing("slurm", reason)
     need_module("snakemake_executor_plugin_slurm")
+
+
+def grade_csv(path: Path, *, n: int = 90, seed: int = 3, second_label: bool = False) -> None:
+    """The small local ``grade`` dataset: a categorical and a numeric feature (``?`` missing),
+    the label ``grade`` (first appearances mid, lo, hi); with ``second_label`` also ``grade2``,
+    the same labels shuffled after the first three rows."""
+    rng = np.random.default_rng(seed)
+    size = rng.integers(1, 50, n)
+    label = np.where(size < 15, "lo", np.where(size < 35, "mid", "hi"))
+    label[:3] = ["mid", "lo", "hi"]
+    other = rng.permutation(label[3:]) if second_label else None
+    header = "colour,size,grade" + (",grade2" if second_label else "")
+    lines = [header]
+    for i, (s, y) in enumerate(zip(size, label)):
+        row = f"{rng.choice(['red', 'blue'])},{'?' if i % 17 == 5 else s},{y}"
+        if other is not None:
+            row += f",{y if i < 3 else other[i - 3]}"
+        lines.append(row)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def grade_block() -> dict:
+    """The config block of :func:`grade_csv`'s file ``toy.csv``."""
+    return {
+        "path": "toy.csv",
+        "target": "grade",
+        "classes": ["mid", "lo", "hi"],
+        "missing": "?",
+        "numeric_features": ["size"],
+        "kappa_grid": [0, 1],
+        "kappa_vectors": {"p1": [1, 0, 0.5]},
+    }

@@ -22,7 +22,6 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pytest
 import yaml
 
@@ -30,6 +29,8 @@ from helpers import (
     OFFLINE_PROXY,
     REPO_ROOT,
     SNAKEFILE,
+    grade_block,
+    grade_csv,
     run_snakemake,
     select,
     sklearn_entry,
@@ -44,29 +45,23 @@ SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config" / "config.schem
 
 #: Which rules read the outputs of which (rule level, written from the rule files' intent).
 #: A consumer job depends on a producer job when their shared wildcards agree.
+CV_READERS = [
+    "aggregate_confusion",
+    "measures",
+    "grid_histogram",
+    "exact_analysis",
+    "stats_within",
+    "explorer_data",
+    "uncertainty",
+]
 CONSUMERS = {
     "fetch_data": ["cross_validate", "cross_validate_fold", "stats_cv5x2", "stats_cv5x2_fold"],
     "cross_validate_fold": ["assemble_folds"],
     "stats_cv5x2_fold": ["assemble_cv5x2"],
     "assemble_cv5x2": ["stats_within"],
-    "assemble_folds": [
-        "aggregate_confusion",
-        "measures",
-        "grid_histogram",
-        "exact_analysis",
-        "stats_within",
-        "explorer_data",
-        "uncertainty",
-    ],
-    "cross_validate": [
-        "aggregate_confusion",
-        "measures",
-        "grid_histogram",
-        "exact_analysis",
-        "stats_within",
-        "explorer_data",
-        "uncertainty",
-    ],
+    # The per-fold CV and the whole CV write the same files, read by the same rules.
+    "assemble_folds": CV_READERS,
+    "cross_validate": CV_READERS,
     "aggregate_confusion": ["reproduction"],
     "measures": ["aggregate_measures", "ranking_table"],
     "aggregate_measures": ["reproduction", "stats_across", "uncertainty_across"],
@@ -364,38 +359,13 @@ def schema_leaves(schema: dict) -> set[str]:
     return leaves
 
 
-def toy_csv(path: Path, n: int = 90, seed: int = 3) -> None:
-    """A small local dataset: a categorical and a numeric feature ('?' missing), two label
-    columns over the same classes in the same order of first appearance (``grade`` and
-    ``grade2``)."""
-    rng = np.random.default_rng(seed)
-    size = rng.integers(1, 50, n)
-    label = np.where(size < 15, "lo", np.where(size < 35, "mid", "hi"))
-    label[:3] = ["mid", "lo", "hi"]
-    other = rng.permutation(label[3:])
-    lines = ["colour,size,grade,grade2"] + [
-        f"{rng.choice(['red', 'blue'])},{'?' if i % 17 == 5 else s},{y},"
-        f"{y if i < 3 else other[i - 3]}"
-        for i, (s, y) in enumerate(zip(size, label))
-    ]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
 def base_config(mirror: Path) -> dict:
     config = small_config(mirror)
     car = config["datasets"]["car"]
     car["kappa_vectors"] = {"p1": car["kappa_vectors"]["p1"]}
     config["datasets"] = {
         "car": car,
-        "toy": {
-            "path": "toy.csv",
-            "target": "grade",
-            "classes": ["mid", "lo", "hi"],
-            "missing": "?",
-            "numeric_features": ["size"],
-            "kappa_grid": [0, 1],
-            "kappa_vectors": {"p1": [1, 0, 0.5]},
-        },
+        "toy": grade_block(),
     }
     select(config, datasets=["car", "toy"], engines=["sklearn", "weka"])
     config["classifiers"] = {
@@ -524,7 +494,7 @@ def base_run(tmp_path_factory, uci_mirror):
     """A completed run of the base config; returns (workdir, config, every job)."""
     weka_or_missing()
     workdir = tmp_path_factory.mktemp("rerun")
-    toy_csv(workdir / "toy.csv")
+    grade_csv(workdir / "toy.csv", second_label=True)
     config = base_config(uci_mirror)
     write_config(workdir, config)
     universe = planned_jobs(workdir)
@@ -619,7 +589,7 @@ def test_incremental_run_equals_a_fresh_run(base_run, tmp_path):
         "histogram.bin_width",
     ):
         CHANGES[key].apply(new, workdir)
-    toy_csv(workdir / "toy.csv", seed=4)
+    grade_csv(workdir / "toy.csv", seed=4, second_label=True)
     write_config(workdir, new)
     done = run_snakemake(workdir, "--cores", "2")
     assert done.returncode == 0, done.stderr[-5000:]

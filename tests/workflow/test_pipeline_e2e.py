@@ -18,6 +18,8 @@ from helpers import (
     RANKING_ROWS,
     REPO_ROOT,
     SMALL_FOLDS,
+    grade_block,
+    grade_csv,
     pd_over_grid,
     select,
     small_config,
@@ -134,30 +136,9 @@ def test_one_core_gives_identical_matrices(small_pipeline, uci_mirror, tmp_path,
 def test_a_new_dataset_is_one_config_block(tmp_path, uci_mirror, snakemake_runner):
     """A fifth dataset from a local CSV (with a numeric feature and missing values) runs
     through fetch, CV and aggregation with nothing but its config block."""
-    import numpy as np
-
-    rng = np.random.default_rng(3)
-    n = 90
-    size = rng.integers(1, 50, n)
-    label = np.where(size < 15, "lo", np.where(size < 35, "mid", "hi"))
-    label[:3] = ["mid", "lo", "hi"]
-    lines = ["colour,size,grade"] + [
-        f"{rng.choice(['red', 'blue'])},{'?' if i % 17 == 5 else s},{y}"
-        for i, (s, y) in enumerate(zip(size, label))
-    ]
-    (tmp_path / "toy.csv").write_text("\n".join(lines) + "\n")
+    grade_csv(tmp_path / "toy.csv")
     config = small_config(uci_mirror)
-    config["datasets"] = {
-        "toy": {
-            "path": "toy.csv",
-            "target": "grade",
-            "classes": ["mid", "lo", "hi"],
-            "missing": "?",
-            "numeric_features": ["size"],
-            "kappa_grid": [0, 1],
-            "kappa_vectors": {"p1": [1, 0, 0.5]},
-        }
-    }
+    config["datasets"] = {"toy": grade_block()}
     select(config, datasets=["toy"])
     write_config(tmp_path, config)
     done = snakemake_runner(tmp_path, "--cores", "2", "results/confusion_matrices.csv")
@@ -166,7 +147,7 @@ def test_a_new_dataset_is_one_config_block(tmp_path, uci_mirror, snakemake_runne
     pooled = frame[frame["fold"] == POOLED]
     assert set(pooled["classifier"]) == set(config["classifiers"]["sklearn"])
     for _, group in pooled.groupby("classifier"):
-        assert from_long(group, ["mid", "lo", "hi"]).sum() == n
+        assert from_long(group, ["mid", "lo", "hi"]).sum() == 90  # grade_csv rows
 
 
 def test_every_job_logs_its_cpu_time_and_the_figures_script_reads_the_run(small_pipeline):
