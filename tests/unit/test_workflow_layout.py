@@ -4,6 +4,7 @@ rule -> script -> function map lists every rule."""
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
@@ -51,3 +52,28 @@ def test_the_documented_map_lists_every_rule():
     rows = dict(re.findall(r"(?m)^\| `(\w+)` \| `workflow/scripts/(\w+)\.py` \|", text))
     assert set(rows) == set(WORKING)
     assert all(rule == script for rule, script in rows.items())
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``dotted`` names a module or an attribute path of one."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for name in parts[cut:]:
+                obj = getattr(obj, name)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+def test_the_documented_functions_exist():
+    text = (REPO_ROOT / "docs" / "pipeline.md").read_text(encoding="utf-8")
+    rows = re.findall(r"(?m)^\| `\w+` \| `workflow/scripts/\w+\.py` \| (.*) \|$", text)
+    names = [n for row in rows for n in re.findall(r"`(pdmeasure\.[\w.]+)`", row)]
+    assert len(names) >= len(WORKING)
+    assert [n for n in names if not _resolves(n)] == []
