@@ -118,23 +118,18 @@ CHAIN_PRIORITY = 11
 SUMMARY_PRIORITY = 10
 
 
-def mem_mb(base):
-    """Memory (MB) of a rule's jobs: the measured need `base` x `resources.scale` x the
-    attempt (a job retried with --retries asks for more)."""
+def scaled(**measured):
+    """Resources of a rule's jobs from their measured needs, e.g. `mem_mb=512` (MB) and
+    `runtime=5` (minutes): each need x `resources.scale` x the attempt (a job retried with
+    --retries asks for more)."""
 
-    def memory(wildcards, attempt):
-        return math.ceil(base * RUN["resources"]["scale"] * attempt)
+    def need(base):
+        def value(wildcards, attempt):
+            return math.ceil(base * RUN["resources"]["scale"] * attempt)
 
-    return memory
+        return value
 
-
-def runtime(minutes):
-    """Wall time (minutes) of a rule's jobs: `minutes` x `resources.scale` x the attempt."""
-
-    def wall(wildcards, attempt):
-        return math.ceil(minutes * RUN["resources"]["scale"] * attempt)
-
-    return wall
+    return {name: need(base) for name, base in measured.items()}
 
 
 def cv_threads():
@@ -350,6 +345,20 @@ def reported(path, caption, category, subcategory=None, **labels):
         category=category,
         subcategory=subcategory,
         labels=labels or None,
+    )
+
+
+def engine_dataset_report(path, caption, category, **labels):
+    """reported(...) of the output `path` (under the results folder) of a job per {engine}
+    and {dataset}: in the subcategory of its engine, labelled by its dataset, then `labels`.
+    """
+    return reported(
+        results_path(path),
+        caption,
+        category,
+        "{engine}",
+        dataset="{dataset}",
+        **labels,
     )
 
 

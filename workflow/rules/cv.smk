@@ -26,8 +26,8 @@ if per_fold_datasets():
             CONDA_ENV
         threads: cv_threads()
         resources:
+            **scaled(runtime=30),
             mem_mb=cv_mem_mb,
-            runtime=runtime(30),
         params:
             dataset=engine_dataset_params,
             classifier=classifier_params,
@@ -45,12 +45,10 @@ if per_fold_datasets():
             predictions=results_path(
                 "cv/{engine}/{dataset}/{classifier}/predictions.csv"
             ),
-            confusion=reported(
-                results_path("cv/{engine}/{dataset}/{classifier}/confusion.csv"),
+            confusion=engine_dataset_report(
+                "cv/{engine}/{dataset}/{classifier}/confusion.csv",
                 "cv_confusion",
                 "Cross-validation",
-                "{engine}",
-                dataset="{dataset}",
                 classifier="{classifier}",
             ),
         log:
@@ -64,8 +62,7 @@ if per_fold_datasets():
             CONDA_ENV
         threads: 1
         resources:
-            mem_mb=mem_mb(512),
-            runtime=runtime(5),
+            **scaled(mem_mb=512, runtime=5),
         params:
             classes=dataset_classes,
         script:
@@ -84,12 +81,10 @@ if whole_cv_datasets():
             predictions=results_path(
                 "cv/{engine}/{dataset}/{classifier}/predictions.csv"
             ),
-            confusion=reported(
-                results_path("cv/{engine}/{dataset}/{classifier}/confusion.csv"),
+            confusion=engine_dataset_report(
+                "cv/{engine}/{dataset}/{classifier}/confusion.csv",
                 "cv_confusion",
                 "Cross-validation",
-                "{engine}",
-                dataset="{dataset}",
                 classifier="{classifier}",
             ),
         log:
@@ -102,8 +97,8 @@ if whole_cv_datasets():
             CONDA_ENV
         threads: cv_threads()
         resources:
+            **scaled(runtime=30),
             mem_mb=cv_mem_mb,
-            runtime=runtime(30),
         params:
             dataset=engine_dataset_params,
             classifier=classifier_params,
@@ -131,7 +126,6 @@ rule aggregate_confusion:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     script:
         "../scripts/aggregate_confusion.py"

@@ -22,8 +22,7 @@ rule fetch_data:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         fetch=fetch_params,
     script:

@@ -32,8 +32,7 @@ rule exact_analysis:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(1024),
-        runtime=runtime(10),
+        **scaled(mem_mb=1024, runtime=10),
     params:
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,
@@ -50,12 +49,10 @@ rule exact_figures:
         },
     output:
         **{
-            name: reported(
-                results_path(f"exact/figures/{{engine}}/{{dataset}}_{name}.png"),
+            name: engine_dataset_report(
+                f"exact/figures/{{engine}}/{{dataset}}_{name}.png",
                 f"exact_figure_{name}",
                 "Exact analysis",
-                "{engine}",
-                dataset="{dataset}",
                 figure=name,
             )
             for name in EXACT_FIGURES
@@ -69,8 +66,7 @@ rule exact_figures:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     script:
         "../scripts/exact_figures.py"
 
@@ -99,8 +95,7 @@ rule exact_figure7:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         classifiers=engine_classifiers,
         values=RUN["exact"]["fine_grid_values"],
@@ -145,7 +140,6 @@ rule exact_collect:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     script:
         "../scripts/exact_collect.py"

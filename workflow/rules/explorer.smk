@@ -21,8 +21,7 @@ rule explorer_data:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,
@@ -35,12 +34,10 @@ rule explorer:
     input:
         data=results_path("explorer/{engine}/{dataset}.json"),
     output:
-        html=reported(
-            results_path("explorer/{engine}/{dataset}.html"),
+        html=engine_dataset_report(
+            "explorer/{engine}/{dataset}.html",
             "explorer",
             "Exact analysis",
-            "{engine}",
-            dataset="{dataset}",
             figure="kappa explorer (HTML)",
         ),
     log:
@@ -50,7 +47,6 @@ rule explorer:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(256),
-        runtime=runtime(5),
+        **scaled(mem_mb=256, runtime=5),
     script:
         "../scripts/explorer.py"

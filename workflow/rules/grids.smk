@@ -7,20 +7,16 @@ rule grid_histogram:
     input:
         confusion=engine_confusion_files,
     output:
-        histogram=reported(
-            results_path("grids/{engine}/{dataset}/histogram.csv"),
+        histogram=engine_dataset_report(
+            "grids/{engine}/{dataset}/histogram.csv",
             "grid_histogram",
             "Kappa grids",
-            "{engine}",
-            dataset="{dataset}",
             output="histogram",
         ),
-        summary=reported(
-            results_path("grids/{engine}/{dataset}/summary.csv"),
+        summary=engine_dataset_report(
+            "grids/{engine}/{dataset}/summary.csv",
             "grid_summary",
             "Kappa grids",
-            "{engine}",
-            dataset="{dataset}",
             output="summary",
         ),
     log:
@@ -32,8 +28,7 @@ rule grid_histogram:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(10),
+        **scaled(mem_mb=512, runtime=10),
     params:
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,
@@ -68,8 +63,7 @@ rule grid_figure7:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         classifiers=engine_classifiers,
     script:

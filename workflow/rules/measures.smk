@@ -21,8 +21,7 @@ rule measures:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         classes=dataset_classes,
         kappa_vectors=dataset_kappa_vectors,
@@ -59,7 +58,6 @@ rule aggregate_measures:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     script:
         "../scripts/aggregate_measures.py"

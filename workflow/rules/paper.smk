@@ -64,8 +64,7 @@ rule paper_tables:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         zero_division=RUN["zero_division"],
     script:
@@ -95,8 +94,7 @@ rule paper_markdown:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     script:
         "../scripts/paper_markdown.py"
 
@@ -125,7 +123,6 @@ rule paper_figure:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     script:
         "../scripts/paper_figure.py"

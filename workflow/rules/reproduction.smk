@@ -29,8 +29,7 @@ rule reproduction:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(10),
+        **scaled(mem_mb=512, runtime=10),
     params:
         config=reproduction_params(),
     script:
@@ -57,7 +56,6 @@ rule reproduction_summary:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     script:
         "../scripts/reproduction_summary.py"

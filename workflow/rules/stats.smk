@@ -31,8 +31,8 @@ if per_fold_datasets():
             CONDA_ENV
         threads: cv_threads()
         resources:
+            **scaled(runtime=30),
             mem_mb=cv_mem_mb,
-            runtime=runtime(30),
         params:
             dataset=engine_dataset_params,
             classifier=classifier_params,
@@ -58,8 +58,7 @@ if per_fold_datasets():
             CONDA_ENV
         threads: 1
         resources:
-            mem_mb=mem_mb(512),
-            runtime=runtime(5),
+            **scaled(mem_mb=512, runtime=5),
         script:
             "../scripts/assemble_cv5x2.py"
 
@@ -85,8 +84,8 @@ if whole_cv_datasets():
             CONDA_ENV
         threads: cv_threads()
         resources:
+            **scaled(runtime=30),
             mem_mb=cv_mem_mb,
-            runtime=runtime(30),
         params:
             dataset=engine_dataset_params,
             classifier=classifier_params,
@@ -100,39 +99,31 @@ rule stats_within:
         cv=engine_prediction_files,
         cv5x2=engine_cv5x2_files,
     output:
-        folds=reported(
-            results_path("stats/{engine}/{dataset}/fold_measures.csv"),
+        folds=engine_dataset_report(
+            "stats/{engine}/{dataset}/fold_measures.csv",
             "stats_fold_measures",
             "Statistics",
-            "{engine}",
-            dataset="{dataset}",
             table="fold measures",
             format="CSV",
         ),
-        pairwise=reported(
-            results_path("stats/{engine}/{dataset}/pairwise.csv"),
+        pairwise=engine_dataset_report(
+            "stats/{engine}/{dataset}/pairwise.csv",
             "stats_pairwise",
             "Statistics",
-            "{engine}",
-            dataset="{dataset}",
             table="pairwise tests",
             format="CSV",
         ),
-        significance=reported(
-            results_path("stats/{engine}/{dataset}/significance.csv"),
+        significance=engine_dataset_report(
+            "stats/{engine}/{dataset}/significance.csv",
             "stats_significance",
             "Statistics",
-            "{engine}",
-            dataset="{dataset}",
             table="significance",
             format="CSV",
         ),
-        markdown=reported(
-            results_path("stats/{engine}/{dataset}/significance.md"),
+        markdown=engine_dataset_report(
+            "stats/{engine}/{dataset}/significance.md",
             "stats_significance",
             "Statistics",
-            "{engine}",
-            dataset="{dataset}",
             table="significance",
             format="Markdown",
         ),
@@ -145,8 +136,7 @@ rule stats_within:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(1024),
-        runtime=runtime(10),
+        **scaled(mem_mb=1024, runtime=10),
     params:
         classes=dataset_classes,
         kappa_vectors=dataset_kappa_vectors,
@@ -199,8 +189,7 @@ rule stats_across:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         kappa_vectors=all_kappa_vectors(),
         classifiers={engine: list(RUN["classifiers"][engine]) for engine in engines()},
@@ -233,8 +222,7 @@ rule stats_cd_diagrams:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         figure_keys=cd_keys(),
     script:
@@ -269,8 +257,7 @@ rule stats_report:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         figure_keys=cd_keys(),
         alpha=RUN["stats"]["alpha"],

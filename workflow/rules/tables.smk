@@ -6,20 +6,16 @@ rule ranking_table:
     input:
         measures=results_path("measures/{engine}/{dataset}.csv"),
     output:
-        csv=reported(
-            results_path("tables/table_{dataset}_{engine}.csv"),
+        csv=engine_dataset_report(
+            "tables/table_{dataset}_{engine}.csv",
             "ranking_table",
             "Rankings",
-            "{engine}",
-            dataset="{dataset}",
             format="CSV",
         ),
-        md=reported(
-            results_path("tables/table_{dataset}_{engine}.md"),
+        md=engine_dataset_report(
+            "tables/table_{dataset}_{engine}.md",
             "ranking_table",
             "Rankings",
-            "{engine}",
-            dataset="{dataset}",
             format="Markdown",
         ),
     log:
@@ -31,8 +27,7 @@ rule ranking_table:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         classifiers=engine_classifiers,
         kappa_vectors=dataset_kappa_vectors,

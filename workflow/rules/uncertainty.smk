@@ -16,54 +16,42 @@ rule uncertainty:
         confusion=engine_confusion_files,
         predictions=uncertainty_prediction_files,
     output:
-        intervals=reported(
-            results_path("uncertainty/{engine}/{dataset}/intervals.csv"),
+        intervals=engine_dataset_report(
+            "uncertainty/{engine}/{dataset}/intervals.csv",
             "uncertainty_intervals",
             "Uncertainty",
-            "{engine}",
-            dataset="{dataset}",
             table="intervals",
         ),
-        pairwise=reported(
-            results_path("uncertainty/{engine}/{dataset}/pairwise.csv"),
+        pairwise=engine_dataset_report(
+            "uncertainty/{engine}/{dataset}/pairwise.csv",
             "uncertainty_pairwise",
             "Uncertainty",
-            "{engine}",
-            dataset="{dataset}",
             table="pairwise probabilities",
         ),
-        ranks=reported(
-            results_path("uncertainty/{engine}/{dataset}/ranks.csv"),
+        ranks=engine_dataset_report(
+            "uncertainty/{engine}/{dataset}/ranks.csv",
             "uncertainty_ranks",
             "Uncertainty",
-            "{engine}",
-            dataset="{dataset}",
             table="rank probabilities",
         ),
-        within=reported(
-            results_path("uncertainty/{engine}/{dataset}/within.csv"),
+        within=engine_dataset_report(
+            "uncertainty/{engine}/{dataset}/within.csv",
             "uncertainty_within",
             "Uncertainty",
-            "{engine}",
-            dataset="{dataset}",
             table="correlated t-tests (folds)",
         ),
-        posterior=reported(
-            results_path("uncertainty/{engine}/{dataset}/posterior.csv"),
+        posterior=engine_dataset_report(
+            "uncertainty/{engine}/{dataset}/posterior.csv",
             "uncertainty_posterior",
             "Uncertainty",
-            "{engine}",
-            dataset="{dataset}",
             table="pairwise posteriors",
         ),
         # Not in the report: the draws embedded in the reported explorer page.
         explorer=results_path("uncertainty/{engine}/{dataset}/explorer.json"),
-        table_csv=reported(
-            results_path("tables/table_{dataset}_{engine}_ci.csv"),
+        table_csv=engine_dataset_report(
+            "tables/table_{dataset}_{engine}_ci.csv",
             "uncertainty_table",
             "Uncertainty",
-            "{engine}",
-            dataset="{dataset}",
             table="ranking table with intervals (CSV)",
         ),
     log:
@@ -75,8 +63,7 @@ rule uncertainty:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(1024),
-        runtime=runtime(10),
+        **scaled(mem_mb=1024, runtime=10),
     params:
         settings=dict(RUN["uncertainty"]),
         classes=dataset_classes,
@@ -94,28 +81,22 @@ rule uncertainty_figures:
         posterior=results_path("uncertainty/{engine}/{dataset}/posterior.csv"),
         table_csv=results_path("tables/table_{dataset}_{engine}_ci.csv"),
     output:
-        table_md=reported(
-            results_path("tables/table_{dataset}_{engine}_ci.md"),
+        table_md=engine_dataset_report(
+            "tables/table_{dataset}_{engine}_ci.md",
             "uncertainty_table",
             "Uncertainty",
-            "{engine}",
-            dataset="{dataset}",
             table="ranking table with intervals (Markdown)",
         ),
-        forest=reported(
-            results_path("figures/uncertainty/{engine}/{dataset}_forest.png"),
+        forest=engine_dataset_report(
+            "figures/uncertainty/{engine}/{dataset}_forest.png",
             "uncertainty_forest",
             "Uncertainty",
-            "{engine}",
-            dataset="{dataset}",
             table="interval (forest) plot",
         ),
-        posterior_figure=reported(
-            results_path("figures/uncertainty/{engine}/{dataset}_posterior.png"),
+        posterior_figure=engine_dataset_report(
+            "figures/uncertainty/{engine}/{dataset}_posterior.png",
             "uncertainty_posterior_figure",
             "Uncertainty",
-            "{engine}",
-            dataset="{dataset}",
             table="pairwise posterior plot",
         ),
     log:
@@ -125,8 +106,7 @@ rule uncertainty_figures:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(5),
+        **scaled(mem_mb=512, runtime=5),
     params:
         classifiers=engine_classifiers,
         kappa_vectors=dataset_kappa_vectors,
@@ -154,8 +134,7 @@ rule uncertainty_across:
         CONDA_ENV
     threads: 1
     resources:
-        mem_mb=mem_mb(512),
-        runtime=runtime(10),
+        **scaled(mem_mb=512, runtime=10),
     params:
         comparisons=comparison_keys(all_kappa_vectors()),
         classifiers={engine: list(RUN["classifiers"][engine]) for engine in engines()},
