@@ -154,6 +154,18 @@ def benchmark_path(*parts):
     return results_path("benchmarks", *parts)
 
 
+def per_engine_dataset(pattern, **more):
+    """`pattern` (under the results folder) for every engine and dataset of the run: engine by
+    engine, dataset by dataset within, then every value of each wildcard in `more` within.
+    """
+    return expand(results_path(pattern), engine=engines(), dataset=datasets(), **more)
+
+
+def per_dataset_engine(pattern, **more):
+    """As per_engine_dataset, dataset by dataset and engine within (the ranking tables)."""
+    return expand(results_path(pattern), dataset=datasets(), engine=engines(), **more)
+
+
 def cv_jobs():
     """Every (engine, dataset, classifier) to cross-validate, in configured order."""
     return pdconfig.cv_jobs(RUN)
@@ -282,6 +294,12 @@ def cv_params():
     return dataclasses.asdict(pdconfig.cv_spec(RUN))
 
 
+def all_classifiers():
+    """Every engine's classifier names, in configured order: {engine: [name, ...]} (rule
+    params)."""
+    return {engine: list(RUN["classifiers"][engine]) for engine in engines()}
+
+
 def engine_classifiers(wildcards):
     """The classifier names of {engine}, in configured order (rule params)."""
     return list(RUN["classifiers"][wildcards.engine])
@@ -362,6 +380,27 @@ def engine_dataset_report(path, caption, category, **labels):
     )
 
 
+def cv_outputs():
+    """The outputs of the CV of {engine}/{dataset}/{classifier}, whether one job writes them
+    (rule cross_validate) or they are assembled from its folds (rule assemble_folds).
+
+    The per-sample predictions stay out of the report: one row per sample and fold of every
+    job (tens of MB over a full run, base64-inflated in a self-contained HTML report),
+    summarised by the reported confusion matrices and statistics.
+    """
+    return {
+        "predictions": results_path(
+            "cv/{engine}/{dataset}/{classifier}/predictions.csv"
+        ),
+        "confusion": engine_dataset_report(
+            "cv/{engine}/{dataset}/{classifier}/confusion.csv",
+            "cv_confusion",
+            "Cross-validation",
+            classifier="{classifier}",
+        ),
+    }
+
+
 # Final targets of `rule all`, one function per module of the workflow.
 
 
@@ -404,12 +443,9 @@ def grids_targets():
 
 def tables_targets():
     """Ranking tables (CSV and Markdown) per dataset and engine."""
-    return [
-        results_path("tables", f"table_{dataset}_{engine}.{ext}")
-        for dataset in datasets()
-        for engine in engines()
-        for ext in ("csv", "md")
-    ]
+    return per_dataset_engine(
+        "tables/table_{dataset}_{engine}.{ext}", ext=["csv", "md"]
+    )
 
 
 def paper_run():
@@ -457,11 +493,8 @@ def stats_targets():
         results_path("stats/across_posthoc.csv"),
         results_path("stats/cd.csv"),
         *cd_figures(),
-        *expand(
-            "{stats}/{engine}/{dataset}/{name}",
-            stats=results_path("stats"),
-            engine=engines(),
-            dataset=datasets(),
+        *per_engine_dataset(
+            "stats/{engine}/{dataset}/{name}",
             name=[
                 "fold_measures.csv",
                 "pairwise.csv",
@@ -477,12 +510,9 @@ def exact_targets():
     return (
         [results_path("exact", file) for file in EXACT_COLLECTED.values()]
         + [results_path("exact/robustness_summary.csv")]
-        + [
-            results_path("exact", "figures", engine, f"{dataset}_{name}.png")
-            for engine in engines()
-            for dataset in datasets()
-            for name in EXACT_FIGURES
-        ]
+        + per_engine_dataset(
+            "exact/figures/{engine}/{dataset}_{name}.png", name=EXACT_FIGURES
+        )
         + [
             results_path("exact", "figures", f"figure7_fine_{engine}.png")
             for engine in engines()
@@ -492,11 +522,7 @@ def exact_targets():
 
 def explorer_targets():
     """One interactive kappa explorer page per engine and dataset."""
-    return [
-        results_path("explorer", engine, f"{dataset}.html")
-        for engine in engines()
-        for dataset in datasets()
-    ]
+    return per_engine_dataset("explorer/{engine}/{dataset}.html")
 
 
 def uncertainty_prediction_files(wildcards):
@@ -516,31 +542,24 @@ def uncertainty_targets():
     """Intervals, pairwise and rank probabilities, fold tests, posteriors, companion ranking
     tables and figures per engine and dataset, and the signed-rank tests across datasets.
     """
-    per_job = [
-        results_path("uncertainty", engine, dataset, name)
-        for engine in engines()
-        for dataset in datasets()
-        for name in (
+    per_job = per_engine_dataset(
+        "uncertainty/{engine}/{dataset}/{name}",
+        name=[
             "intervals.csv",
             "pairwise.csv",
             "ranks.csv",
             "within.csv",
             "posterior.csv",
             "explorer.json",
-        )
-    ]
-    tables = [
-        results_path("tables", f"table_{dataset}_{engine}_ci.{ext}")
-        for dataset in datasets()
-        for engine in engines()
-        for ext in ("csv", "md")
-    ]
-    figures = [
-        results_path("figures", "uncertainty", engine, f"{dataset}_{name}.png")
-        for engine in engines()
-        for dataset in datasets()
-        for name in ("forest", "posterior")
-    ]
+        ],
+    )
+    tables = per_dataset_engine(
+        "tables/table_{dataset}_{engine}_ci.{ext}", ext=["csv", "md"]
+    )
+    figures = per_engine_dataset(
+        "figures/uncertainty/{engine}/{dataset}_{name}.png",
+        name=["forest", "posterior"],
+    )
     return [
         *per_job,
         *tables,

@@ -39,18 +39,7 @@ if per_fold_datasets():
         input:
             cv_fold_files,
         output:
-            # The per-sample predictions stay out of the report: one row per sample and fold of
-            # every job (tens of MB over a full run, base64-inflated in a self-contained HTML
-            # report), summarised by the reported confusion matrices and statistics.
-            predictions=results_path(
-                "cv/{engine}/{dataset}/{classifier}/predictions.csv"
-            ),
-            confusion=engine_dataset_report(
-                "cv/{engine}/{dataset}/{classifier}/confusion.csv",
-                "cv_confusion",
-                "Cross-validation",
-                classifier="{classifier}",
-            ),
+            **cv_outputs(),
         log:
             "logs/cv/{engine}/{dataset}/{classifier}.log",
         benchmark:
@@ -75,18 +64,7 @@ if whole_cv_datasets():
         input:
             data=results_path("data/{dataset}.csv"),
         output:
-            # The per-sample predictions stay out of the report: one row per sample and fold of
-            # every job (tens of MB over a full run, base64-inflated in a self-contained HTML
-            # report), summarised by the reported confusion matrices and statistics.
-            predictions=results_path(
-                "cv/{engine}/{dataset}/{classifier}/predictions.csv"
-            ),
-            confusion=engine_dataset_report(
-                "cv/{engine}/{dataset}/{classifier}/confusion.csv",
-                "cv_confusion",
-                "Cross-validation",
-                classifier="{classifier}",
-            ),
+            **cv_outputs(),
         log:
             "logs/cv/{engine}/{dataset}/{classifier}.log",
         benchmark:

@@ -106,11 +106,7 @@ rule exact_figure7:
 rule exact_collect:
     input:
         **{
-            name: [
-                results_path("exact", e, d, f"{name}.csv")
-                for e in engines()
-                for d in datasets()
-            ]
+            name: per_engine_dataset(f"exact/{{engine}}/{{dataset}}/{name}.csv")
             for name in EXACT_COLLECTED
         },
     output:

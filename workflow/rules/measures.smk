@@ -32,16 +32,8 @@ rule measures:
 
 rule aggregate_measures:
     input:
-        measures=[
-            results_path("measures", engine, f"{dataset}.csv")
-            for engine in engines()
-            for dataset in datasets()
-        ],
-        warnings=[
-            results_path("warnings", engine, f"{dataset}.csv")
-            for engine in engines()
-            for dataset in datasets()
-        ],
+        measures=per_engine_dataset("measures/{engine}/{dataset}.csv"),
+        warnings=per_engine_dataset("warnings/{engine}/{dataset}.csv"),
     output:
         measures=reported(
             results_path("measures.csv"), "measures", "Measures", table="measures"

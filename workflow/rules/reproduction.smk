@@ -7,11 +7,7 @@ rule reproduction:
         paper=[results_path("paper", f"{name}.csv") for name in PAPER_TABLE_NAMES],
         measures=results_path("measures.csv"),
         confusion=results_path("confusion_matrices.csv"),
-        rankings=[
-            results_path(f"tables/table_{dataset}_{engine}.csv")
-            for dataset in datasets()
-            for engine in engines()
-        ],
+        rankings=per_dataset_engine("tables/table_{dataset}_{engine}.csv"),
     output:
         reported(
             results_path("reproduction.csv"),

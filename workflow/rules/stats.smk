@@ -192,7 +192,7 @@ rule stats_across:
         **scaled(mem_mb=512, runtime=5),
     params:
         kappa_vectors=all_kappa_vectors(),
-        classifiers={engine: list(RUN["classifiers"][engine]) for engine in engines()},
+        classifiers=all_classifiers(),
         alpha=RUN["stats"]["alpha"],
     script:
         "../scripts/stats_across.py"
@@ -235,12 +235,7 @@ rule stats_report:
         omnibus=results_path("stats/across_omnibus.csv"),
         posthoc=results_path("stats/across_posthoc.csv"),
         cd=results_path("stats/cd.csv"),
-        significance=expand(
-            "{stats}/{engine}/{dataset}/significance.csv",
-            stats=results_path("stats"),
-            engine=engines(),
-            dataset=datasets(),
-        ),
+        significance=per_engine_dataset("stats/{engine}/{dataset}/significance.csv"),
         figures=cd_figures(),
         # The Bayesian section: signed-rank tests across datasets (rule uncertainty_across).
         bayesian=uncertainty_input("uncertainty/across_signed_rank.csv"),

@@ -137,7 +137,7 @@ rule uncertainty_across:
         **scaled(mem_mb=512, runtime=10),
     params:
         comparisons=comparison_keys(all_kappa_vectors()),
-        classifiers={engine: list(RUN["classifiers"][engine]) for engine in engines()},
+        classifiers=all_classifiers(),
         rope=RUN["uncertainty"]["rope"],
         seed=RUN["uncertainty"]["seed"],
     script:
