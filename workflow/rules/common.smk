@@ -366,16 +366,16 @@ def reported(path, caption, category, subcategory=None, **labels):
     )
 
 
-def engine_dataset_report(path, caption, category, **labels):
+def engine_report(path, caption, category, dataset="{dataset}", **labels):
     """reported(...) of the output `path` (under the results folder) of a job per {engine}
-    and {dataset}: in the subcategory of its engine, labelled by its dataset, then `labels`.
-    """
+    (and {dataset}): in the subcategory of its engine, labelled by its dataset ("all
+    datasets" for a job per engine), then `labels`."""
     return reported(
         results_path(path),
         caption,
         category,
         "{engine}",
-        dataset="{dataset}",
+        dataset=dataset,
         **labels,
     )
 
@@ -392,7 +392,7 @@ def cv_outputs():
         "predictions": results_path(
             "cv/{engine}/{dataset}/{classifier}/predictions.csv"
         ),
-        "confusion": engine_dataset_report(
+        "confusion": engine_report(
             "cv/{engine}/{dataset}/{classifier}/confusion.csv",
             "cv_confusion",
             "Cross-validation",

@@ -49,7 +49,7 @@ rule exact_figures:
         },
     output:
         **{
-            name: engine_dataset_report(
+            name: engine_report(
                 f"exact/figures/{{engine}}/{{dataset}}_{name}.png",
                 f"exact_figure_{name}",
                 "Exact analysis",
@@ -73,16 +73,16 @@ rule exact_figures:
 
 rule exact_figure7:
     input:
-        [
-            results_path("exact", "{engine}", dataset, "histogram.csv")
-            for dataset in datasets()
-        ],
+        expand(
+            results_path("exact/{engine}/{dataset}/histogram.csv"),
+            dataset=datasets(),
+            allow_missing=True,
+        ),
     output:
-        figure=reported(
-            results_path("exact/figures/figure7_fine_{engine}.png"),
+        figure=engine_report(
+            "exact/figures/figure7_fine_{engine}.png",
             "exact_figure7",
             "Exact analysis",
-            "{engine}",
             dataset="all datasets",
             figure="Figure 7 (fine grid)",
         ),

@@ -34,7 +34,7 @@ rule explorer:
     input:
         data=results_path("explorer/{engine}/{dataset}.json"),
     output:
-        html=engine_dataset_report(
+        html=engine_report(
             "explorer/{engine}/{dataset}.html",
             "explorer",
             "Exact analysis",

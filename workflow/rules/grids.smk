@@ -7,13 +7,13 @@ rule grid_histogram:
     input:
         confusion=engine_confusion_files,
     output:
-        histogram=engine_dataset_report(
+        histogram=engine_report(
             "grids/{engine}/{dataset}/histogram.csv",
             "grid_histogram",
             "Kappa grids",
             output="histogram",
         ),
-        summary=engine_dataset_report(
+        summary=engine_report(
             "grids/{engine}/{dataset}/summary.csv",
             "grid_summary",
             "Kappa grids",
@@ -41,16 +41,16 @@ rule grid_histogram:
 
 rule grid_figure7:
     input:
-        [
-            results_path("grids", "{engine}", dataset, "histogram.csv")
-            for dataset in grid_datasets()
-        ],
+        expand(
+            results_path("grids/{engine}/{dataset}/histogram.csv"),
+            dataset=grid_datasets(),
+            allow_missing=True,
+        ),
     output:
-        figure=reported(
-            results_path("figures/figure7_{engine}.png"),
+        figure=engine_report(
+            "figures/figure7_{engine}.png",
             "figure7",
             "Kappa grids",
-            "{engine}",
             dataset="all datasets",
             output="Figure 7",
         ),

@@ -99,28 +99,28 @@ rule stats_within:
         cv=engine_prediction_files,
         cv5x2=engine_cv5x2_files,
     output:
-        folds=engine_dataset_report(
+        folds=engine_report(
             "stats/{engine}/{dataset}/fold_measures.csv",
             "stats_fold_measures",
             "Statistics",
             table="fold measures",
             format="CSV",
         ),
-        pairwise=engine_dataset_report(
+        pairwise=engine_report(
             "stats/{engine}/{dataset}/pairwise.csv",
             "stats_pairwise",
             "Statistics",
             table="pairwise tests",
             format="CSV",
         ),
-        significance=engine_dataset_report(
+        significance=engine_report(
             "stats/{engine}/{dataset}/significance.csv",
             "stats_significance",
             "Statistics",
             table="significance",
             format="CSV",
         ),
-        markdown=engine_dataset_report(
+        markdown=engine_report(
             "stats/{engine}/{dataset}/significance.md",
             "stats_significance",
             "Statistics",

@@ -6,13 +6,13 @@ rule ranking_table:
     input:
         measures=results_path("measures/{engine}/{dataset}.csv"),
     output:
-        csv=engine_dataset_report(
+        csv=engine_report(
             "tables/table_{dataset}_{engine}.csv",
             "ranking_table",
             "Rankings",
             format="CSV",
         ),
-        md=engine_dataset_report(
+        md=engine_report(
             "tables/table_{dataset}_{engine}.md",
             "ranking_table",
             "Rankings",

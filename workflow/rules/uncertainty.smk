@@ -16,31 +16,31 @@ rule uncertainty:
         confusion=engine_confusion_files,
         predictions=uncertainty_prediction_files,
     output:
-        intervals=engine_dataset_report(
+        intervals=engine_report(
             "uncertainty/{engine}/{dataset}/intervals.csv",
             "uncertainty_intervals",
             "Uncertainty",
             table="intervals",
         ),
-        pairwise=engine_dataset_report(
+        pairwise=engine_report(
             "uncertainty/{engine}/{dataset}/pairwise.csv",
             "uncertainty_pairwise",
             "Uncertainty",
             table="pairwise probabilities",
         ),
-        ranks=engine_dataset_report(
+        ranks=engine_report(
             "uncertainty/{engine}/{dataset}/ranks.csv",
             "uncertainty_ranks",
             "Uncertainty",
             table="rank probabilities",
         ),
-        within=engine_dataset_report(
+        within=engine_report(
             "uncertainty/{engine}/{dataset}/within.csv",
             "uncertainty_within",
             "Uncertainty",
             table="correlated t-tests (folds)",
         ),
-        posterior=engine_dataset_report(
+        posterior=engine_report(
             "uncertainty/{engine}/{dataset}/posterior.csv",
             "uncertainty_posterior",
             "Uncertainty",
@@ -48,7 +48,7 @@ rule uncertainty:
         ),
         # Not in the report: the draws embedded in the reported explorer page.
         explorer=results_path("uncertainty/{engine}/{dataset}/explorer.json"),
-        table_csv=engine_dataset_report(
+        table_csv=engine_report(
             "tables/table_{dataset}_{engine}_ci.csv",
             "uncertainty_table",
             "Uncertainty",
@@ -81,19 +81,19 @@ rule uncertainty_figures:
         posterior=results_path("uncertainty/{engine}/{dataset}/posterior.csv"),
         table_csv=results_path("tables/table_{dataset}_{engine}_ci.csv"),
     output:
-        table_md=engine_dataset_report(
+        table_md=engine_report(
             "tables/table_{dataset}_{engine}_ci.md",
             "uncertainty_table",
             "Uncertainty",
             table="ranking table with intervals (Markdown)",
         ),
-        forest=engine_dataset_report(
+        forest=engine_report(
             "figures/uncertainty/{engine}/{dataset}_forest.png",
             "uncertainty_forest",
             "Uncertainty",
             table="interval (forest) plot",
         ),
-        posterior_figure=engine_dataset_report(
+        posterior_figure=engine_report(
             "figures/uncertainty/{engine}/{dataset}_posterior.png",
             "uncertainty_posterior_figure",
             "Uncertainty",
