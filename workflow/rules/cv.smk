@@ -49,7 +49,6 @@ if per_fold_datasets():
         priority: SUMMARY_PRIORITY
         conda:
             CONDA_ENV
-        threads: 1
         resources:
             **scaled(mem_mb=512, runtime=5),
         params:
@@ -102,7 +101,6 @@ rule aggregate_confusion:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     script:

@@ -20,7 +20,6 @@ rule fetch_data:
     priority: FETCH_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:

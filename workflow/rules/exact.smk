@@ -30,7 +30,6 @@ rule exact_analysis:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=1024, runtime=10),
     params:
@@ -64,7 +63,6 @@ rule exact_figures:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     script:
@@ -93,7 +91,6 @@ rule exact_figure7:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:
@@ -134,7 +131,6 @@ rule exact_collect:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     script:

@@ -19,7 +19,6 @@ rule explorer_data:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:
@@ -45,7 +44,6 @@ rule explorer:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=256, runtime=5),
     script:

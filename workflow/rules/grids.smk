@@ -26,7 +26,6 @@ rule grid_histogram:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
@@ -61,7 +60,6 @@ rule grid_figure7:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:

@@ -19,7 +19,6 @@ rule measures:
     priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:
@@ -48,7 +47,6 @@ rule aggregate_measures:
     priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     script:

@@ -23,7 +23,6 @@ rule reproduction:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
@@ -50,7 +49,6 @@ rule reproduction_summary:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     script:

@@ -56,7 +56,6 @@ if per_fold_datasets():
         priority: SUMMARY_PRIORITY
         conda:
             CONDA_ENV
-        threads: 1
         resources:
             **scaled(mem_mb=512, runtime=5),
         script:
@@ -134,7 +133,6 @@ rule stats_within:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=1024, runtime=10),
     params:
@@ -187,7 +185,6 @@ rule stats_across:
     priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:
@@ -220,7 +217,6 @@ rule stats_cd_diagrams:
     priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:
@@ -250,7 +246,6 @@ rule stats_report:
     priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:

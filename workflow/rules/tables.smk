@@ -25,7 +25,6 @@ rule ranking_table:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:

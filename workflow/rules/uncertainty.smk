@@ -61,7 +61,6 @@ rule uncertainty:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=1024, runtime=10),
     params:
@@ -104,7 +103,6 @@ rule uncertainty_figures:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=5),
     params:
@@ -132,7 +130,6 @@ rule uncertainty_across:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
