@@ -39,6 +39,7 @@ if per_fold_datasets():
         input:
             cv_fold_files,
         output:
+            # predictions.csv and confusion.csv, the same files as rule cross_validate writes.
             **cv_outputs(),
         log:
             "logs/cv/{engine}/{dataset}/{classifier}.log",
@@ -63,6 +64,7 @@ if whole_cv_datasets():
         input:
             data=results_path("data/{dataset}.csv"),
         output:
+            # predictions.csv and confusion.csv, the same files as rule assemble_folds writes.
             **cv_outputs(),
         log:
             "logs/cv/{engine}/{dataset}/{classifier}.log",
