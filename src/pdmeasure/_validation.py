@@ -9,8 +9,12 @@ the problem and, for a batch of matrices, the index of the first offending matri
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Accepted spellings of the zero-division policy: ``"nan"`` or a number, 0.0 or 1.0.
 ZeroDivision = str | float
@@ -57,7 +61,11 @@ def check_zero_division(zero_division: ZeroDivision) -> float:
 
 
 def safe_divide(
-    numerator, denominator, zero_division: ZeroDivision = "nan", *, out=None
+    numerator: ArrayLike,
+    denominator: ArrayLike,
+    zero_division: ZeroDivision = "nan",
+    *,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """Element-wise ``numerator / denominator`` with ``0/0`` replaced by the policy value.
 
@@ -100,7 +108,7 @@ def safe_divide(
     return result
 
 
-def check_confusion(cm) -> np.ndarray:
+def check_confusion(cm: ArrayLike) -> np.ndarray:
     """Validate a stack of confusion matrices and return it as float64.
 
     Parameters
@@ -209,7 +217,7 @@ def check_kappa_length(length: int, n_classes: int, classes: str = "") -> None:
         )
 
 
-def check_kappa(kappa, n_classes: int) -> np.ndarray:
+def check_kappa(kappa: ArrayLike, n_classes: int) -> np.ndarray:
     """Validate a preference vector (or a stack of them) for the preference-driven measure.
 
     Parameters

@@ -15,13 +15,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision, check_zero_division
 from pdmeasure.exact.forms import LinearForm, ProductGrid
 from pdmeasure.exact.grid import DEFAULT_MAX_HALF, GridDistribution, mitm_seconds
-from pdmeasure.exact.lattice import grid_lattice, uniform_lattice
+from pdmeasure.exact.lattice import LatticeDistribution, grid_lattice, uniform_lattice
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Estimated seconds (:func:`~pdmeasure.exact.grid.mitm_seconds`) above which a distribution
 #: over a grid is computed on the lattice instead of exactly. An analysis has about 15
@@ -61,7 +65,7 @@ class ExactSettings:
 
 def distribution(
     form: LinearForm, grid: ProductGrid | None, settings: ExactSettings, *, n_queries: int = 1
-):
+) -> GridDistribution | LatticeDistribution:
     """Exact distribution over ``grid`` if meet in the middle is affordable, else lattice bounds.
 
     Parameters
@@ -89,7 +93,7 @@ def distribution(
     return grid_lattice(form, grid, size=settings.lattice_size)
 
 
-def probabilities(bounds: dict, total) -> dict[str, tuple[float, float]]:
+def probabilities(bounds: dict, total: int | float) -> dict[str, tuple[float, float]]:
     """(lower, upper) probabilities of ``<``, ``==`` and ``>`` a query from count bounds."""
 
     def p(v):
@@ -102,7 +106,7 @@ def probabilities(bounds: dict, total) -> dict[str, tuple[float, float]]:
     return {"less": less, "tie": tie, "greater": greater}
 
 
-def extremes(form: LinearForm, grid: ProductGrid | None):
+def extremes(form: LinearForm, grid: ProductGrid | None) -> dict[str, Any]:
     """Exact min and max over the space and a kappa attaining each (trivial per class).
 
     pd is affine in kappa, so each class independently takes the end of its values that
@@ -144,7 +148,7 @@ def moments(form: LinearForm, grid: ProductGrid | None) -> tuple[float, float]:
     return float(mean), math.sqrt(float(var))
 
 
-def undefined_ratios(cm, zero_division) -> list[tuple[int, str]]:
+def undefined_ratios(cm: ArrayLike, zero_division: ZeroDivision) -> list[tuple[int, str]]:
     """The 0/0 ratios of a count matrix that make pd undefined somewhere in kappa space.
 
     Parameters

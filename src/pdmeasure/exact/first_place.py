@@ -79,7 +79,9 @@ def _first_places_on_grid(forms: Sequence[LinearForm], grid: ProductGrid, digits
     return _first_places(forms, kappa, exact_kappa)
 
 
-def shares_enumerated(forms: Sequence[LinearForm], grid: ProductGrid, *, chunk_size: int = 65536):
+def shares_enumerated(
+    forms: Sequence[LinearForm], grid: ProductGrid, *, chunk_size: int = 65536
+) -> tuple[np.ndarray, np.ndarray]:
     """Exact counts of first places over every vector of ``grid``.
 
     Returns
@@ -106,7 +108,7 @@ def shares_monte_carlo(
     samples: int,
     seed: int,
     chunk_size: int = 65536,
-):
+) -> tuple[np.ndarray, np.ndarray]:
     """Monte Carlo counts of first places: kappa uniform on ``grid``, or on [0,1]^C if None.
 
     Returns ``unique, tied`` as in :func:`shares_enumerated`, out of ``samples`` draws.

@@ -19,6 +19,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,8 +30,11 @@ from pdmeasure._validation import (
     check_zero_division,
 )
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
-def to_fraction(value) -> Fraction:
+
+def to_fraction(value: float | Fraction | np.integer | np.floating) -> Fraction:
     """A number as an exact fraction, reading a float as the decimal it prints as.
 
     Config values such as ``0.166`` mean the decimal 166/1000, not the nearest binary double,
@@ -76,7 +80,12 @@ class LinearForm:
         self._floats = (float(exact[0]), np.array([float(v) for v in exact[1]]))
 
     @classmethod
-    def deferred(cls, const_float: float, slopes_float: np.ndarray, make_exact) -> LinearForm:
+    def deferred(
+        cls,
+        const_float: float,
+        slopes_float: np.ndarray,
+        make_exact: Callable[[], tuple[Fraction, tuple[Fraction, ...]]],
+    ) -> LinearForm:
         """A form from float coefficients and a function returning the exact ``(const, slopes)``.
 
         The floats must be the exact values rounded by at most a few float operations on
@@ -148,7 +157,7 @@ class LinearForm:
 
 
 def class_rates_exact(
-    cm, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT
+    cm: ArrayLike, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT
 ) -> tuple[list[Fraction], list[Fraction]]:
     """Exact per-class precision and recall of one count matrix (paper 000, eq. 28-29).
 
@@ -192,7 +201,7 @@ def class_rates_exact(
     return precision, recall
 
 
-def pd_form(cm, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT) -> LinearForm:
+def pd_form(cm: ArrayLike, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT) -> LinearForm:
     """pd of one confusion matrix as an exact linear form in kappa (paper 000, eq. 30).
 
     ``const = (1/C) sum_i r_i`` and ``slope_i = (p_i - r_i) / C``: kappa weights precision.
@@ -222,7 +231,9 @@ def pd_form(cm, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT) -> LinearFo
     return LinearForm.deferred(recall.sum() / c, (precision - recall) / c, exact)
 
 
-def pd_forms(cms, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT) -> list[LinearForm]:
+def pd_forms(
+    cms: ArrayLike, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT
+) -> list[LinearForm]:
     """:func:`pd_form` of a stack of matrices ``(M, C, C)``, with the float work batched."""
     stack = np.asarray(cms)
     if stack.ndim != 3 or stack.shape[1] != stack.shape[2]:
@@ -247,7 +258,7 @@ def pd_forms(cms, zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT) -> list[L
     return [LinearForm.deferred(consts[k], slopes[k], exact(stack[k])) for k in range(len(stack))]
 
 
-def class_shares(cm) -> list[Fraction]:
+def class_shares(cm: ArrayLike) -> list[Fraction]:
     """Default kappa (paper 000, eq. 31): actual-class shares ``n_i / N`` as fractions."""
     actual = np.asarray(cm).sum(axis=1)
     total = int(actual.sum())

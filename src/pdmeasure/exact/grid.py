@@ -28,12 +28,16 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pdmeasure.exact.forms import LinearForm, ProductGrid
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Largest group of partial sums (floats kept in memory and sorted), about 32 MiB.
 DEFAULT_MAX_HALF = 2**22
@@ -54,7 +58,7 @@ def _as_threshold(x) -> Fraction:
     return Fraction(value)
 
 
-def largest_half(sizes) -> int:
+def largest_half(sizes: Sequence[int]) -> int:
     """Partial sums in the larger group of a grid with these per-class sizes (before pruning)."""
     sizes = [s for s in sizes if s > 1]
     if not sizes:
@@ -161,7 +165,7 @@ def mitm_plan(
     return best
 
 
-def mitm_seconds(sizes, n_queries: int, max_half: int = DEFAULT_MAX_HALF) -> float:
+def mitm_seconds(sizes: Sequence[int], n_queries: int, max_half: int = DEFAULT_MAX_HALF) -> float:
     """Estimated seconds of :class:`GridDistribution` on a grid with these per-class sizes.
 
     ``inf`` when no split fits ``max_half`` (the grid needs the lattice method).
@@ -296,7 +300,7 @@ class GridDistribution:
             * (self._scale + np.abs(x) + abs(self._const_float) + 1.0)
         )
 
-    def counts(self, xs) -> tuple[list[int], list[int]]:
+    def counts(self, xs: Sequence[float | Fraction] | np.ndarray) -> tuple[list[int], list[int]]:
         """Exact numbers of kappa vectors with value ``< x`` and ``== x``, for each ``x``.
 
         All points are answered in one sweep (see the module docstring): the points are
@@ -360,7 +364,7 @@ class GridDistribution:
         equal = [int(v) * self.multiplicity for v in ties]
         return less, equal
 
-    def bounds(self, xs) -> dict[str, np.ndarray]:
+    def bounds(self, xs: Sequence[float | Fraction] | np.ndarray) -> dict[str, np.ndarray]:
         """Counts ``< x`` and ``<= x`` as (lower, upper) pairs; exact here, so lower == upper.
 
         Returns a dict with keys ``less_lo, less_hi, le_lo, le_hi`` (object arrays of int).
@@ -370,7 +374,7 @@ class GridDistribution:
         le_arr = np.array([a + b for a, b in zip(less, equal)], dtype=object)
         return {"less_lo": less_arr, "less_hi": less_arr, "le_lo": le_arr, "le_hi": le_arr}
 
-    def histogram(self, edges) -> np.ndarray:
+    def histogram(self, edges: ArrayLike) -> np.ndarray:
         """Exact counts per bin, ``numpy.histogram`` semantics (last bin closed).
 
         Bins are ``[e_k, e_{k+1})`` with the float edges taken exactly; vectors outside
@@ -383,19 +387,23 @@ class GridDistribution:
         counts = np.diff(below)
         return counts.astype(np.int64) if self.total < 2**63 else counts
 
-    def histogram_bounds(self, edges) -> tuple[np.ndarray, np.ndarray]:
+    def histogram_bounds(self, edges: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`histogram` twice: the interface of the lattice distributions (exact here)."""
         counts = self.histogram(edges)
         return counts, counts
 
-    def cdf(self, xs) -> np.ndarray:
+    def cdf(self, xs: Sequence[float | Fraction] | np.ndarray) -> np.ndarray:
         """``P(X <= x)`` as floats (from exact counts)."""
         less, equal = self.counts(xs)
         return np.array([float(Fraction(a + b, self.total)) for a, b in zip(less, equal)])
 
 
 def grid_histograms(
-    forms, grid: ProductGrid, edges, *, max_half: int = DEFAULT_MAX_HALF
+    forms: Iterable[LinearForm],
+    grid: ProductGrid,
+    edges: ArrayLike,
+    *,
+    max_half: int = DEFAULT_MAX_HALF,
 ) -> np.ndarray:
     """Exact histograms of several forms over one grid: the batched fast path.
 

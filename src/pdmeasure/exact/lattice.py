@@ -29,13 +29,18 @@ float rounding (relative 1e-12 or better).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pdmeasure.exact.forms import LinearForm, ProductGrid
 from pdmeasure.exact.grid import _as_threshold
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Default number of lattice cells over the range of the form.
 DEFAULT_SIZE = 2**20
@@ -90,7 +95,7 @@ class LatticeDistribution:
         cum = self._cumulative()
         return cum[np.clip(k, 0, len(self.weights))]
 
-    def bounds(self, xs) -> dict[str, np.ndarray]:
+    def bounds(self, xs: Sequence[float | Fraction] | np.ndarray) -> dict[str, np.ndarray]:
         """Lower and upper bounds on the weight of ``X < x`` and of ``X <= x``.
 
         Returns
@@ -122,7 +127,7 @@ class LatticeDistribution:
                     out["le_hi"][q] = 0
         return out
 
-    def histogram_bounds(self, edges) -> tuple[np.ndarray, np.ndarray]:
+    def histogram_bounds(self, edges: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Lower and upper bounds per bin, ``numpy.histogram`` semantics (last bin closed)."""
         b = self.bounds(np.asarray(edges, dtype=float))
         lo_cdf, hi_cdf = b["less_lo"].copy(), b["less_hi"].copy()

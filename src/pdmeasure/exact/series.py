@@ -41,11 +41,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pdmeasure.exact.forms import LinearForm
 from pdmeasure.exact.uniform import uniform_cdf
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 _EPS = float(np.finfo(float).eps)
 #: Frequency counts tried, smallest first (``M`` of the module docstring).
@@ -81,8 +85,8 @@ def _frequencies(ratios: np.ndarray, tail: float, max_frequencies: int):
 
 
 def uniform_cdf_series(
-    ratios,
-    centre,
+    ratios: ArrayLike,
+    centre: ArrayLike,
     *,
     tail: float = DEFAULT_TAIL,
     max_frequencies: int = DEFAULT_MAX_FREQUENCIES,

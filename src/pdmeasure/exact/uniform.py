@@ -111,7 +111,7 @@ def _simplex_cdf(
 
 def uniform_cdf(
     form: LinearForm,
-    x,
+    x: float | Fraction,
     *,
     max_terms: int = DEFAULT_MAX_TERMS,
     max_seconds: float | None = None,

@@ -15,11 +15,14 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 import numpy as np
 
 from pdmeasure._validation import ZeroDivision, check_confusion, check_zero_division, safe_divide
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 # Up to this many classes the row and column totals come from a product with a 0/1 selector,
 # which beats np.einsum over the short class axes; the selector grows as C**3, so from 7
@@ -46,7 +49,7 @@ class PerClassCounts(NamedTuple):
     n: np.ndarray
 
 
-def per_class_counts(cm) -> PerClassCounts:
+def per_class_counts(cm: ArrayLike) -> PerClassCounts:
     """Reduce confusion matrices once to per-class TP, FP, FN, TN and totals.
 
     ``TP_i = C_ii``, ``support_i = sum_j C_ij`` (actual class size, ``TP_i + FN_i``),
@@ -272,8 +275,9 @@ def sum_of_others(totals: np.ndarray) -> np.ndarray:
     return small_matmul(totals, _others(totals.shape[-1]))
 
 
-def scalar(result):
+def scalar(result: np.ndarray) -> Any:
     """Return NumPy scalars instead of 0-d arrays."""
+    # Any: a NumPy scalar for a 0-d array, else the array itself (numpy types ``a[()]`` as Any).
     return result[()] if isinstance(result, np.ndarray) else result
 
 
@@ -298,7 +302,7 @@ def fbeta(precision: np.ndarray, recall: np.ndarray, beta: float, zd: float) -> 
     return safe_divide((1.0 + b2) * precision * recall, b2 * precision + recall, nan_or_zero(zd))
 
 
-def check_beta(beta) -> float:
+def check_beta(beta: float) -> float:
     """``beta`` as a float, or ValueError unless it is a non-negative finite number."""
     try:
         value = float(beta)
@@ -330,7 +334,7 @@ def normalise_scale(arr: np.ndarray) -> np.ndarray:
     return np.ldexp(arr, -exponent[..., None, None])
 
 
-def prepare(cm, zero_division: ZeroDivision) -> Stack:
+def prepare(cm: ArrayLike, zero_division: ZeroDivision) -> Stack:
     """Validate the policy and the matrices once; return the :class:`Stack`.
 
     If a matrix total lies outside ``_SAFE_TOTALS`` the matrices are rescaled by
@@ -435,7 +439,7 @@ def measure(
     range_text: str | None = None,
     row_scale_invariant: bool = False,
     column_scale_invariant: bool = False,
-):
+) -> Callable[[Callable[[Stack], np.ndarray]], Measure]:
     """Turn a kernel ``kernel(stack) -> ndarray`` into a registry measure.
 
     The public function ``name(cm, *, zero_division="nan")`` validates ``zero_division``
@@ -463,7 +467,7 @@ def measure(
     def decorate(kernel: Callable[[Stack], np.ndarray]) -> Measure:
         name = kernel.__name__
 
-        def function(cm, *, zero_division: ZeroDivision = "nan"):
+        def function(cm: ArrayLike, *, zero_division: ZeroDivision = "nan") -> Any:
             return scalar(kernel(prepare(cm, zero_division)))
 
         text = range_text or f"[{_number(lower)}, {_number(upper)}]"

@@ -22,8 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 def _number(label) -> float | None:
@@ -201,7 +205,7 @@ class ConfusionAccumulator:
         """The group names in matrix order."""
         return list(self._groups.values)
 
-    def update(self, y_true, y_pred, by=None) -> None:
+    def update(self, y_true: ArrayLike, y_pred: ArrayLike, by: ArrayLike | None = None) -> None:
         """Count one batch of samples.
 
         Parameters
@@ -227,8 +231,14 @@ class ConfusionAccumulator:
         self.update_codes(inverse[:n], inverse[n:], distinct, by_codes, by_categories)
 
     def update_codes(
-        self, true_codes, pred_codes, categories, by_codes=None, by_categories=None, counts=None
-    ):
+        self,
+        true_codes: ArrayLike,
+        pred_codes: ArrayLike,
+        categories: Sequence[Hashable] | np.ndarray,
+        by_codes: ArrayLike | None = None,
+        by_categories: Sequence[Hashable] | np.ndarray | None = None,
+        counts: ArrayLike | None = None,
+    ) -> None:
         """Count one batch given as codes into ``categories`` (already dictionary-encoded).
 
         For readers that encode while parsing (``pandas.factorize``, Arrow dictionary

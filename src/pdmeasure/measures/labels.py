@@ -7,10 +7,14 @@ class order as data (``classes`` / ``labels``) and never derive it by sorting.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pdmeasure._validation import check_kappa_length
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 def confusion_matrix(actual: Sequence, predicted: Sequence, classes: Sequence[str]) -> np.ndarray:
@@ -33,7 +37,7 @@ def confusion_matrix(actual: Sequence, predicted: Sequence, classes: Sequence[st
     return np.bincount(a * n + p, minlength=n * n).reshape(n, n)
 
 
-def kappa_vector(kappa, labels: Sequence) -> np.ndarray:
+def kappa_vector(kappa: ArrayLike | Mapping[Any, float], labels: Sequence) -> np.ndarray:
     """A preference vector in ``labels`` order from a sequence or a ``{label: weight}`` mapping.
 
     Parameters

@@ -3,7 +3,7 @@ the F-beta scores of eqs. 21-22."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -20,8 +20,16 @@ from pdmeasure.measures._core import (
     total,
 )
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
-def class_precision_recall(cm, *, zero_division: ZeroDivision = "nan"):
+
+# The measures here return Any, as registry measures do (Measure.__call__): a NumPy scalar
+# for one matrix, an array for a stack. A union of the two would make every caller that
+# indexes a stack's result cast it.
+def class_precision_recall(
+    cm: ArrayLike, *, zero_division: ZeroDivision = "nan"
+) -> tuple[np.ndarray, np.ndarray]:
     """Per-class precision and recall (paper 000, eqs. 28 and 29).
 
     ``precision_i = TP_i / (TP_i + FP_i)``, ``recall_i = TP_i / (TP_i + FN_i)``.
@@ -70,7 +78,7 @@ def _fbeta_sections(beta_note: str = ""):
 
 
 @_fbeta_sections(" (``beta = 0`` gives macro\n        precision)")
-def fbeta_macro(cm, beta: float, *, zero_division: ZeroDivision = "nan"):
+def fbeta_macro(cm: ArrayLike, beta: float, *, zero_division: ZeroDivision = "nan") -> Any:
     r"""Macro F-beta from macro precision and macro recall (paper 000, eq. 21).
 
     .. math:: F_\beta = (1+\beta^2) \frac{P_M R_M}{\beta^2 P_M + R_M}
@@ -83,7 +91,7 @@ def fbeta_macro(cm, beta: float, *, zero_division: ZeroDivision = "nan"):
 
 
 @_fbeta_sections()
-def fbeta_micro(cm, beta: float, *, zero_division: ZeroDivision = "nan"):
+def fbeta_micro(cm: ArrayLike, beta: float, *, zero_division: ZeroDivision = "nan") -> Any:
     r"""Micro F-beta from micro precision and micro recall (paper 000, eq. 22).
 
     .. math:: F_\beta = (1+\beta^2) \frac{P_\mu R_\mu}{\beta^2 P_\mu + R_\mu}
@@ -97,7 +105,9 @@ def fbeta_micro(cm, beta: float, *, zero_division: ZeroDivision = "nan"):
     return scalar(prepare(cm, zero_division).accuracy.copy())
 
 
-def preference_driven(cm, kappa=None, *, zero_division: ZeroDivision = "nan"):
+def preference_driven(
+    cm: ArrayLike, kappa: ArrayLike | None = None, *, zero_division: ZeroDivision = "nan"
+) -> Any:
     r"""Preference-driven classification measure (paper 000, eqs. 27 and 30; default eq. 31).
 
     .. math::

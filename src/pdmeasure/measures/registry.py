@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -10,6 +11,9 @@ from pdmeasure._validation import ZeroDivision
 from pdmeasure.measures import averaged, chance, entropy
 from pdmeasure.measures._core import Measure, MeasureInfo, prepare, scalar
 from pdmeasure.measures.preference import preference_driven
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Measure name -> function ``f(cm, *, zero_division="nan")`` returning shape ``(...)``.
 REGISTRY: dict[str, Measure] = {
@@ -41,7 +45,9 @@ REGISTRY: dict[str, Measure] = {
 INFO: dict[str, MeasureInfo] = {name: f.info for name, f in REGISTRY.items()}
 
 
-def evaluate(cm, measures=None, *, zero_division: ZeroDivision = "nan") -> dict[str, np.ndarray]:
+def evaluate(
+    cm: ArrayLike, measures: Iterable[str] | None = None, *, zero_division: ZeroDivision = "nan"
+) -> dict[str, np.ndarray]:
     """Several registry measures at once, validating and reducing the matrices only once.
 
     Parameters

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats as ss
 
 from pdmeasure.stats.ranks import check_scores, rank_scores
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Demsar (2006, Sec. 3.2.2): the chi-square approximation of Friedman's statistic needs
 #: "N > 10 and k > 5"; below that the table says so.
@@ -56,7 +60,7 @@ def _friedman_note(n: int, k: int) -> str:
 
 
 def friedman(
-    scores, *, lower_is_better: bool = False, tie_correction: bool = False
+    scores: ArrayLike, *, lower_is_better: bool = False, tie_correction: bool = False
 ) -> tuple[TestResult, TestResult]:
     r"""Friedman's chi-square and the Iman-Davenport F (Stapor Sec. IV; Demsar eq. 2-3).
 
@@ -124,7 +128,7 @@ def friedman(
     return first, second
 
 
-def friedman_aligned_ranks(scores, *, lower_is_better: bool = False) -> TestResult:
+def friedman_aligned_ranks(scores: ArrayLike, *, lower_is_better: bool = False) -> TestResult:
     r"""Friedman aligned ranks test (Hodges and Lehmann 1962; Garcia et al. 2010, Sec. 3.1).
 
     Each value minus its dataset's mean is an aligned observation; all ``KN`` of them are
@@ -161,7 +165,7 @@ def friedman_aligned_ranks(scores, *, lower_is_better: bool = False) -> TestResu
     return TestResult("friedman_aligned_ranks", stat, k - 1.0, math.nan, p, n, k, math.nan, note)
 
 
-def quade(scores, *, lower_is_better: bool = False) -> TestResult:
+def quade(scores: ArrayLike, *, lower_is_better: bool = False) -> TestResult:
     r"""Quade's test (Quade 1979; Conover 1999, p. 373; Garcia et al. 2010, Sec. 3.2).
 
     Within-dataset ranks ``r_ij`` (ties averaged) are weighted by the rank ``Q_i`` of the

@@ -8,10 +8,13 @@ cross-validation, or per-sample correctness. Distributions from :mod:`scipy.stat
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from scipy import stats as ss
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 class PairedResult(NamedTuple):
@@ -25,7 +28,7 @@ class PairedResult(NamedTuple):
     note: str = ""
 
 
-def corrected_resampled_ttest(differences, test_train_ratio: float) -> PairedResult:
+def corrected_resampled_ttest(differences: ArrayLike, test_train_ratio: float) -> PairedResult:
     r"""Corrected resampled t-test (Nadeau and Bengio 2003; Stapor Sec. IV).
 
     .. math::
@@ -64,7 +67,7 @@ def _check_5x2(differences) -> tuple[np.ndarray, np.ndarray]:
     return d, np.sum((d - d.mean(axis=1, keepdims=True)) ** 2, axis=1)
 
 
-def paired_ttest_5x2cv(differences) -> PairedResult:
+def paired_ttest_5x2cv(differences: ArrayLike) -> PairedResult:
     r"""Dietterich's (1998) 5x2cv paired t-test.
 
     ``differences[i, j]`` = measure of A minus measure of B on fold j of repetition i. With
@@ -81,7 +84,7 @@ def paired_ttest_5x2cv(differences) -> PairedResult:
     return PairedResult(t, 5.0, math.nan, float(2.0 * ss.t.sf(abs(t), 5)), 10)
 
 
-def combined_ftest_5x2cv(differences) -> PairedResult:
+def combined_ftest_5x2cv(differences: ArrayLike) -> PairedResult:
     r"""Alpaydin's (1999) combined 5x2cv F test, more robust than the 5x2cv t-test.
 
     .. math:: F = \frac{\sum_i \sum_j p_{ij}^2}{2 \sum_i s_i^2} \sim F(10, 5).
@@ -95,7 +98,7 @@ def combined_ftest_5x2cv(differences) -> PairedResult:
     return PairedResult(f, 10.0, 5.0, float(ss.f.sf(f, 10, 5)), 10)
 
 
-def mcnemar(correct_a, correct_b, *, exact_below: int = 25) -> PairedResult:
+def mcnemar(correct_a: ArrayLike, correct_b: ArrayLike, *, exact_below: int = 25) -> PairedResult:
     r"""McNemar's test on paired per-sample correctness (Dietterich 1998, Sec. 3.1).
 
     ``b`` = samples A gets right and B wrong, ``c`` = the reverse. If ``b + c < exact_below``

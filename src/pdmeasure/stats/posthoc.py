@@ -11,14 +11,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats as ss
 
 from pdmeasure.stats.ranks import average_ranks, better_classifier, check_scores
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
-def holm(p_values) -> np.ndarray:
+
+def holm(p_values: ArrayLike) -> np.ndarray:
     r"""Holm's step-down adjusted p-values (Holm 1979; Demsar 2006, Sec. 3.2.2).
 
     With the m p-values sorted increasingly, ``p_adj(i) = max_{j <= i} min(1, (m-j+1) p(j))``;
@@ -68,7 +72,7 @@ def _ranked(
 
 
 def nemenyi(
-    scores, names: Sequence[str], *, alpha: float, lower_is_better: bool = False
+    scores: ArrayLike, names: Sequence[str], *, alpha: float, lower_is_better: bool = False
 ) -> list[dict]:
     r"""All-pairs Nemenyi test on average ranks (Demsar 2006, Sec. 3.2.2).
 
@@ -113,7 +117,7 @@ def nemenyi(
 
 
 def holm_control(
-    scores, names: Sequence[str], *, alpha: float, lower_is_better: bool = False
+    scores: ArrayLike, names: Sequence[str], *, alpha: float, lower_is_better: bool = False
 ) -> list[dict]:
     r"""The best-ranked classifier against every other, z-test with Holm (Stapor Sec. IV).
 
@@ -148,7 +152,7 @@ def holm_control(
     ]
 
 
-def wilcoxon_signed_rank(x, y) -> tuple[float, float]:
+def wilcoxon_signed_rank(x: ArrayLike, y: ArrayLike) -> tuple[float, float]:
     r"""Two-sided Wilcoxon signed-rank test of paired samples (Stapor Sec. IV; Demsar 3.1.3).
 
     ``T = min(R+, R-)`` where zero differences are ranked and their ranks split evenly
@@ -181,7 +185,7 @@ def wilcoxon_min_p(n: int) -> float:
 
 
 def wilcoxon_pairwise(
-    scores, names: Sequence[str], *, alpha: float, lower_is_better: bool = False
+    scores: ArrayLike, names: Sequence[str], *, alpha: float, lower_is_better: bool = False
 ) -> list[dict]:
     """Wilcoxon signed-rank test of every pair over the datasets, Holm-corrected.
 

@@ -5,10 +5,15 @@ Rank 1 is the best classifier; ties get average ranks (Demsar 2006, Sec. 3.2.2).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy import stats as ss
 
 from pdmeasure import measures
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Measures that are better when lower, used only if the measures registry does not say.
 LOWER_IS_BETTER_FALLBACK = frozenset({"error_rate", "cen"})
@@ -27,7 +32,7 @@ def lower_is_better(measure: str) -> bool:
     return measure in LOWER_IS_BETTER_FALLBACK
 
 
-def check_scores(scores, name: str = "scores") -> np.ndarray:
+def check_scores(scores: ArrayLike, name: str = "scores") -> np.ndarray:
     """``scores`` as a float array of shape (N datasets, K classifiers), validated.
 
     Raises
@@ -47,7 +52,7 @@ def check_scores(scores, name: str = "scores") -> np.ndarray:
     return arr
 
 
-def rank_scores(scores, *, lower_is_better: bool = False) -> np.ndarray:
+def rank_scores(scores: ArrayLike, *, lower_is_better: bool = False) -> np.ndarray:
     """Rank the classifiers within each dataset: 1 = best, ties get the average rank.
 
     Parameters
@@ -66,7 +71,7 @@ def rank_scores(scores, *, lower_is_better: bool = False) -> np.ndarray:
     return ss.rankdata(arr if lower_is_better else -arr, method="average", axis=1)
 
 
-def average_ranks(scores, *, lower_is_better: bool = False) -> np.ndarray:
+def average_ranks(scores: ArrayLike, *, lower_is_better: bool = False) -> np.ndarray:
     """``R_j = (1/N) sum_i r_ij`` (Stapor, Sec. IV), shape (K,)."""
     return rank_scores(scores, lower_is_better=lower_is_better).mean(axis=0)
 

@@ -10,8 +10,13 @@ no other dependency; the tests check them against ``baycomp`` itself.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy import stats
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Posterior samples of the signed-rank test when none is given (baycomp's default).
 DEFAULT_SIGNED_RANK_DRAWS = 50_000
@@ -38,13 +43,13 @@ def _heaviside(values: np.ndarray, threshold: float) -> np.ndarray:
 
 
 def signed_rank(
-    x,
-    y,
+    x: ArrayLike,
+    y: ArrayLike,
     *,
     rope: float = 0.0,
     prior: float = 0.5,
     draws: int = DEFAULT_SIGNED_RANK_DRAWS,
-    seed=None,
+    seed: int | np.random.Generator | None = None,
 ) -> tuple[float, float, float]:
     r"""Bayesian signed-rank test of paired scores, one pair per dataset.
 
@@ -97,7 +102,9 @@ def signed_rank(
     return float(p_left), float(p_rope), float(p_right)
 
 
-def correlated_ttest(x, y, *, rope: float = 0.0, runs: int = 1) -> tuple[float, float, float]:
+def correlated_ttest(
+    x: ArrayLike, y: ArrayLike, *, rope: float = 0.0, runs: int = 1
+) -> tuple[float, float, float]:
     r"""Bayesian correlated t-test of paired per-fold scores of one dataset.
 
     The mean difference :math:`\bar d` of :math:`d = y - x` over the :math:`n` folds has the

@@ -7,10 +7,14 @@ that every registry measure and pd at any kappa accept as they are.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pdmeasure._validation import check_confusion
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Draws of a matrix or a bootstrap when none is given.
 DEFAULT_DRAWS = 4000
@@ -40,7 +44,11 @@ def _check_draws(draws: int) -> int:
 
 
 def posterior_draws(
-    cm, draws: int = DEFAULT_DRAWS, *, prior: float | None = None, seed=None
+    cm: ArrayLike,
+    draws: int = DEFAULT_DRAWS,
+    *,
+    prior: float | None = None,
+    seed: int | np.random.Generator | None = None,
 ) -> np.ndarray:
     r"""Matrices drawn from the posterior of a confusion matrix, given its counts alone.
 
@@ -118,7 +126,12 @@ def _codes(values, index: dict, what: str) -> np.ndarray:
 
 
 def bootstrap_draws(
-    y_true, y_pred, *, labels: Sequence, draws: int = DEFAULT_DRAWS, seed=None
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    labels: Sequence,
+    draws: int = DEFAULT_DRAWS,
+    seed: int | np.random.Generator | None = None,
 ) -> np.ndarray:
     """Confusion matrices of a stratified bootstrap of the test samples.
 

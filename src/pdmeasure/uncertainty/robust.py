@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
 from pdmeasure.measures.preference import class_precision_recall
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Kappa vectors drawn with each matrix draw.
 DEFAULT_KAPPA_DRAWS = 16
@@ -27,12 +31,12 @@ def _kappas(region: str, grid, n: int, n_classes: int, rng) -> np.ndarray:
 
 
 def preference_robust(
-    matrix_draws,
+    matrix_draws: ArrayLike,
     *,
     region: str = "uniform",
     grid: Sequence[float] | None = None,
     kappa_draws: int = DEFAULT_KAPPA_DRAWS,
-    seed=None,
+    seed: int | np.random.Generator | None = None,
     zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT,
 ) -> np.ndarray:
     r"""Probability that classifier a's pd exceeds b's, over matrix draws and kappa together.

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pdmeasure import measures as M
 from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Nominal level of an interval when none is given.
 DEFAULT_LEVEL = 0.95
@@ -19,10 +23,10 @@ def pd_key(kappa_name: str) -> str:
 
 
 def measure_draws(
-    matrix_draws,
+    matrix_draws: ArrayLike,
     *,
     measures: Iterable[str] | None = None,
-    kappas: Mapping[str, object] | None = None,
+    kappas: Mapping[str, ArrayLike] | None = None,
     zero_division: ZeroDivision = ZERO_DIVISION_DEFAULT,
 ) -> dict[str, np.ndarray]:
     """Every registry measure, and pd at each named kappa vector, of every drawn matrix.
@@ -60,7 +64,9 @@ def check_level(level: float) -> float:
     return float(level)
 
 
-def interval(values, level: float = DEFAULT_LEVEL, *, axis: int = 0):
+def interval(
+    values: ArrayLike, level: float = DEFAULT_LEVEL, *, axis: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """Equal-tailed interval of the draws: the ``(1 - level)/2`` and ``(1 + level)/2`` quantiles.
 
     A credible interval for posterior draws, a percentile interval for bootstrap draws
@@ -110,7 +116,9 @@ def _oriented(values, higher_is_better: bool) -> np.ndarray:
     return arr if higher_is_better else -arr
 
 
-def pairwise_probabilities(values, *, rope: float = 0.0, higher_is_better: bool = True):
+def pairwise_probabilities(
+    values: ArrayLike, *, rope: float = 0.0, higher_is_better: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Posterior (or bootstrap) probabilities that each classifier beats each other one.
 
     With :math:`d = v_a - v_b` per draw (sign flipped for a lower-is-better measure):
@@ -143,7 +151,7 @@ def pairwise_probabilities(values, *, rope: float = 0.0, higher_is_better: bool 
     return better, equivalent, worse
 
 
-def rank_probabilities(values, *, higher_is_better: bool = True) -> np.ndarray:
+def rank_probabilities(values: ArrayLike, *, higher_is_better: bool = True) -> np.ndarray:
     """Each classifier's probability of every rank (rank 1 = best).
 
     In each draw the classifiers are ranked; classifiers tied on a value share the ranks they
