@@ -36,14 +36,17 @@ from __future__ import annotations
 
 import textwrap
 import warnings
-from collections.abc import Callable
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
 from pdmeasure import measures
 from pdmeasure._validation import ZeroDivision
 from pdmeasure.measures.labels import kappa_vector
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "preference_driven_score",
@@ -117,7 +120,13 @@ _COMMON_PARAMETERS = (
 )
 
 
-def label_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
+def label_confusion_matrix(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    labels: ArrayLike | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Confusion matrix and class order of label vectors, as the scores here build them.
 
     Parameters
@@ -145,12 +154,12 @@ def label_confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
 
 
 def preference_driven_score(
-    y_true,
-    y_pred,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
     *,
-    labels=None,
-    kappa=None,
-    sample_weight=None,
+    labels: ArrayLike | None = None,
+    kappa: ArrayLike | Mapping[Any, float] | None = None,
+    sample_weight: ArrayLike | None = None,
     zero_division: ScoreZeroDivision = "warn",
 ) -> float:
     r"""Preference-driven measure of label vectors (paper 000, eqs. 27 and 30; default eq. 31).
@@ -209,9 +218,23 @@ preference_driven_score.__doc__ = (preference_driven_score.__doc__ or "").replac
 )
 
 
+class _LabelScore(Protocol):
+    """The signature of a label-vector score made by :func:`_label_score`."""
+
+    def __call__(
+        self,
+        y_true: ArrayLike,
+        y_pred: ArrayLike,
+        *,
+        labels: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        zero_division: ScoreZeroDivision = "warn",
+    ) -> float: ...
+
+
 def _label_score(
     measure: Callable, returns: str, references: str
-) -> Callable[[Callable], Callable]:
+) -> Callable[[Callable[[], None]], _LabelScore]:
     """Turn a docstring stub into the label-vector form of a registry measure.
 
     The decorated function's body is unused: it only carries the name and the specific part
@@ -219,13 +242,13 @@ def _label_score(
     are appended.
     """
 
-    def decorate(stub: Callable) -> Callable:
+    def decorate(stub: Callable[[], None]) -> _LabelScore:
         def score(
-            y_true,
-            y_pred,
+            y_true: ArrayLike,
+            y_pred: ArrayLike,
             *,
-            labels=None,
-            sample_weight=None,
+            labels: ArrayLike | None = None,
+            sample_weight: ArrayLike | None = None,
             zero_division: ScoreZeroDivision = "warn",
         ) -> float:
             cm, _ = label_confusion_matrix(
@@ -256,7 +279,7 @@ def _label_score(
         assessment of classification results" (paper 001), eqs. 15-19.
     """,
 )
-def pacc_score():
+def pacc_score() -> None:  # a stub: the decorator returns the score
     r"""Probabilistic accuracy Pacc of label vectors (paper 001, eqs. 15-19).
 
     .. math::
@@ -281,7 +304,7 @@ def pacc_score():
         Applications 37 (2010); as written in paper 001 (Sigdel & Aygun), eqs. 1-5.
     """,
 )
-def cen_score():
+def cen_score() -> None:  # a stub: the decorator returns the score
     r"""Confusion entropy CEN of label vectors (Wei et al. 2010; paper 001, eqs. 1-5).
 
     .. math::
@@ -307,7 +330,7 @@ def cen_score():
        directions", Section II (the binary formula).
     """,
 )
-def iba_score():
+def iba_score() -> None:  # a stub: the decorator returns the score
     r"""Index of balanced accuracy of label vectors, one-vs-rest and averaged (Garcia et al. 2009).
 
     .. math:: \mathrm{IBA}_\alpha = \frac{1}{C} \sum_i \big(1 + \alpha (R_i - S_i)\big) R_i S_i,
@@ -328,7 +351,7 @@ def iba_score():
         classification tasks", Information Processing & Management 45 (2009), Table 3.
     """,
 )
-def average_accuracy_score():
+def average_accuracy_score() -> None:  # a stub: the decorator returns the score
     r"""Average one-vs-rest accuracy of label vectors (Sokolova & Lapalme 2009, Table 3).
 
     .. math:: \mathrm{average\_accuracy} = \frac{1}{C} \sum_i \frac{TP_i + TN_i}{TP_i + FN_i + FP_i + TN_i}

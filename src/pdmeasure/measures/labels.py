@@ -37,7 +37,9 @@ def confusion_matrix(actual: Sequence, predicted: Sequence, classes: Sequence[st
     return np.bincount(a * n + p, minlength=n * n).reshape(n, n)
 
 
-def kappa_vector(kappa: ArrayLike | Mapping[Any, float], labels: Sequence) -> np.ndarray:
+def kappa_vector(
+    kappa: ArrayLike | Mapping[Any, float], labels: Sequence | np.ndarray
+) -> np.ndarray:
     """A preference vector in ``labels`` order from a sequence or a ``{label: weight}`` mapping.
 
     Parameters
