@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from typing import NoReturn
 
-from pdmeasure._validation import ZERO_DIVISION_DEFAULT
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
 from pdmeasure.cli.errors import CliError
 
 
 class ArgumentParser(argparse.ArgumentParser):
     """An argument parser whose usage errors become one-line :class:`CliError`."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} (see '{self.prog} --help')")
 
 
@@ -61,7 +62,12 @@ def add_zero_division(parser: argparse.ArgumentParser, note: str) -> None:
     )
 
 
-def subparser(subparsers, name: str, help_text: str, description: str):
+def subparser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    help_text: str,
+    description: str,
+) -> argparse.ArgumentParser:
     """A subcommand parser; its description is wrapped, the formats epilog kept as written."""
     return subparsers.add_parser(
         name,
@@ -83,6 +89,7 @@ def positive_int(text: str) -> int:
     return value
 
 
-def zero_division_value(text: str):
+def zero_division_value(text: str) -> ZeroDivision:
     """``--zero-division`` value: ``"nan"``, 0.0 or 1.0."""
-    return {"nan": "nan", "0": 0.0, "1": 1.0}[text]
+    values: dict[str, ZeroDivision] = {"nan": "nan", "0": 0.0, "1": 1.0}
+    return values[text]

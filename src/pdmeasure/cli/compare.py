@@ -7,6 +7,7 @@ import re
 from itertools import combinations
 
 from pdmeasure import uncertainty as unc
+from pdmeasure._validation import ZeroDivision
 from pdmeasure.cli.arguments import (
     add_input_arguments,
     add_zero_division,
@@ -43,7 +44,7 @@ def parse_grid(text: str) -> list[float]:
 def compare_tables(
     mset: MatrixSet,
     grid: list[float] | None,
-    zero_division,
+    zero_division: ZeroDivision,
     *,
     samples: int,
     seed: int,
@@ -165,7 +166,13 @@ def compare_text(
     return "".join(parts)
 
 
-def robust_wins(mset: MatrixSet, grid, zero_division, options: CiOptions, args) -> list[dict]:
+def robust_wins(
+    mset: MatrixSet,
+    grid: list[float] | None,
+    zero_division: ZeroDivision,
+    options: CiOptions,
+    args: argparse.Namespace,
+) -> list[dict]:
     """P(A beats B) jointly over the matrices' draws and the kappa space, per pair.
 
     Every pair (A before B in input order): ``p_greater`` = P(pd_A > pd_B), ``p_less`` the
@@ -251,7 +258,7 @@ def _plot_cdf(cdf, path: str, title: str) -> None:
         raise CliError(f"cannot write the plot {path}: {one_line(exc)}") from None
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparser(
         subparsers,
         "compare",

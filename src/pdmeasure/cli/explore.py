@@ -41,7 +41,7 @@ def run_explore(args: argparse.Namespace) -> str:
     return f"wrote {args.output}\n"
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparser(
         subparsers,
         "explore",

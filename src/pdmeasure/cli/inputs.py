@@ -34,7 +34,7 @@ import csv
 import io
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,7 +106,7 @@ def is_number(text: str) -> bool:
     return True
 
 
-def sorted_labels(values) -> list[str]:
+def sorted_labels(values: Iterable[str]) -> list[str]:
     """Distinct labels sorted numerically when all are numbers, else as text."""
     distinct = set(values)
     key = float if all(is_number(v) for v in distinct) else str

@@ -6,20 +6,24 @@ import csv
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
+from typing import TYPE_CHECKING, SupportsFloat
 
 import numpy as np
 
 from pdmeasure.cli.inputs import is_number
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def full(value) -> str:
+
+def full(value: SupportsFloat) -> str:
     """A value at full precision (shortest round-tripping decimal); NaN as ``NaN``."""
     value = float(value)
     return "NaN" if math.isnan(value) else repr(value)
 
 
-def short(value) -> str:
+def short(value: SupportsFloat) -> str:
     """A value with 6 significant digits; NaN as ``NaN``."""
     value = float(value)
     return "NaN" if math.isnan(value) else f"{value:.6g}"
@@ -48,7 +52,7 @@ def csv_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return out.getvalue()
 
 
-def json_value(value):
+def json_value(value: object) -> object:
     """JSON-safe scalars: NaN and infinities as null, NumPy scalars as Python numbers."""
     if isinstance(value, (np.generic,)):
         value = value.item()
@@ -57,7 +61,7 @@ def json_value(value):
     return value
 
 
-def json_records(frame, drop=("engine", "dataset")) -> list[dict]:
+def json_records(frame: pd.DataFrame, drop: Container[str] = ("engine", "dataset")) -> list[dict]:
     """Rows of a table as JSON-safe dicts, without the columns ``drop``."""
     return [
         {k: json_value(v) for k, v in row.items() if k not in drop}
@@ -65,6 +69,6 @@ def json_records(frame, drop=("engine", "dataset")) -> list[dict]:
     ]
 
 
-def dump_json(data) -> str:
+def dump_json(data: object) -> str:
     """Indented, strict JSON (no NaN) with a final newline."""
     return json.dumps(data, indent=2, allow_nan=False) + "\n"

@@ -10,6 +10,7 @@ import numpy as np
 
 from pdmeasure import measures
 from pdmeasure import uncertainty as unc
+from pdmeasure._validation import ZeroDivision
 from pdmeasure.cli.arguments import (
     add_input_arguments,
     add_zero_division,
@@ -32,7 +33,7 @@ from pdmeasure.measures.labels import kappa_vector
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa
 
 
-def parse_kappa_option(text: str):
+def parse_kappa_option(text: str) -> list[float] | dict[str, float]:
     """``--kappa`` text -> list of weights (``0.3,0.1,0.9``) or ``{label: weight}``.
 
     Entries are separated by ``,`` (or ``;``); ``label=weight`` entries give a mapping.
@@ -45,7 +46,7 @@ def parse_kappa_option(text: str):
         raise CliError(f"--kappa {text!r} mixes label=weight and plain weights")
     if not any(named):
         return [_weight(part, text) for part in parts]
-    mapping = {}
+    mapping: dict[str, float] = {}
     for part in parts:
         label, _, weight = (s.strip() for s in part.partition("="))
         if label in mapping:
@@ -61,7 +62,9 @@ def _weight(text: str, whole: str) -> float:
         raise CliError(f"--kappa {whole!r}: {text!r} is not a number") from None
 
 
-def score_values(mset: MatrixSet, kappas: Sequence[str], zero_division):
+def score_values(
+    mset: MatrixSet, kappas: Sequence[str], zero_division: ZeroDivision
+) -> tuple[dict[str, np.ndarray], list[tuple[np.ndarray, np.ndarray]]]:
     """Every registry measure, and pd at each ``--kappa``, of every matrix.
 
     Returns
@@ -87,7 +90,13 @@ def score_values(mset: MatrixSet, kappas: Sequence[str], zero_division):
     return {name: np.atleast_1d(v) for name, v in values.items()}, pd_rows
 
 
-def score_intervals(mset: MatrixSet, pd_rows, zero_division, options: CiOptions, args):
+def score_intervals(
+    mset: MatrixSet,
+    pd_rows: Sequence[tuple[np.ndarray, np.ndarray]],
+    zero_division: ZeroDivision,
+    options: CiOptions,
+    args: argparse.Namespace,
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Lower and upper bounds of every value of :func:`score_values`, from draws.
 
     Returns
@@ -176,7 +185,7 @@ def _json_bounds(ci, m: int) -> dict:
     return {"lower": json_value(float(lower[m])), "upper": json_value(float(upper[m]))}
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparser(
         subparsers,
         "score",

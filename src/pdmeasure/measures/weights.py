@@ -187,7 +187,7 @@ def kappa_grid(
     return KappaGrid(arr, int(n_classes), int(chunk_size))
 
 
-def format_kappa(vector: Sequence[float]) -> str:
+def format_kappa(vector: Sequence[float] | np.ndarray) -> str:
     """Write a preference vector as ``0;0.8;0.6;1`` (shortest round-tripping decimals).
 
     Parameters
