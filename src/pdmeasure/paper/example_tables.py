@@ -24,6 +24,7 @@ so a reproduced cell joins its published number directly.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -426,7 +427,7 @@ TITLES: dict[tuple[str, str], str] = {
 }
 
 
-def read_table(path) -> pd.DataFrame:
+def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a tidy paper table CSV (keys as text, ``value`` float, ``decimals`` int).
 
     ``value`` goes through :func:`~pdmeasure.tables.io.text_to_float`: a ``NaN`` cell (a measure

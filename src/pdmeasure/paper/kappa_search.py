@@ -14,13 +14,19 @@ the chunk size whatever the size of the grid.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pdmeasure import measures as M
+from pdmeasure._validation import ZeroDivision
 from pdmeasure.measures.weights import DEFAULT_CHUNK_SIZE
 from pdmeasure.paper.published import reproduces
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 
 @dataclass(frozen=True)
@@ -49,13 +55,13 @@ class KappaSearchResult:
 
 
 def search_kappa_grid(
-    cms,
-    printed,
-    values,
+    cms: ArrayLike,
+    printed: ArrayLike,
+    values: Sequence[float],
     *,
     decimals: int = 4,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
-    zero_division=0.0,
+    zero_division: ZeroDivision = 0.0,
     max_results: int | None = None,
 ) -> KappaSearchResult:
     """Find the kappa vectors of the grid ``values ** C`` that reproduce printed pd values.

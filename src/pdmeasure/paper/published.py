@@ -36,13 +36,18 @@ entry's heading anchor in ``docs/errata.md``, the human-readable twin with the f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from pdmeasure.paper.facts import PAPERS
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 PUBLISHED_COLUMNS = ("paper", "table", "row", "column", "value", "decimals")
 ERRATA_COLUMNS = ("paper", "table", "row", "column", "published", "correct", "evidence", "anchor")
@@ -132,7 +137,12 @@ def value(paper: str, table: str, row: str, column: str) -> float:
     return float(hit["value"].iloc[0])
 
 
-def table_matrix(paper: str, table: str, rows=None, columns=None) -> pd.DataFrame:
+def table_matrix(
+    paper: str,
+    table: str,
+    rows: Sequence[str] | None = None,
+    columns: Sequence[str] | None = None,
+) -> pd.DataFrame:
     """One printed table as a wide frame (rows x columns, in the printed order)."""
     frame = load(paper, table)
     wide = frame.pivot(index="row", columns="column", values="value")
@@ -141,7 +151,7 @@ def table_matrix(paper: str, table: str, rows=None, columns=None) -> pd.DataFram
     return wide.loc[rows, columns]
 
 
-def reproduces(computed, printed, decimals) -> np.ndarray:
+def reproduces(computed: ArrayLike, printed: ArrayLike, decimals: ArrayLike) -> np.ndarray:
     """Whether ``printed`` is ``computed`` rounded to ``decimals`` places (elementwise).
 
     True when ``|computed - printed| <= 0.5 * 10**-decimals`` (with a 1e-9 relative slack for
@@ -168,7 +178,7 @@ def reproduces(computed, printed, decimals) -> np.ndarray:
     return np.where(np.isnan(computed) | np.isnan(printed), both_nan, close)
 
 
-def paper_ranks(values, decimals: int = 4) -> np.ndarray:
+def paper_ranks(values: ArrayLike, decimals: int = 4) -> np.ndarray:
     """Ranks as printed in paper 000 Tables 6-9: 1 = largest; ties share the best rank.
 
     Values are compared at their printed precision, so two classifiers shown with the same

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -106,7 +107,7 @@ def engines_not_run(published: pd.DataFrame, config: Mapping) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(REPRODUCTION_COLUMNS))
 
 
-def read_reproduction(path) -> pd.DataFrame:
+def read_reproduction(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read ``reproduction.csv`` (text keys, numeric published/reproduced/abs_diff)."""
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     if tuple(frame.columns) != REPRODUCTION_COLUMNS:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -150,7 +151,7 @@ def errata_index(errata: pd.DataFrame) -> dict[tuple[str, str, str, str], pd.Ser
     }
 
 
-def erratum_reason(entry) -> str:
+def erratum_reason(entry: pd.Series) -> str:
     anchor = str(getattr(entry, "anchor", "") or "").lstrip("#")
     where = f"{ERRATA_DOC}#{anchor}" if anchor else ERRATA_DOC
     return f"{where}: printed {entry.published}, the formulas give {entry.correct}"
@@ -160,11 +161,11 @@ def judge(
     published: float,
     reproduced: float,
     decimals: int,
-    entry,
+    entry: pd.Series | None,
     cause: str,
     *,
     truncated: bool = False,
-):
+) -> tuple[str, str]:
     """(status, reason) of one cell; ``entry`` is its erratum row or None."""
     if is_match(published, reproduced, decimals, truncated=truncated):
         return "match", ""
@@ -175,7 +176,8 @@ def judge(
     return "differs", cause
 
 
-def cell_row(pub, engine: str, reproduced: float, status: str, reason: str) -> dict:
+# ``pub`` is a row of the published table's ``itertuples()``, a named tuple built at run time.
+def cell_row(pub: Any, engine: str, reproduced: float, status: str, reason: str) -> dict:
     published = float(pub.value)
     diff = abs(reproduced - published)
     return {

@@ -95,7 +95,9 @@ def resolve_run(config: Mapping) -> dict:
     return out
 
 
-def per_fold_datasets(per_fold: bool | Sequence[str], defined: Mapping, names: Sequence[str]):
+def per_fold_datasets(
+    per_fold: bool | Sequence[str], defined: Mapping, names: Sequence[str]
+) -> list[str]:
     """The datasets of the run whose cross-validations run as one job per fold.
 
     ``cv.per_fold`` is ``true`` (every dataset), ``false`` (none) or a list of dataset names
@@ -267,7 +269,9 @@ def data_locations(config: Mapping) -> dict:
     }
 
 
-def kappa_by_label(vector, classes: Sequence[str], key: str) -> list[float]:
+def kappa_by_label(
+    vector: Sequence[float] | Mapping[str, float], classes: Sequence[str], key: str
+) -> list[float]:
     """A kappa vector as a list in class order; a mapping ``{label: value}`` is reordered.
 
     The library's :func:`pdmeasure.measures.labels.kappa_vector` does the work (a list of the

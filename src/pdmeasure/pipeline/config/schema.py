@@ -7,9 +7,12 @@ import os
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdmeasure.pipeline.errors import ConfigError
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 #: The JSON schema of ``config.yaml``: package data of :mod:`pdmeasure.pipeline.config`, so that an
 #: installed wheel validates a config exactly as the workflow does.
@@ -72,7 +75,7 @@ def schema_error(exc: Exception) -> ConfigError:
     return ConfigError(describe_validation_error(cause))
 
 
-def describe_validation_error(error) -> str:
+def describe_validation_error(error: ValidationError) -> str:
     """One-line message for a :class:`jsonschema.ValidationError`, naming the key.
 
     An unknown key (``additionalProperties``) is named in full, e.g. ``cv.fold``, with the

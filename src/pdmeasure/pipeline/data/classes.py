@@ -6,12 +6,12 @@ vector: a configured order must be the data's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from pdmeasure.pipeline.errors import ConfigError
 
 
-def first_appearance(labels) -> list[str]:
+def first_appearance(labels: Iterable[str]) -> list[str]:
     """Distinct labels in the order of their first appearance."""
     return list(dict.fromkeys(labels))
 

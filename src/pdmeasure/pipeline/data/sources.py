@@ -301,7 +301,7 @@ def read_arff(
     return SourceTable(frame, resolved, classes, numeric, f"file {path}", digest)
 
 
-def cell_text(value) -> str:
+def cell_text(value: object) -> str:
     """A parsed cell as text: None/NaN -> ``"?"``, integral floats without ``.0``."""
     if value is None:
         return ARFF_MISSING

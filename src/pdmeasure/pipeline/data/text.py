@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 
 from pdmeasure.pipeline.errors import DataFetchError
 
@@ -35,7 +36,9 @@ def decode_text(raw: bytes, subject: str, fix: str) -> str:
         ) from None
 
 
-def csv_rows(text: str, columns: list[str] | None, source: str, *, delimiter: str = ","):
+def csv_rows(
+    text: str, columns: list[str] | None, source: str, *, delimiter: str = ","
+) -> Iterator[tuple[int, list[str]]]:
     """``(line, fields)`` of every non-blank CSV row; all rows must have ``len(columns)`` fields.
 
     With ``columns`` None the first row sets the expected count (a header row).

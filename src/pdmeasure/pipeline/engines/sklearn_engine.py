@@ -138,7 +138,7 @@ def make_estimator(
     random_state: int = 0,
     n_categories: list[int] | None = None,
     n_numeric: int = 0,
-):
+) -> Any:  # a scikit-learn estimator (scikit-learn ships no type information)
     """Build the (unfitted) model of a classifier entry on encoded features.
 
     Parameters

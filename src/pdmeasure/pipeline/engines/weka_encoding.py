@@ -211,7 +211,7 @@ def encode(data: pd.DataFrame, dataset: DatasetSpec) -> tuple[list[AttributeSpec
     return attributes, np.column_stack(columns)
 
 
-def to_instances(data: pd.DataFrame, dataset: DatasetSpec):
+def to_instances(data: pd.DataFrame, dataset: DatasetSpec) -> Any:  # a JPype proxy of a Java object
     """A ``weka.core.Instances`` object (class = last attribute) built from the canonical table.
 
     Needs a running JVM (see :func:`pdmeasure.pipeline.engines.weka_engine.ensure_jvm`). Instances are

@@ -233,7 +233,8 @@ def classifier_setup(params: Mapping[str, Any]) -> tuple[str, list[str]]:
     return class_name, list(options)
 
 
-def make_classifier(params: Mapping[str, Any]):
+# Weka objects (Instances, classifiers, Evaluation) are JPype proxies of Java objects: Any.
+def make_classifier(params: Mapping[str, Any]) -> Any:
     """A Weka classifier (``AbstractClassifier.forName``) from a config entry.
 
     See :func:`classifier_setup` for the entry's keys. Starts the JVM if needed. A classifier
@@ -286,7 +287,7 @@ def fold_sizes(n: int, folds: int) -> np.ndarray:
     return sizes
 
 
-def replay_fold_order(instances, folds: int, seed: int) -> np.ndarray:
+def replay_fold_order(instances: Any, folds: int, seed: int) -> np.ndarray:
     """File rows in the order ``Evaluation.crossValidateModel`` lays them out before the folds.
 
     Replays ``randomize(new Random(seed))`` and ``stratify(folds)`` with Weka's own code on a
@@ -314,7 +315,7 @@ def replay_fold_order(instances, folds: int, seed: int) -> np.ndarray:
     )
 
 
-def evaluate_one_fold(instances, classifier, folds: int, seed: int, fold: int):
+def evaluate_one_fold(instances: Any, classifier: Any, folds: int, seed: int, fold: int) -> Any:
     """The ``Evaluation`` of fold ``fold`` (1-based) alone, exactly as inside
     ``crossValidateModel(classifier, instances, folds, new Random(seed))``.
 
@@ -349,7 +350,7 @@ def evaluate_one_fold(instances, classifier, folds: int, seed: int, fold: int):
 
 
 def cross_validate_instances(
-    instances, classifier, folds: int, seed: int, *, only_fold: int | None = None
+    instances: Any, classifier: Any, folds: int, seed: int, *, only_fold: int | None = None
 ) -> CVResult:
     """Weka's ``Evaluation.crossValidateModel(classifier, instances, folds, new Random(seed))``
     with each prediction's fold and row.
