@@ -184,7 +184,7 @@ def cd_figure_from_table(
     )
 
 
-def read_cd_table(path) -> pd.DataFrame:
+def read_cd_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read ``cd.csv`` keeping ``kappa`` as text (empty stays ``""``).
 
     Read by :func:`~pdmeasure.tables.stats.read_stats_table`: numbers through

@@ -20,6 +20,7 @@ placeholder figure that says why, instead of failing the job.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -59,7 +60,7 @@ _SPACE_TITLES = {
 }
 
 
-def read_exact_table(path) -> pd.DataFrame:
+def read_exact_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read an exact-analysis CSV (win, cdf, share, histogram, summary, robustness, ...).
 
     Columns in :data:`EXACT_TEXT_COLUMNS` stay text (empty cells as ``""``); every other

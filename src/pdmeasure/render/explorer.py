@@ -29,7 +29,7 @@ _JSON_ESCAPES = {
 }
 
 
-def script_json(data) -> str:
+def script_json(data: object) -> str:
     """``data`` as JSON that is safe inside ``<script type="application/json">``.
 
     NaN and infinities become ``null`` (JSON has neither), and the characters that could end

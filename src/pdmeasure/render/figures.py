@@ -7,9 +7,12 @@ Every figure is rendered from a tidy CSV written by a compute step, never from r
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -19,14 +22,16 @@ from pdmeasure.tables.io import atomic_path, require_columns
 PANEL_SIZE = (2.6, 1.9)  # inches per panel (width, height)
 
 
-def new_figure(nrows: int, ncols: int, *, panel_size=PANEL_SIZE, **subplot_kw):
+def new_figure(
+    nrows: int, ncols: int, *, panel_size: tuple[float, float] = PANEL_SIZE, **subplot_kw: Any
+) -> tuple[Figure, np.ndarray]:
     """A figure with an ``(nrows, ncols)`` array of axes sized ``panel_size`` each."""
     fig = Figure(figsize=(panel_size[0] * ncols, panel_size[1] * nrows), layout="constrained")
     axes = fig.subplots(nrows, ncols, squeeze=False, **subplot_kw)
     return fig, axes
 
 
-def save_figure(fig: Figure, path, *, dpi: int = 150) -> Path:
+def save_figure(fig: Figure, path: str | os.PathLike[str], *, dpi: int = 150) -> Path:
     """Save ``fig`` atomically (see :func:`pdmeasure.tables.io.atomic_path`); format from the suffix."""
     path = Path(path)
     fmt = path.suffix.lstrip(".") or "png"

@@ -41,7 +41,9 @@ def paper_table_markdown(table: pd.DataFrame) -> str:
     return f"# {title}\n\n{grid.to_markdown(disable_numparse=True)}\n"
 
 
-def ranking_grid(table: pd.DataFrame, cell, kappa_vectors: Mapping) -> pd.DataFrame:
+def ranking_grid(
+    table: pd.DataFrame, cell: pd.Series, kappa_vectors: Mapping[str, Sequence[float]]
+) -> pd.DataFrame:
     """The cells of a tidy ranking table laid out as printed: measures (rows, in table order,
     pd rows labelled with their kappa) by classifiers (columns, in table order)."""
     grid = table.assign(cell=cell).pivot(index="row", columns="classifier", values="cell")

@@ -15,6 +15,8 @@ render headless with any backend.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 from matplotlib import colormaps
@@ -40,7 +42,7 @@ PANEL_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 CMAP = "viridis"
 
 
-def read_surface(path) -> pd.DataFrame:
+def read_surface(path: str | os.PathLike[str]) -> pd.DataFrame:
     """A figure's surface CSV (``panel, matrix, kappa1, kappa2, value``).
 
     ``panel`` is read as int, kappas and ``value`` by :func:`~pdmeasure.tables.io.text_to_float`
@@ -51,13 +53,13 @@ def read_surface(path) -> pd.DataFrame:
     )
 
 
-def read_points(path) -> pd.DataFrame:
+def read_points(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Figure 2's points CSV (``label, kappa1, kappa2, value``); numbers as in
     :func:`read_surface`."""
     return read_csv(path, required=POINT_COLUMNS, numbers=["kappa1", "kappa2", "value"])
 
 
-def read_figure6(path) -> pd.DataFrame:
+def read_figure6(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Figure 6's CSV (``matrix, measure, value``); ``value`` as in :func:`read_surface`."""
     return read_csv(path, required=FIGURE6_COLUMNS, numbers=["value"])
 

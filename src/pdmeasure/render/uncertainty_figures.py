@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -22,7 +22,11 @@ from pdmeasure.tables.uncertainty_schema import INTERVAL_COLUMNS, POSTERIOR_COLU
 
 
 def forest_figure(
-    intervals: pd.DataFrame, *, classifiers: Sequence[str], kappa_vectors, title: str
+    intervals: pd.DataFrame,
+    *,
+    classifiers: Sequence[str],
+    kappa_vectors: Mapping[str, Sequence[float]],
+    title: str,
 ) -> Figure:
     """Each ranking-table row's classifiers, one line each: value (dot) and interval (bar).
 

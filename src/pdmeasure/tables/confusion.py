@@ -12,6 +12,7 @@ configured ``classes`` list) and never re-derived by sorting labels.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -23,7 +24,7 @@ LONG_COLUMNS = ("engine", "dataset", "classifier", "repeat", "fold", "actual", "
 POOLED = "all"
 
 
-def to_long(cm: np.ndarray, classes: Sequence[str], **keys) -> pd.DataFrame:
+def to_long(cm: np.ndarray, classes: Sequence[str], **keys: object) -> pd.DataFrame:
     """One matrix as long-format rows; ``keys`` fill the key columns (engine, dataset, ...)."""
     cm = np.asarray(cm)
     n = len(classes)
@@ -68,7 +69,7 @@ def with_keys(predictions: pd.DataFrame, **keys: str) -> pd.DataFrame:
     return out
 
 
-def predictions_to_long(pred: pd.DataFrame, classes: Sequence[str], **keys) -> pd.DataFrame:
+def predictions_to_long(pred: pd.DataFrame, classes: Sequence[str], **keys: str) -> pd.DataFrame:
     """Per-fold and pooled (``fold == "all"``) matrices of every repeat, in long format.
 
     ``pred`` has the columns ``repeat, fold, actual, predicted`` (see
@@ -123,7 +124,7 @@ def pooled_matrices(
     return out
 
 
-def read_long(path) -> pd.DataFrame:
+def read_long(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a long-format CSV with labels kept as strings (``"?"``, ``"1"``, ``"None"`` stay text).
 
     ``path`` may also be a list of such files (per-job outputs), read in order and stacked.

@@ -26,6 +26,7 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision, check_zer
 from pdmeasure.exact import ExactSettings
 from pdmeasure.tables.exact import DatasetAnalysis
 from pdmeasure.tables.io import write_text
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Bin width of the embedded pd histograms.
 HISTOGRAM_BIN_WIDTH = 0.02
@@ -226,7 +230,7 @@ def _uncertainty_block(uncertainty: Mapping, names: Sequence[str], n_classes: in
     return block
 
 
-def float64_base64(values) -> str:
+def float64_base64(values: ArrayLike) -> str:
     """``values`` flattened in C order as little-endian float64 bytes, in base64.
 
     The page's draws keep every bit of their float64 values in 8 bytes (10.7 characters) a

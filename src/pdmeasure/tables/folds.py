@@ -7,6 +7,7 @@ every registry measure, pd at the default kappa and at each configured kappa vec
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -34,7 +35,7 @@ CV5X2_REPEATS = 5
 CV5X2_FOLDS = 2
 
 
-def read_predictions(path) -> pd.DataFrame:
+def read_predictions(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a ``predictions.csv`` keeping labels as text; repeat, fold and row as integers."""
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     require_columns(frame.columns, PREDICTION_KEYS, str(path))

@@ -32,6 +32,7 @@ number is what it would be without this rule.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Mapping, Sequence
 
@@ -321,7 +322,7 @@ def grid_tables(
     return histogram, summary[list(GRID_SUMMARY_COLUMNS)]
 
 
-def read_histogram(path) -> pd.DataFrame:
+def read_histogram(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a ``histogram.csv``: names as text, bin edges as float, ``count`` as int.
 
     The edges go through :func:`~pdmeasure.tables.io.text_to_float` (a ``NaN`` cell reads as NaN).

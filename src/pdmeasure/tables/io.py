@@ -110,7 +110,7 @@ def _missing_text_as_empty(frame: pd.DataFrame) -> pd.DataFrame:
     return frame if out is None else out
 
 
-def write_csv(frame: pd.DataFrame, path: str | os.PathLike, **kwargs) -> None:
+def write_csv(frame: pd.DataFrame, path: str | os.PathLike, **kwargs: Any) -> None:
     """Write ``frame`` as CSV (no index) atomically, missing values as the module describes.
 
     A NaN in a column of numbers is written as :data:`NAN_TEXT` (``NaN``), a missing cell of

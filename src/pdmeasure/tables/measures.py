@@ -14,6 +14,7 @@ shares of that row's matrix).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -125,7 +126,7 @@ def pd_rows(
     return rows
 
 
-def read_measures(path) -> pd.DataFrame:
+def read_measures(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read ``measures.csv`` keeping ``kappa`` and ``kappa_values`` as text (empty stays
     ``""``) and value as float.
 

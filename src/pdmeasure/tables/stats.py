@@ -15,6 +15,7 @@ definition on every dataset and is always compared.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
@@ -258,7 +259,7 @@ def comparison_keys(
     return keys
 
 
-def read_stats_table(path) -> pd.DataFrame:
+def read_stats_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read back any table of this package: text stays text (``kappa`` ``""`` included),
     numbers become floats (empty -> NaN, ``inf`` kept), ``True``/``False`` become booleans."""
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)

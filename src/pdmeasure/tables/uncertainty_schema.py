@@ -8,6 +8,8 @@ as :mod:`pdmeasure.tables.stats` does for the statistics.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 
@@ -91,26 +93,26 @@ def verdict(p_a: float, p_equivalent: float, p_b: float, a: str, b: str) -> str:
     return "undecided"
 
 
-def read_signed_rank(path) -> pd.DataFrame:
+def read_signed_rank(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read back :func:`signed_rank_table`'s CSV: names and verdicts as text (``kappa`` ``""``
     kept), probabilities, ROPE and dataset counts as numbers (``NaN`` read as NaN)."""
     numbers = ("p_a_better", "p_equivalent", "p_b_better", "rope", "n_datasets")
     return read_csv(path, required=ACROSS_COLUMNS, numbers=numbers)
 
 
-def read_intervals(path) -> pd.DataFrame:
+def read_intervals(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read back :func:`~pdmeasure.tables.uncertainty.interval_table`'s CSV: values, bounds
     and level as numbers (``NaN`` read as NaN), names, kappa and method as text."""
     return read_csv(path, required=INTERVAL_COLUMNS, numbers=("value", "lower", "upper", "level"))
 
 
-def read_posterior(path) -> pd.DataFrame:
+def read_posterior(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read back :func:`~pdmeasure.tables.uncertainty.posterior_table`'s CSV."""
     numbers = ("bin_lower", "bin_upper", "probability", "p_better", "p_equivalent", "p_worse")
     return read_csv(path, required=POSTERIOR_COLUMNS, numbers=(*numbers, "rope"))
 
 
-def read_companion(path) -> pd.DataFrame:
+def read_companion(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read back :func:`~pdmeasure.tables.uncertainty.companion_table`'s CSV (a missing rank
     as NaN)."""
     numbers = ("value", "lower", "upper", "rank", "p_first", "level")
