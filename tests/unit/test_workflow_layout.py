@@ -1,6 +1,6 @@
 """The workflow's layout, read from its files without running Snakemake: every rule runs the
-script of its own name and has a log, every script belongs to a rule, and the documentation's
-rule -> script -> function map lists every rule."""
+script of its own name and has a log and a benchmark file, every script belongs to a rule,
+and the documentation's rule -> script -> function map lists every rule."""
 
 from __future__ import annotations
 
@@ -36,10 +36,12 @@ def test_the_rules_are_found():
 
 
 @pytest.mark.parametrize("rule", WORKING)
-def test_each_rule_runs_the_script_of_its_name_and_logs(rule):
+def test_each_rule_runs_the_script_of_its_name_logs_and_benchmarks(rule):
     block = RULES[rule]
     assert re.search(r'script:\s*\n\s*"\.\./scripts/' + rule + r'\.py"', block), rule
     assert re.search(r"\n\s*log:\s*\n", block), f"rule {rule} has no log:"
+    # One benchmark file per job log: benchmarks/pipeline_figures.py sums both.
+    assert re.search(r"\n\s*benchmark:\s*\n", block), f"rule {rule} has no benchmark:"
 
 
 def test_every_script_belongs_to_a_rule():

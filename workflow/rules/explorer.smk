@@ -41,6 +41,8 @@ rule explorer:
         ),
     log:
         "logs/explorer/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("explorer/{engine}/{dataset}.tsv")
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV

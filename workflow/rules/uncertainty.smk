@@ -100,6 +100,8 @@ rule uncertainty_figures:
         ),
     log:
         "logs/uncertainty_figures/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("uncertainty_figures/{engine}/{dataset}.tsv")
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
