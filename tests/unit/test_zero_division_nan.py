@@ -167,20 +167,13 @@ def _exact_frame() -> pd.DataFrame:
 
 
 def _reproduction_frame() -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "paper": "pacc",
-            "table": "2",
-            "row": ["A", "C"],
-            "column": "R_k",
-            "engine": "",
-            "published": [0.5, np.nan],
-            "reproduced": [np.nan, np.nan],
-            "abs_diff": [np.nan, 0.1],
-            "status": "differs",
-            "reason": [None, "undefined"],
-        }
-    )[list(reproduction.REPRODUCTION_COLUMNS)]
+    # Rows of reproduction.csv, in its column order: paper, table, row, column, engine,
+    # published, reproduced, abs_diff, status, reason.
+    rows = [
+        ("pacc", "2", "A", "R_k", "", 0.5, np.nan, np.nan, "differs", None),
+        ("pacc", "2", "C", "R_k", "", np.nan, np.nan, 0.1, "differs", "undefined"),
+    ]
+    return pd.DataFrame(rows, columns=list(reproduction.REPRODUCTION_COLUMNS))
 
 
 #: (reader, frame with NaN numbers, number columns) for every CSV reader of the package.
