@@ -198,11 +198,7 @@ ROUND_TRIPS = {
     ),
     "measure_table.read_measures": (read_measures, _measures_frame, ["value"]),
     "grids.read_histogram": (read_histogram, _histogram_frame, ["bin_left", "bin_right"]),
-    "stats_tables.read_stats_table": (
-        read_stats_table,
-        _stats_frame,
-        ["statistic", "df1", "p_value"],
-    ),
+    "stats.read_stats_table": (read_stats_table, _stats_frame, ["statistic", "df1", "p_value"]),
     "cd_diagram.read_cd_table": (
         cd_diagram.read_cd_table,
         _cd_frame,
