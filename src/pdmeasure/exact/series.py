@@ -162,15 +162,13 @@ def uniform_cdf_series(
     return np.clip(cdf, 0.0, 1.0), error
 
 
-def _difference(first: LinearForm, second: LinearForm) -> tuple[list[int], int, int]:
-    """``first - second`` over one common denominator: integer slopes and constant."""
-    slopes = [a - b for a, b in zip(first.slopes, second.slopes)]
-    const = first.const - second.const
+def _integer_coefficients(form: LinearForm) -> tuple[list[int], int]:
+    """``form``'s slopes and constant over one common denominator, as integers."""
+    slopes, const = form.slopes, form.const
     common = math.lcm(const.denominator, *(s.denominator for s in slopes))
     return (
         [s.numerator * (common // s.denominator) for s in slopes],
         const.numerator * (common // const.denominator),
-        common,
     )
 
 
@@ -216,7 +214,7 @@ def uniform_wins(
     out: list[tuple[float, float, float, str] | None] = [None] * len(pairs)
     rows, ratios, centres = [], [], []
     for p, (a, b) in enumerate(pairs):
-        slopes, const, _ = _difference(forms[a], forms[b])
+        slopes, const = _integer_coefficients(forms[a] - forms[b])
         span = sum(abs(s) for s in slopes)
         # P(D <= 0) with D = const + sum d_i kappa_i = base + Y, Y in [0, span]
         t = -(const + sum(s for s in slopes if s < 0))
