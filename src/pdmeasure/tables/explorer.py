@@ -113,7 +113,7 @@ def explorer_data(
         [0, 1], an unknown ``zero_division``, or matrices with different actual-class counts.
     """
     zd = check_zero_division(zero_division)
-    names, cms = _checked_matrices(matrices, len(labels), labels)
+    names, cms = _checked_matrices(matrices, labels)
     grid = [float(v) for v in grid_values] if grid_values is not None else default_grid(len(labels))
     if not all(0.0 <= v <= 1.0 for v in grid):  # also refuses NaN
         raise ValueError(f"kappa grid values must lie in [0, 1], got {grid}")
@@ -154,7 +154,7 @@ def explorer_data(
 
 
 def _checked_matrices(
-    matrices: Mapping[str, np.ndarray], n_classes: int, labels: Sequence[str]
+    matrices: Mapping[str, np.ndarray], labels: Sequence[str]
 ) -> tuple[list[str], dict[str, np.ndarray]]:
     """The classifier names and their (C, C) int64 matrices; ValueError for a repeated name
     or a matrix of the wrong shape."""
@@ -162,6 +162,7 @@ def _checked_matrices(
     if len(set(names)) != len(names):
         raise ValueError(f"classifier names repeat: {names}")
     cms = {str(name): np.asarray(cm, dtype=np.int64) for name, cm in matrices.items()}
+    n_classes = len(labels)
     for name, cm in cms.items():
         if cm.shape != (n_classes, n_classes):
             raise ValueError(
