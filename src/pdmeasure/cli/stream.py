@@ -423,7 +423,8 @@ def _codes(column, row0: int, where) -> tuple[np.ndarray, list[str], Callable[[i
         codes = np.fromiter(
             (index.setdefault(value, len(index)) for value in column), np.intp, len(column)
         )
-        return codes, _texts(list(index), _first(codes), row0, where), _first(codes)
+        locate = _first(codes)
+        return codes, _texts(list(index), locate, row0, where), locate
     import pyarrow.compute as pc
 
     if not hasattr(column, "indices"):
@@ -432,7 +433,8 @@ def _codes(column, row0: int, where) -> tuple[np.ndarray, list[str], Callable[[i
         row = row0 + int(np.argmax(column.is_null().to_numpy(zero_copy_only=False)))
         raise CliError(f"{where(row)} has no label (a missing value); give every row a label")
     codes = column.indices.to_numpy()
-    return codes, _texts(column.dictionary.to_pylist(), _first(codes), row0, where), _first(codes)
+    locate = _first(codes)
+    return codes, _texts(column.dictionary.to_pylist(), locate, row0, where), locate
 
 
 def _texts(values: list, locate: Callable[[int], int], row0: int, where) -> list[str]:
