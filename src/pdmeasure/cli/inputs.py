@@ -42,6 +42,7 @@ import numpy as np
 
 from pdmeasure._validation import check_confusion
 from pdmeasure.cli.errors import CliError, one_line
+from pdmeasure.cli.stream import stream_predictions
 
 #: Name of the matrix of an input holding one matrix (the column header of its values).
 SINGLE = "value"
@@ -351,8 +352,6 @@ def read_predictions(
     both label columns over the whole file (:func:`pdmeasure.measures.sorted_labels`, the
     rule of :func:`sorted_labels`), so every group's matrix has the same classes.
     """
-    from pdmeasure.cli.stream import stream_predictions
-
     matrices, order, name = stream_predictions(path, true, pred, by, labels)
     return MatrixSet(order, matrices, name)
 
