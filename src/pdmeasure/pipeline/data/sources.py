@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pdmeasure.pipeline.data.text import csv_rows, decode_text
+from pdmeasure.pipeline.data.text import csv_rows, decode_text, read_pinned
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
 
 #: The missing-value marker of ARFF (and of OpenML, whose data are ARFF).
@@ -119,24 +119,31 @@ def _read_file(name: str, path: str | Path, sha256: str | None) -> tuple[bytes, 
     """``(bytes, digest, subject)`` of a local data file, its pin checked."""
     path = Path(path)
     subject = f"dataset `{name}` (file {path})"
-    if not path.is_file():
-        raise _fetch_error(
-            f"{subject}: no such file (relative paths start at the working directory "
-            f"{Path.cwd()}); to fix: correct config key `datasets.{name}.path` or create the file"
-        )
-    raw = path.read_bytes()
-    digest = hashlib.sha256(raw).hexdigest()
-    if sha256 is not None and digest != sha256:
-        raise _fetch_error(
+    raw, digest = read_pinned(
+        path,
+        sha256,
+        f"{subject}: no such file (relative paths start at the working directory "
+        f"{Path.cwd()}); to fix: correct config key `datasets.{name}.path` or create the file",
+        lambda digest: (
             f"{subject}: checksum mismatch: its sha256 is {digest}, config key "
             f"`datasets.{name}.sha256` pins {sha256}; the file changed -- to fix: restore the "
             "pinned file, or set `sha256` to the new digest if the change is intended"
-        )
+        ),
+    )
     return raw, digest, subject
 
 
 def _decode(raw: bytes, subject: str) -> str:
+    """``raw`` as UTF-8 text; the fix offered for a file that is not is to re-encode it."""
     return decode_text(raw, subject, "save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)")
+
+
+def string_frame(
+    rows: Sequence[Sequence[str]] | np.ndarray, columns: Sequence[str]
+) -> pd.DataFrame:
+    """A table of strings from rows of cells, one column per name of ``columns``."""
+    values = np.array(rows, dtype=object).reshape(len(rows), len(columns))
+    return pd.DataFrame({c: pd.array(values[:, i], dtype=str) for i, c in enumerate(columns)})
 
 
 def read_delimited(
@@ -223,9 +230,7 @@ def delimited_frame(
             f"{subject}: the header row repeats the column name(s) {repeated}; to fix: give "
             "every column its own name"
         )
-    values = np.array(body, dtype=object).reshape(len(body), len(columns))
-    frame = pd.DataFrame({c: pd.array(values[:, i], dtype=str) for i, c in enumerate(columns)})
-    return frame, digest
+    return string_frame(body, columns), digest
 
 
 def read_arff(
@@ -261,26 +266,9 @@ def read_arff(
     ConfigError
         ``target`` names no attribute.
     """
-    import arff
-
     raw, digest, subject = _read_file(name, path, sha256)
-    text = _decode(raw, subject)
-    try:
-        decoded = arff.loads(text)
-    except arff.ArffException as exc:
-        raise _fetch_error(
-            f"{subject}: not a valid ARFF file ({type(exc).__name__}: {exc}); to fix: correct "
-            "the file, or give a CSV with `format: csv`"
-        ) from None
-    attributes = decoded["attributes"]
+    attributes, data = _parse_arff(_decode(raw, subject), subject)
     columns = [str(a[0]) for a in attributes]
-    data = decoded["data"]
-    if isinstance(data, dict) or (len(data) and isinstance(data[0], dict)):
-        raise _fetch_error(
-            f"{subject}: sparse ARFF data are not supported; to fix: save the file as dense ARFF"
-        )
-    if not data:
-        raise _fetch_error(f"{subject}: the file has no data rows; to fix: give data rows")
     resolved = resolve_target(name, columns, target, origin=f"file {path}")
     kinds = dict(attributes)
     if not isinstance(kinds[resolved], list):
@@ -289,9 +277,7 @@ def read_arff(
             "classifier needs nominal classes -- to fix: declare it nominal "
             f"(@attribute {resolved} {{a,b,...}}) or point `datasets.{name}.target` at the class"
         )
-    cells = [[cell_text(v) for v in row] for row in data]
-    values = np.array(cells, dtype=object).reshape(len(cells), len(columns))
-    frame = pd.DataFrame({c: pd.array(values[:, i], dtype=str) for i, c in enumerate(columns)})
+    frame = string_frame([[cell_text(v) for v in row] for row in data], columns)
     numeric = tuple(
         c
         for c in columns
@@ -299,6 +285,27 @@ def read_arff(
     )
     classes = tuple(str(v) for v in kinds[resolved])
     return SourceTable(frame, resolved, classes, numeric, f"file {path}", digest)
+
+
+def _parse_arff(text: str, subject: str) -> tuple[list, list]:
+    """``(attributes, data)`` of an ARFF text: dense, at least one data row, or an error."""
+    import arff
+
+    try:
+        decoded = arff.loads(text)
+    except arff.ArffException as exc:
+        raise _fetch_error(
+            f"{subject}: not a valid ARFF file ({type(exc).__name__}: {exc}); to fix: correct "
+            "the file, or give a CSV with `format: csv`"
+        ) from None
+    data = decoded["data"]
+    if isinstance(data, dict) or (len(data) and isinstance(data[0], dict)):
+        raise _fetch_error(
+            f"{subject}: sparse ARFF data are not supported; to fix: save the file as dense ARFF"
+        )
+    if not data:
+        raise _fetch_error(f"{subject}: the file has no data rows; to fix: give data rows")
+    return decoded["attributes"], data
 
 
 def cell_text(value: object) -> str:
@@ -364,35 +371,46 @@ def fetch_openml(
     ConfigError
         ``target`` names no column.
     """
-    log = logger or _log
     try:
         bunch = _fetch_openml_frame(openml_id, cache_dir)
         origin = f"OpenML id {openml_id} (cache {cache_dir})"
     except _DOWNLOAD_ERRORS as exc:
-        reason = f"{type(exc).__name__}: {exc}"
-        if mirror is None:
-            raise _fetch_error(
-                f"dataset `{name}` (OpenML id {openml_id}): cannot fetch it ({reason}) and no "
-                "OpenML mirror is configured; to fix: connect to the internet, or set config "
-                "key `openml.mirror` to a copy of a filled OpenML cache folder"
-            ) from None
-        log.warning(
-            "dataset %s: fetch_openml(data_id=%d) failed (%s); reading the mirror %s",
-            name,
-            openml_id,
-            reason,
-            mirror,
-        )
-        try:
-            bunch = _fetch_openml_frame(openml_id, mirror)
-        except _DOWNLOAD_ERRORS as again:
-            raise _fetch_error(
-                f"dataset `{name}` (OpenML id {openml_id}): the download failed ({reason}) and "
-                f"the mirror {mirror} does not hold it ({type(again).__name__}: {again}); to "
-                "fix: connect to the internet, or copy a filled OpenML cache (with this id) "
-                "into config key `openml.mirror`"
-            ) from None
+        bunch = _openml_from_mirror(name, openml_id, mirror, exc, logger or _log)
         origin = f"OpenML id {openml_id} (mirror {mirror})"
+    return _openml_table(name, bunch, target, origin)
+
+
+def _openml_from_mirror(
+    name: str, openml_id: int, mirror: str | Path | None, exc: Exception, log: logging.Logger
+):
+    """The OpenML bunch read from ``mirror`` after the download failed with ``exc``."""
+    reason = f"{type(exc).__name__}: {exc}"
+    if mirror is None:
+        raise _fetch_error(
+            f"dataset `{name}` (OpenML id {openml_id}): cannot fetch it ({reason}) and no "
+            "OpenML mirror is configured; to fix: connect to the internet, or set config "
+            "key `openml.mirror` to a copy of a filled OpenML cache folder"
+        ) from None
+    log.warning(
+        "dataset %s: fetch_openml(data_id=%d) failed (%s); reading the mirror %s",
+        name,
+        openml_id,
+        reason,
+        mirror,
+    )
+    try:
+        return _fetch_openml_frame(openml_id, mirror)
+    except _DOWNLOAD_ERRORS as again:
+        raise _fetch_error(
+            f"dataset `{name}` (OpenML id {openml_id}): the download failed ({reason}) and "
+            f"the mirror {mirror} does not hold it ({type(again).__name__}: {again}); to "
+            "fix: connect to the internet, or copy a filled OpenML cache (with this id) "
+            "into config key `openml.mirror`"
+        ) from None
+
+
+def _openml_table(name: str, bunch, target: str | int | None, origin: str) -> SourceTable:
+    """An OpenML bunch as a :class:`SourceTable`: classes and numeric features from its types."""
     frame = bunch.frame
     default = bunch.details.get("default_target_attribute") or str(frame.columns[-1])
     resolved = resolve_target(

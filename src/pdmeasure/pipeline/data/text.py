@@ -3,10 +3,42 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from pdmeasure.pipeline.errors import DataFetchError
+
+
+def read_pinned(
+    path: Path, sha256: str | None, missing: str, mismatch: Callable[[str], str]
+) -> tuple[bytes, str]:
+    """The bytes of the file ``path`` and their sha256 digest, checked against ``sha256``.
+
+    Parameters
+    ----------
+    path : Path
+        The file.
+    sha256 : str or None
+        The digest the file must have; None accepts any.
+    missing : str
+        The error message when the file does not exist.
+    mismatch : callable
+        The error message when the digests differ, from the file's digest.
+
+    Raises
+    ------
+    DataFetchError
+        With ``missing`` or ``mismatch``'s message.
+    """
+    if not path.is_file():
+        raise DataFetchError(missing)
+    raw = path.read_bytes()
+    digest = hashlib.sha256(raw).hexdigest()
+    if sha256 is not None and digest != sha256:
+        raise DataFetchError(mismatch(digest))
+    return raw, digest
 
 
 def decode_text(raw: bytes, subject: str, fix: str) -> str:
