@@ -63,8 +63,7 @@ def check_class_order(
     ------
     ConfigError
         If the data have fewer than two classes, a label is missing on either side, or the
-        order differs. The kappa vector is positional, so the order is part of the meaning
-        of every kappa vector.
+        order differs (see the module docstring for why the order matters).
     """
     key = f"datasets.{name}.classes"
     subject = source or f"dataset `{name}`"

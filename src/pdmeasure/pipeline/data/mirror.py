@@ -6,6 +6,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from pdmeasure.pipeline.errors import ConfigError
 
@@ -48,8 +49,15 @@ def load_manifest(mirror: str | os.PathLike, *, datasets: Sequence[str] = ()) ->
         "to fix: restore MANIFEST.json from an intact copy of the mirror, or point config key "
         "`mirror` (or the environment variable UCI_MIRROR) at an intact mirror"
     )
+    manifest = _parse_manifest(path, subject, fix)
+    _check_entries(manifest, subject, fix)
+    return manifest
+
+
+def _parse_manifest(path: Path, subject: str, fix: str) -> Any:
+    """The JSON value of the manifest file; ``subject`` and ``fix`` frame the error message."""
     try:
-        manifest = json.loads(path.read_bytes().decode("utf-8"))
+        return json.loads(path.read_bytes().decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise ConfigError(
             f"{subject}: the mirror manifest is not UTF-8 text (byte offset "
@@ -61,6 +69,10 @@ def load_manifest(mirror: str | os.PathLike, *, datasets: Sequence[str] = ()) ->
             f"{exc.lineno}, column {exc.colno}); it is truncated or corrupt -- "
             f"{fix}"
         ) from None
+
+
+def _check_entries(manifest: object, subject: str, fix: str) -> None:
+    """Check that ``manifest`` maps ``datasets`` to entries that each have the required keys."""
     entries = manifest.get("datasets") if isinstance(manifest, dict) else None
     if not isinstance(entries, dict):
         raise ConfigError(
@@ -75,7 +87,6 @@ def load_manifest(mirror: str | os.PathLike, *, datasets: Sequence[str] = ()) ->
                 f"{subject}: the mirror manifest's entry `{key}` lacks {missing}; "
                 f"it is corrupt -- {fix}"
             )
-    return manifest
 
 
 def manifest_entry(manifest: Mapping, uci_id: int) -> dict | None:
