@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pdmeasure.measures.labels import kappa_vector
-from pdmeasure.pipeline.data.fetch import describe
+from pdmeasure.pipeline.data.fetch import Locations, describe
 from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS
 from pdmeasure.pipeline.engines import ENGINES
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
@@ -257,7 +257,7 @@ def _resolve_grid(block: dict, config: Mapping) -> None:
     )
 
 
-def data_locations(config: Mapping) -> dict:
+def data_locations(config: Mapping) -> Locations:
     """Where sources are read from: the UCI mirror, the OpenML cache and OpenML mirror."""
     openml = config["openml"]
     cache = openml["cache"] or str(results_dir(config) / "openml")

@@ -22,13 +22,13 @@ written, and the table is written atomically, so a failed fetch leaves no file b
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import re
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 import numpy as np
 import pandas as pd
@@ -37,8 +37,8 @@ import ucimlrepo
 from pdmeasure.pipeline.data import sources
 from pdmeasure.pipeline.data.classes import check_class_order, first_appearance
 from pdmeasure.pipeline.data.mirror import load_manifest, manifest_entry
-from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS, SourceTable
-from pdmeasure.pipeline.data.text import csv_rows, decode_text
+from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS, SourceTable, string_frame
+from pdmeasure.pipeline.data.text import csv_rows, decode_text, read_pinned
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
 
 #: Seconds before a UCI request gives up (ucimlrepo sets no timeout; a filtered network would
@@ -71,35 +71,51 @@ class Description:
     numeric: tuple[str, ...]
 
 
+class Locations(TypedDict, total=False):
+    """Where sources are read from besides a dataset's own config block.
+
+    The keyword arguments ``**where`` of :func:`read_source`, :func:`describe` and
+    :func:`fetch_dataset`, as :func:`pdmeasure.pipeline.config.data_locations` gives them; a
+    key left out is None.
+
+    Attributes
+    ----------
+    mirror : path-like or None
+        The offline UCI mirror.
+    openml_cache, openml_mirror : path-like or None
+        scikit-learn's OpenML cache folder and its offline fallback.
+    """
+
+    mirror: str | Path | None
+    openml_cache: str | Path | None
+    openml_mirror: str | Path | None
+
+
 def read_source(
     name: str,
     dataset: Mapping,
     *,
-    mirror: str | Path | None = None,
-    openml_cache: str | Path | None = None,
-    openml_mirror: str | Path | None = None,
     logger: logging.Logger | None = None,
     prefer_mirror: bool = False,
+    **where: Unpack[Locations],
 ) -> SourceTable:
     """Read one dataset from its source into a table of strings.
 
     Parameters
     ----------
     name : str
-        Dataset key.
+        The dataset's key under ``datasets``.
     dataset : mapping
         Its resolved config block (:func:`pdmeasure.pipeline.config.resolve_dataset`):
         ``uci_id``, ``openml_id`` or ``path`` with ``format``, ``separator``, ``header``,
         ``sha256``, ``target`` and ``missing``.
-    mirror : path-like, optional
-        The offline UCI mirror.
-    openml_cache, openml_mirror : path-like, optional
-        scikit-learn's OpenML cache folder and its offline fallback.
     logger : logging.Logger, optional
         Receives the source and any failed download.
     prefer_mirror : bool
         Read a UCI dataset from the mirror when it has it, before trying ucimlrepo (to
         describe the data without a network call while the workflow is parsed).
+    **where
+        ``mirror``, ``openml_cache`` and ``openml_mirror`` (:class:`Locations`).
 
     Raises
     ------
@@ -108,34 +124,43 @@ def read_source(
         :func:`read_mirror`).
     """
     log = logger or _log
-    target = dataset.get("target")
     if dataset.get("openml_id") is not None:
         return sources.fetch_openml(
             name,
             int(dataset["openml_id"]),
-            target=target,
-            cache_dir=openml_cache,
-            mirror=openml_mirror,
+            target=dataset.get("target"),
+            cache_dir=where.get("openml_cache"),
+            mirror=where.get("openml_mirror"),
             logger=log,
         )
     if dataset.get("path") is not None:
-        fmt = dataset.get("format") or "csv"
-        if fmt == "arff":
-            return sources.read_arff(
-                name,
-                dataset["path"],
-                target="last" if target is None else target,
-                sha256=dataset.get("sha256"),
-            )
-        return sources.read_delimited(
-            name,
-            dataset["path"],
-            separator=dataset.get("separator") or DEFAULT_SEPARATORS[fmt],
-            header=dataset.get("header", True),
-            target="last" if target is None else target,
-            missing=dataset.get("missing"),
-            sha256=dataset.get("sha256"),
-        )
+        return _read_file_source(name, dataset)
+    return _read_uci(name, dataset, where.get("mirror"), log, prefer_mirror)
+
+
+def _read_file_source(name: str, dataset: Mapping) -> SourceTable:
+    """A local ``path`` file read by its ``format``; the class column defaults to the last."""
+    target = dataset.get("target")
+    target = "last" if target is None else target
+    fmt = dataset.get("format") or "csv"
+    if fmt == "arff":
+        return sources.read_arff(name, dataset["path"], target=target, sha256=dataset.get("sha256"))
+    return sources.read_delimited(
+        name,
+        dataset["path"],
+        separator=dataset.get("separator") or DEFAULT_SEPARATORS[fmt],
+        header=dataset.get("header", True),
+        target=target,
+        missing=dataset.get("missing"),
+        sha256=dataset.get("sha256"),
+    )
+
+
+def _read_uci(
+    name: str, dataset: Mapping, mirror, log: logging.Logger, prefer_mirror: bool
+) -> SourceTable:
+    """A UCI dataset through ucimlrepo, else (or first, with ``prefer_mirror``) the mirror."""
+    target = dataset.get("target")
     uci_id = int(dataset["uci_id"])
     if prefer_mirror and _mirror_columns(name, mirror, uci_id) is not None:
         frame, path = read_mirror(name, uci_id, mirror, reason="read while parsing the workflow")
@@ -177,10 +202,8 @@ def describe(
     name: str,
     dataset: Mapping,
     *,
-    mirror: str | Path | None = None,
-    openml_cache: str | Path | None = None,
-    openml_mirror: str | Path | None = None,
     fetched: str | Path | None = None,
+    **where: Unpack[Locations],
 ) -> Description:
     """The target, class order and numeric features of a dataset, read from its data.
 
@@ -188,8 +211,14 @@ def describe(
     metadata), else the order of first appearance in the data -- the papers' convention and
     the order of the UCI files. Numeric features are the declared ones, else those whose
     non-missing cells all parse as finite numbers. A UCI dataset is read from the mirror when
-    it has the dataset, else from ``fetched`` (the canonical table of an earlier run) when that
-    exists, else through ucimlrepo.
+    it has the dataset, else from ``fetched`` when that exists, else through ucimlrepo.
+
+    Parameters
+    ----------
+    name, dataset, **where
+        As for :func:`read_source`.
+    fetched : path-like, optional
+        The canonical table of an earlier run.
 
     Raises
     ------
@@ -200,30 +229,30 @@ def describe(
         dataset.get("uci_id") is not None
         and fetched is not None
         and Path(fetched).is_file()
-        and _mirror_columns(name, mirror, int(dataset["uci_id"])) is None
+        and _mirror_columns(name, where.get("mirror"), int(dataset["uci_id"])) is None
     ):
         # No mirror: the table an earlier run fetched describes the data without a download.
-        try:
-            frame = read_local_csv(name, fetched)
-        except DataFetchError as exc:
-            raise DataFetchError(
-                f"{exc}; or delete this fetched table so that the fetch step writes it again"
-            ) from None
-        target = dataset.get("target")
-        origin = f"file {fetched}"
-        resolved = sources.resolve_target(
-            name, list(frame.columns), target or "last", origin=origin
-        )
-        table = SourceTable(frame, resolved, None, None, origin, None)
+        table = _fetched_table(name, fetched, dataset.get("target"))
     else:
-        table = read_source(
-            name,
-            dataset,
-            mirror=mirror,
-            openml_cache=openml_cache,
-            openml_mirror=openml_mirror,
-            prefer_mirror=True,
-        )
+        table = read_source(name, dataset, prefer_mirror=True, **where)
+    return _description(table, dataset.get("missing"))
+
+
+def _fetched_table(name: str, fetched: str | Path, target) -> SourceTable:
+    """The canonical table of an earlier run as a :class:`SourceTable` (target default: last)."""
+    try:
+        frame = read_local_csv(name, fetched)
+    except DataFetchError as exc:
+        raise DataFetchError(
+            f"{exc}; or delete this fetched table so that the fetch step writes it again"
+        ) from None
+    origin = f"file {fetched}"
+    resolved = sources.resolve_target(name, list(frame.columns), target or "last", origin=origin)
+    return SourceTable(frame, resolved, None, None, origin, None)
+
+
+def _description(table: SourceTable, missing: str | None) -> Description:
+    """What ``table`` declares, else its order of first appearance and inferred numbers."""
     if table.classes is not None:
         classes, rule = table.classes, f"declared order in {table.origin}"
     else:
@@ -233,7 +262,7 @@ def describe(
     if table.numeric is not None:
         numeric = table.numeric
     else:
-        numeric = sources.infer_numeric(table.frame, table.target, dataset.get("missing"))
+        numeric = sources.infer_numeric(table.frame, table.target, missing)
     return Description(table.target, tuple(classes), rule, tuple(numeric))
 
 
@@ -241,16 +270,14 @@ def fetch_dataset(
     name: str,
     dataset: Mapping,
     *,
-    mirror: str | Path | None = None,
-    openml_cache: str | Path | None = None,
-    openml_mirror: str | Path | None = None,
     logger: logging.Logger | None = None,
+    **where: Unpack[Locations],
 ) -> tuple[pd.DataFrame, str]:
     """The canonical table of one configured dataset, and where it came from.
 
     Parameters
     ----------
-    name, dataset, mirror, openml_cache, openml_mirror, logger
+    name, dataset, logger, **where
         As for :func:`read_source`, which reads the data; the table is then checked against
         the dataset's config block (:func:`check_table`).
 
@@ -272,14 +299,7 @@ def fetch_dataset(
         ``.numeric_features``.
     """
     log = logger or _log
-    table = read_source(
-        name,
-        dataset,
-        mirror=mirror,
-        openml_cache=openml_cache,
-        openml_mirror=openml_mirror,
-        logger=log,
-    )
+    table = read_source(name, dataset, logger=log, **where)
     # A source that declares its class order (ARFF, OpenML) lets any order be configured.
     check_table(name, table.frame, dataset, source=table.origin, ordered=table.classes is None)
     frame = table.frame
@@ -362,6 +382,32 @@ def read_mirror(
         mismatch, a file that is not UTF-8, no data row, a row with the wrong number of
         fields, or a row count different from the manifest's.
     """
+    entry, folder = _mirror_entry(name, uci_id, mirror, reason)
+    path = folder / entry["file"]
+    subject = data_subject(name, path)
+    raw, _ = read_pinned(
+        path,
+        str(entry["sha256"]),  # the mirror pins every file: a null digest matches none
+        f"{subject}: the mirror file named in MANIFEST.json is missing; to fix: restore the "
+        f"original UCI file (id {uci_id}) there",
+        lambda digest: (
+            f"{subject}: checksum mismatch: its sha256 is {digest}, MANIFEST.json expects "
+            f"{entry['sha256']}; the file is corrupt or not the original UCI file -- to fix: "
+            f"restore the original file from the UCI repository (id {uci_id})"
+        ),
+    )
+    text = decode_text(
+        raw, subject, "convert it to UTF-8 and record its new sha256 in MANIFEST.json"
+    )
+    frame = parse_original(text, entry["columns"], source=subject)
+    _check_mirror_rows(frame, entry, subject, uci_id)
+    return frame, path.resolve()
+
+
+def _mirror_entry(
+    name: str, uci_id: int, mirror: str | Path | None, reason: str
+) -> tuple[dict, Path]:
+    """The manifest entry of ``uci_id`` and the mirror folder; ``reason`` is why it is needed."""
     fix = (
         "connect to the internet, or point config key `mirror` (or the environment variable "
         "UCI_MIRROR) at a folder holding MANIFEST.json and the original UCI files"
@@ -386,25 +432,11 @@ def read_mirror(
             f"the manifest has no entry with uci_id {uci_id}; to fix: add the original file and "
             "its manifest entry, or connect to the internet"
         )
-    path = mirror / entry["file"]
-    subject = data_subject(name, path)
-    if not path.is_file():
-        raise DataFetchError(
-            f"{subject}: the mirror file named in MANIFEST.json is missing; to fix: restore the "
-            f"original UCI file (id {uci_id}) there"
-        )
-    raw = path.read_bytes()
-    digest = hashlib.sha256(raw).hexdigest()
-    if digest != entry["sha256"]:
-        raise DataFetchError(
-            f"{subject}: checksum mismatch: its sha256 is {digest}, MANIFEST.json expects "
-            f"{entry['sha256']}; the file is corrupt or not the original UCI file -- to fix: "
-            f"restore the original file from the UCI repository (id {uci_id})"
-        )
-    text = decode_text(
-        raw, subject, "convert it to UTF-8 and record its new sha256 in MANIFEST.json"
-    )
-    frame = parse_original(text, entry["columns"], source=subject)
+    return entry, mirror
+
+
+def _check_mirror_rows(frame: pd.DataFrame, entry: Mapping, subject: str, uci_id: int) -> None:
+    """A mirror file has data rows, as many as the manifest's ``rows`` when it gives them."""
     if frame.empty:
         raise DataFetchError(
             f"{subject}: the file has no data rows; to fix: restore the original file from the "
@@ -416,7 +448,6 @@ def read_mirror(
             f"is not the original UCI file -- to fix: restore it from the UCI repository "
             f"(id {uci_id}) or correct the manifest entry"
         )
-    return frame, path.resolve()
 
 
 def parse_original(text: str, columns: list[str], *, source: str = "<text>") -> pd.DataFrame:
@@ -440,12 +471,7 @@ def parse_original(text: str, columns: list[str], *, source: str = "<text>") -> 
     DataFetchError
         A non-blank line with a number of fields other than ``len(columns)``.
     """
-    rows = [row for _, row in csv_rows(text, columns, source)]
-    return _string_frame(np.array(rows, dtype=object).reshape(len(rows), len(columns)), columns)
-
-
-def _string_frame(values: np.ndarray, columns: list[str]) -> pd.DataFrame:
-    return pd.DataFrame({c: pd.array(values[:, i], dtype=str) for i, c in enumerate(columns)})
+    return string_frame([row for _, row in csv_rows(text, columns, source)], columns)
 
 
 def snake_case(name: str) -> str:
@@ -496,7 +522,7 @@ def canonicalise_uci(
         out[:, i] = [
             missing if na else sources.cell_text(v) for v, na in zip(values.tolist(), isna)
         ]
-    return _string_frame(out, list(columns))
+    return string_frame(out, list(columns))
 
 
 def read_local_csv(name: str, path: str | Path) -> pd.DataFrame:
@@ -528,17 +554,15 @@ def check_table(
 
     Parameters
     ----------
-    name : str
-        Dataset key.
+    name, ordered
+        As for :func:`~pdmeasure.pipeline.data.classes.check_class_order`, which checks the
+        classes (``ordered``: a source without a declared class order).
     frame : DataFrame
         The table (all cells ``str``).
     dataset : mapping
         Its config block (``target``, ``classes``, ``numeric_features``).
     source : str or Path
         Where the table came from, for messages (see :func:`data_subject`).
-    ordered : bool
-        Whether ``classes`` must be the order of first appearance (a source without a
-        declared class order); otherwise the same labels in any order.
 
     Raises
     ------
