@@ -219,43 +219,52 @@ def check_data(config: Mapping) -> None:
     manifest = load_manifest(mirror, datasets=uci) if mirror and has_manifest and uci else None
     for name, ds in config["datasets"].items():
         if ds.get("path") is not None:
-            try:
-                source = read_source(name, ds)
-            except DataFetchError as exc:
-                raise ConfigError(f"config key `datasets.{name}.path`: {exc}") from None
-            ordered = source.classes is None
-            check_table(name, source.frame, ds, source=source.origin, ordered=ordered)
+            _check_local_file(name, ds)
             continue
         if ds.get("uci_id") is None:
             continue  # OpenML: checked by the fetch step, which downloads the data
-        entry = None
-        if manifest is not None:
-            entry = manifest_entry(manifest, ds["uci_id"])
+        entry = None if manifest is None else manifest_entry(manifest, ds["uci_id"])
         if entry is not None:
-            subject = f"dataset `{name}` (file {Path(str(mirror)) / 'MANIFEST.json'})"
-            if ds["target"] != entry["target"]:
-                raise ConfigError(
-                    f"config key `datasets.{name}.target`: {subject}: {ds['target']!r}, but the "
-                    f"class column of UCI dataset {ds['uci_id']} is {entry['target']!r} -- to "
-                    f"fix: set `datasets.{name}.target: {entry['target']}`"
-                )
-            unknown = [f for f in ds["numeric_features"] if f not in entry["columns"]]
-            if unknown:
-                raise ConfigError(
-                    f"config key `datasets.{name}.numeric_features`: {unknown} are not columns "
-                    f"of {subject}; its columns are {entry['columns']} -- to fix: list only "
-                    "column names"
-                )
-            check_class_order(
-                name, ds["classes"], entry["class_order_first_appearance"], source=subject
-            )
-            continue
-        fetched = results_dir(config) / "data" / f"{name}.csv"
-        if not fetched.is_file():
-            continue
-        hint = "; or delete this fetched table so that the fetch step writes it again"
-        try:
-            frame = read_local_csv(name, fetched)
-        except DataFetchError as exc:
-            raise ConfigError(f"config key `datasets.{name}`: {exc}{hint}") from None
-        check_table(name, frame, ds, source=fetched)
+            _check_manifest_entry(name, ds, entry, f"file {Path(str(mirror)) / 'MANIFEST.json'}")
+        else:
+            _check_fetched(name, ds, results_dir(config) / "data" / f"{name}.csv")
+
+
+def _check_local_file(name: str, ds: Mapping) -> None:
+    """A dataset's ``path`` file, read as the fetch step reads it, against its config block."""
+    try:
+        source = read_source(name, ds)
+    except DataFetchError as exc:
+        raise ConfigError(f"config key `datasets.{name}.path`: {exc}") from None
+    check_table(name, source.frame, ds, source=source.origin, ordered=source.classes is None)
+
+
+def _check_manifest_entry(name: str, ds: Mapping, entry: Mapping, manifest: str) -> None:
+    """A UCI dataset's block against its mirror manifest ``entry`` (read from ``manifest``)."""
+    subject = f"dataset `{name}` ({manifest})"
+    if ds["target"] != entry["target"]:
+        raise ConfigError(
+            f"config key `datasets.{name}.target`: {subject}: {ds['target']!r}, but the "
+            f"class column of UCI dataset {ds['uci_id']} is {entry['target']!r} -- to "
+            f"fix: set `datasets.{name}.target: {entry['target']}`"
+        )
+    unknown = [f for f in ds["numeric_features"] if f not in entry["columns"]]
+    if unknown:
+        raise ConfigError(
+            f"config key `datasets.{name}.numeric_features`: {unknown} are not columns "
+            f"of {subject}; its columns are {entry['columns']} -- to fix: list only "
+            "column names"
+        )
+    check_class_order(name, ds["classes"], entry["class_order_first_appearance"], source=subject)
+
+
+def _check_fetched(name: str, ds: Mapping, fetched: Path) -> None:
+    """A UCI dataset's block against the table an earlier run fetched, if there is one."""
+    if not fetched.is_file():
+        return
+    hint = "; or delete this fetched table so that the fetch step writes it again"
+    try:
+        frame = read_local_csv(name, fetched)
+    except DataFetchError as exc:
+        raise ConfigError(f"config key `datasets.{name}`: {exc}{hint}") from None
+    check_table(name, frame, ds, source=fetched)

@@ -57,18 +57,33 @@ def resolve_run(config: Mapping) -> dict:
         "run.datasets", names, defined, "add a block `datasets: {{{}: {{path: ...}}}}`"
     )
     engines = list(run["engines"])
+    _check_engines(engines, config["classifiers"])
+    classifiers = _selected_classifiers(engines, run["classifiers"] or {}, config["classifiers"])
+    out = {k: copy.deepcopy(v) for k, v in config.items() if k not in ("run", "datasets")}
+    out["engines"] = engines
+    out["classifiers"] = classifiers
+    out["datasets"] = {name: resolve_dataset(config, name) for name in names}
+    out["cv"]["per_fold"] = per_fold_datasets(config["cv"].get("per_fold", False), defined, names)
+    return out
+
+
+def _check_engines(engines: Sequence[str], defined: Mapping) -> None:
+    """Every engine of ``run.engines`` is known and has classifiers defined under ``defined``."""
     for engine in engines:
         if engine not in ENGINES:
             raise ConfigError(
                 f"config key `run.engines`: unknown engine {engine!r}; known engines: "
                 f"{', '.join(sorted(ENGINES))}"
             )
-        if not config["classifiers"].get(engine):
+        if not defined.get(engine):
             raise ConfigError(
                 f"config key `classifiers.{engine}`: engine {engine!r} is listed in `run.engines` "
                 f"but has no classifiers; add a block `classifiers: {{{engine}: {{Name: ...}}}}`"
             )
-    selection = run["classifiers"] or {}
+
+
+def _selected_classifiers(engines: list[str], selection: Mapping, defined: Mapping) -> dict:
+    """Per engine, the classifiers ``run.classifiers`` selects (default: all), normalised."""
     for engine in selection:
         if engine not in engines:
             raise ConfigError(
@@ -77,22 +92,17 @@ def resolve_run(config: Mapping) -> dict:
             )
     classifiers = {}
     for engine in engines:
-        chosen = selection.get(engine) or list(config["classifiers"][engine])
-        missing = [c for c in chosen if c not in config["classifiers"][engine]]
+        chosen = selection.get(engine) or list(defined[engine])
+        missing = [c for c in chosen if c not in defined[engine]]
         if missing:
             raise ConfigError(
                 f"config key `run.classifiers.{engine}`: {missing} are not defined under "
-                f"`classifiers.{engine}` (defined: {', '.join(config['classifiers'][engine])})"
+                f"`classifiers.{engine}` (defined: {', '.join(defined[engine])})"
             )
         classifiers[engine] = {
-            c: normalise_classifier(engine, c, config["classifiers"][engine][c]) for c in chosen
+            c: normalise_classifier(engine, c, defined[engine][c]) for c in chosen
         }
-    out = {k: copy.deepcopy(v) for k, v in config.items() if k not in ("run", "datasets")}
-    out["engines"] = engines
-    out["classifiers"] = classifiers
-    out["datasets"] = {name: resolve_dataset(config, name) for name in names}
-    out["cv"]["per_fold"] = per_fold_datasets(config["cv"].get("per_fold", False), defined, names)
-    return out
+    return classifiers
 
 
 def per_fold_datasets(
