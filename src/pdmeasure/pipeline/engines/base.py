@@ -9,10 +9,11 @@ class, not new branches in the rules.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
+import numpy as np
 import pandas as pd
 
 #: Columns of the table returned by :meth:`Engine.cross_validate`.
@@ -80,11 +81,60 @@ def repeats_to_run(cv: CVSpec, only: tuple[int, int] | None) -> range:
     return range(repeat, repeat + 1)
 
 
+@dataclass(frozen=True)
+class CVJob:
+    """One cross-validation to compute: the arguments of :meth:`Engine.cross_validate`."""
+
+    data: pd.DataFrame
+    dataset: DatasetSpec
+    classifier: str
+    params: Params
+    cv: CVSpec
+    only: tuple[int, int] | None = None
+
+
+class FoldPredictions(NamedTuple):
+    """Predictions of one repeat's fold, or of all its folds, as positions in the class order.
+
+    ``fold`` is the 1-based fold of every row, one number or one per row; ``row`` the 0-based
+    positions in the data; ``actual`` and ``predicted`` indices into ``dataset.classes``.
+    """
+
+    repeat: int
+    fold: int | np.ndarray
+    row: np.ndarray
+    actual: np.ndarray
+    predicted: np.ndarray
+
+
+def _labelled(part: FoldPredictions, classes: np.ndarray) -> pd.DataFrame:
+    """``part`` as rows of the predictions table, class indices replaced by their labels."""
+    return pd.DataFrame(
+        {
+            "repeat": part.repeat,
+            "fold": part.fold,
+            "row": part.row,
+            "actual": classes[part.actual],
+            "predicted": classes[part.predicted],
+        }
+    )
+
+
+def _check_coverage(predictions: pd.DataFrame, n_rows: int, repeats: int) -> None:
+    """Every row exactly once per repeat (an internal invariant of an engine's folds)."""
+    for repeat, group in predictions.groupby("repeat"):
+        rows = np.sort(group["row"].to_numpy())
+        if len(rows) != n_rows or not np.array_equal(rows, np.arange(n_rows)):
+            raise RuntimeError(f"repeat {repeat}: the folds do not cover every row exactly once")
+    if predictions["repeat"].nunique() != repeats:
+        raise RuntimeError("predictions are missing a repeat")
+
+
 class Engine(ABC):
     """A classifier engine.
 
     Subclasses set :attr:`name` and implement :meth:`check_available` and
-    :meth:`cross_validate`.
+    :meth:`predict_folds`, which :meth:`cross_validate` turns into the predictions table.
     """
 
     name: ClassVar[str]
@@ -114,7 +164,6 @@ class Engine(ABC):
         own (a JVM) size it from these.
         """
 
-    @abstractmethod
     def cross_validate(
         self,
         data: pd.DataFrame,
@@ -149,4 +198,26 @@ class Engine(ABC):
             Columns :data:`PREDICTION_COLUMNS`: ``repeat`` (1-based), ``fold`` (1-based),
             ``row`` (0-based position in ``data``), ``actual`` and ``predicted`` (class labels
             as strings). Every row of ``data`` appears exactly once per repeat.
+
+        Raises
+        ------
+        ValueError
+            The engine's :meth:`predict_folds` rejects the classifier entry or the data.
+        RuntimeError
+            The engine's folds do not cover every row exactly once per repeat.
+        """
+        job = CVJob(data, dataset, classifier, params, cv, only)
+        classes = np.asarray(dataset.classes, dtype=object)
+        frames = [_labelled(part, classes) for part in self.predict_folds(job)]
+        out = pd.concat(frames, ignore_index=True)[list(PREDICTION_COLUMNS)]
+        if only is None:
+            _check_coverage(out, len(data), cv.repeats)
+        return out
+
+    @abstractmethod
+    def predict_folds(self, job: CVJob) -> Iterator[FoldPredictions]:
+        """The predictions of :meth:`cross_validate`, in order of repeat and fold.
+
+        The repeats are :func:`repeats_to_run`; with ``job.only`` set, only that fold of
+        that repeat is predicted, exactly as within the whole cross-validation.
         """

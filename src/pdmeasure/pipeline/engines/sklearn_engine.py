@@ -43,19 +43,18 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from pdmeasure.pipeline.engines.base import (
-    PREDICTION_COLUMNS,
-    CVSpec,
+    CVJob,
     DatasetSpec,
     Engine,
     EngineUnavailable,
-    Params,
+    FoldPredictions,
     repeats_to_run,
 )
 
@@ -361,17 +360,8 @@ class SklearnEngine(Engine):
         except (TypeError, ValueError) as exc:
             raise ValueError(str(exc)) from None
 
-    def cross_validate(
-        self,
-        data: pd.DataFrame,
-        dataset: DatasetSpec,
-        classifier: str,
-        params: Params,
-        cv: CVSpec,
-        *,
-        only: tuple[int, int] | None = None,
-    ) -> pd.DataFrame:
-        """Stratified k-fold predictions of one classifier (see :meth:`Engine.cross_validate`).
+    def predict_folds(self, job: CVJob) -> Iterator[FoldPredictions]:
+        """Stratified k-fold predictions, fold by fold (see the module docstring).
 
         Raises
         ------
@@ -379,58 +369,37 @@ class SklearnEngine(Engine):
             A bad classifier entry or parameter, a label outside the configured classes, a
             non-numeric value in a numeric feature, or fewer samples than folds.
         """
-        from sklearn.model_selection import StratifiedKFold
-
+        data, dataset, cv, only = job.data, job.dataset, job.cv, job.only
         X, n_categories, n_numeric = encode_features(data, dataset)
         y = encode_labels(data, dataset)
         if len(y) < cv.folds:
             raise ValueError(
                 f"dataset {dataset.name!r} has {len(y)} samples, fewer than cv.folds={cv.folds}"
             )
-        make_estimator(params)  # fail on bad parameters before any fitting
+        make_estimator(job.params)  # fail on bad parameters before any fitting
         warn_small_classes(y, dataset, cv.folds)
-        classes = np.asarray(dataset.classes, dtype=object)
-        frames = []
         for repeat in repeats_to_run(cv, only):
             state = cv.seed + repeat - 1
-            splitter = StratifiedKFold(n_splits=cv.folds, shuffle=True, random_state=state)
-            with warnings.catch_warnings():
-                # Replaced by warn_small_classes, which names the class.
-                warnings.filterwarnings("ignore", message="The least populated class in y")
-                splits = list(splitter.split(X, y))
-            for fold, (train, test) in enumerate(splits, start=1):
+            for fold, (train, test) in enumerate(_stratified_splits(X, y, cv.folds, state), 1):
                 if only is not None and fold != only[1]:
                     continue  # the splits are drawn whole, so fold i is the same alone
                 model = make_estimator(
-                    params,
+                    job.params,
                     random_state=state,
                     n_categories=n_categories,
                     n_numeric=n_numeric,
                 )
                 model.fit(X[train], y[train])
                 predicted = np.asarray(model.predict(X[test]), dtype=np.intp)
-                frames.append(
-                    pd.DataFrame(
-                        {
-                            "repeat": repeat,
-                            "fold": fold,
-                            "row": test,
-                            "actual": classes[y[test]],
-                            "predicted": classes[predicted],
-                        }
-                    )
-                )
-        out = pd.concat(frames, ignore_index=True)[list(PREDICTION_COLUMNS)]
-        if only is None:
-            _check_coverage(out, len(y), cv.repeats)
-        return out
+                yield FoldPredictions(repeat, fold, test, y[test], predicted)
 
 
-def _check_coverage(predictions: pd.DataFrame, n_rows: int, repeats: int) -> None:
-    """Every row exactly once per repeat (an internal invariant of the splitter)."""
-    for repeat, group in predictions.groupby("repeat"):
-        rows = np.sort(group["row"].to_numpy())
-        if len(rows) != n_rows or not np.array_equal(rows, np.arange(n_rows)):
-            raise RuntimeError(f"repeat {repeat}: the folds do not cover every row exactly once")
-    if predictions["repeat"].nunique() != repeats:
-        raise RuntimeError("predictions are missing a repeat")
+def _stratified_splits(X: np.ndarray, y: np.ndarray, folds: int, state: int) -> list:
+    """The ``(train, test)`` rows of every fold of one repeat (shuffled with seed ``state``)."""
+    from sklearn.model_selection import StratifiedKFold
+
+    splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=state)
+    with warnings.catch_warnings():
+        # Replaced by warn_small_classes, which names the class.
+        warnings.filterwarnings("ignore", message="The least populated class in y")
+        return list(splitter.split(X, y))

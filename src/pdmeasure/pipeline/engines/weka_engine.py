@@ -33,16 +33,15 @@ import os
 import re
 import shutil
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from pdmeasure.pipeline.engines import base
-from pdmeasure.pipeline.engines.base import DatasetSpec, Engine, EngineUnavailable
+from pdmeasure.pipeline.engines.base import Engine, EngineUnavailable
 from pdmeasure.pipeline.engines.weka_encoding import to_instances
 
 #: What to do when a requirement is missing; part of every EngineUnavailable message.
@@ -482,46 +481,23 @@ class WekaEngine(Engine):
                     f"Weka rejects the options {options} of {class_name}: {message}"
                 ) from None
 
-    def cross_validate(
-        self,
-        data: pd.DataFrame,
-        dataset: DatasetSpec,
-        classifier: str,
-        params: base.Params,
-        cv: base.CVSpec,
-        *,
-        only: tuple[int, int] | None = None,
-    ) -> pd.DataFrame:
-        """Weka cross-validation of one classifier on one dataset (see :meth:`Engine.cross_validate`).
+    def predict_folds(self, job: base.CVJob) -> Iterator[base.FoldPredictions]:
+        """Weka's cross-validation of each repeat (:func:`cross_validate_instances`).
 
         The data are encoded with the dataset's ``weka`` rules
         (:mod:`pdmeasure.pipeline.engines.weka_encoding`); repeat ``r`` uses seed ``cv.seed + r - 1``.
         A single ``(repeat, fold)`` replays Weka's random draws (:func:`evaluate_one_fold`).
         """
+        cv = job.cv
         if cv.repeats < 1:
             raise ValueError(f"cv.repeats must be >= 1, got {cv.repeats}")
-        model = make_classifier(params)
-        instances = to_instances(data, dataset)
-        labels = np.asarray(dataset.classes, dtype=object)
-        parts = []
-        for repeat in base.repeats_to_run(cv, only):
+        model = make_classifier(job.params)
+        instances = to_instances(job.data, job.dataset)
+        only_fold = None if job.only is None else job.only[1]
+        for repeat in base.repeats_to_run(cv, job.only):
             result = cross_validate_instances(
-                instances,
-                model,
-                cv.folds,
-                cv.seed + repeat - 1,
-                only_fold=None if only is None else only[1],
+                instances, model, cv.folds, cv.seed + repeat - 1, only_fold=only_fold
             )
-            parts.append(
-                pd.DataFrame(
-                    {
-                        "repeat": repeat,
-                        "fold": result.fold,
-                        "row": result.row,
-                        "actual": labels[result.actual],
-                        "predicted": labels[result.predicted],
-                    }
-                )
+            yield base.FoldPredictions(
+                repeat, result.fold, result.row, result.actual, result.predicted
             )
-        frame = pd.concat(parts, ignore_index=True)[list(base.PREDICTION_COLUMNS)]
-        return frame
