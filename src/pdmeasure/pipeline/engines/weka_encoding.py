@@ -160,6 +160,29 @@ def encode(data: pd.DataFrame, dataset: DatasetSpec) -> tuple[list[AttributeSpec
         a non-numeric cell, or the table is empty.
     """
     encoding = WekaEncoding.from_options(dataset.options)
+    features, numeric = _features(data, dataset, encoding)
+    attributes: list[AttributeSpec] = []
+    columns: list[np.ndarray] = []
+    marker = dataset.missing
+    for name in features:
+        cells = data[name].to_numpy(dtype=object)
+        is_missing = (cells == marker) if marker is not None else np.zeros(len(cells), bool)
+        if name in numeric:
+            attributes.append(AttributeSpec(name, None))
+            columns.append(_numeric_column(cells, is_missing, name, dataset.name))
+            continue
+        declared, column = _nominal_column(cells, is_missing, encoding)
+        attributes.append(AttributeSpec(name, declared))
+        columns.append(column)
+    attributes.append(AttributeSpec(dataset.target, tuple(dataset.classes)))
+    columns.append(_class_column(data, dataset))
+    return attributes, np.column_stack(columns)
+
+
+def _features(
+    data: pd.DataFrame, dataset: DatasetSpec, encoding: WekaEncoding
+) -> tuple[list[str], set[str]]:
+    """The feature columns and those of them encoded as numbers, the table checked."""
     if dataset.target not in data.columns:
         raise ValueError(
             f"{dataset.name}: class column {dataset.target!r} not in {list(data.columns)}"
@@ -173,32 +196,37 @@ def encode(data: pd.DataFrame, dataset: DatasetSpec) -> tuple[list[AttributeSpec
         raise ValueError(
             f"{dataset.name}: numeric_features {sorted(unknown_numeric)} are not columns"
         )
-    attributes: list[AttributeSpec] = []
-    columns: list[np.ndarray] = []
-    marker = dataset.missing
-    for name in features:
-        cells = data[name].to_numpy(dtype=object)
-        is_missing = (cells == marker) if marker is not None else np.zeros(len(cells), bool)
-        if name in numeric:
-            column = np.full(len(cells), np.nan)
-            for i, cell in enumerate(cells):
-                if not is_missing[i]:
-                    number = _as_number(cell)
-                    if number is None:
-                        raise ValueError(
-                            f"{dataset.name}: numeric feature {name!r} has non-numeric cell {cell!r} (row {i})"
-                        )
-                    column[i] = number
-            attributes.append(AttributeSpec(name, None))
-            columns.append(column)
-            continue
-        keep_marker = encoding.missing_as_category
-        present = cells if keep_marker else cells[~is_missing]
-        declared = declared_values(list(present), value_order=encoding.value_order)
-        index = {v: float(i) for i, v in enumerate(declared)}
-        column = np.array([index.get(cell, np.nan) for cell in cells])
-        attributes.append(AttributeSpec(name, tuple(declared)))
-        columns.append(column)
+    return features, numeric
+
+
+def _numeric_column(
+    cells: np.ndarray, is_missing: np.ndarray, name: str, dataset: str
+) -> np.ndarray:
+    """A numeric attribute's values: the numbers, NaN where a cell is missing."""
+    column = np.full(len(cells), np.nan)
+    for i, cell in enumerate(cells):
+        if not is_missing[i]:
+            number = _as_number(cell)
+            if number is None:
+                raise ValueError(
+                    f"{dataset}: numeric feature {name!r} has non-numeric cell {cell!r} (row {i})"
+                )
+            column[i] = number
+    return column
+
+
+def _nominal_column(
+    cells: np.ndarray, is_missing: np.ndarray, encoding: WekaEncoding
+) -> tuple[tuple[str, ...], np.ndarray]:
+    """A nominal attribute's declared values and the index of each cell's (NaN: missing)."""
+    present = cells if encoding.missing_as_category else cells[~is_missing]
+    declared = declared_values(list(present), value_order=encoding.value_order)
+    index = {v: float(i) for i, v in enumerate(declared)}
+    return tuple(declared), np.array([index.get(cell, np.nan) for cell in cells])
+
+
+def _class_column(data: pd.DataFrame, dataset: DatasetSpec) -> np.ndarray:
+    """The class attribute's values: each label's position in ``dataset.classes``."""
     class_index = {c: float(i) for i, c in enumerate(dataset.classes)}
     labels = data[dataset.target].to_numpy(dtype=object)
     unknown = sorted(set(labels) - set(class_index))
@@ -206,9 +234,7 @@ def encode(data: pd.DataFrame, dataset: DatasetSpec) -> tuple[list[AttributeSpec
         raise ValueError(
             f"{dataset.name}: class labels {unknown} are not among the configured classes {list(dataset.classes)}"
         )
-    attributes.append(AttributeSpec(dataset.target, tuple(dataset.classes)))
-    columns.append(np.array([class_index[v] for v in labels]))
-    return attributes, np.column_stack(columns)
+    return np.array([class_index[v] for v in labels])
 
 
 def to_instances(data: pd.DataFrame, dataset: DatasetSpec) -> Any:  # a JPype proxy of a Java object
