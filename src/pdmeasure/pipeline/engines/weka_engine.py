@@ -365,8 +365,15 @@ def cross_validate_instances(
         Evaluate this fold (1-based) alone (:func:`evaluate_one_fold`); the result holds
         its predictions only, identical to that fold's part of the whole run.
 
+    Returns
+    -------
+    CVResult
+        The predictions in Weka's evaluation order, with Weka's confusion matrix.
+
     Raises
     ------
+    ValueError
+        ``folds`` is not between 2 and the number of instances, or ``only_fold`` not a fold.
     RuntimeError
         If Weka left an instance unclassified (no predicted label) or the recovered rows
         disagree with Weka's predictions or confusion matrix.
@@ -388,7 +395,13 @@ def cross_validate_instances(
             raise ValueError(f"fold must be between 1 and {folds}, got {only_fold}")
         evaluation = evaluate_one_fold(instances, classifier, folds, seed, only_fold)
         order, fold = order[fold == only_fold], fold[fold == only_fold]
-        n = len(order)
+    actual, predicted = _predicted_classes(evaluation, len(order))
+    confusion = _checked_confusion(instances, evaluation, order, actual, predicted)
+    return CVResult(fold=fold, row=order, actual=actual, predicted=predicted, confusion=confusion)
+
+
+def _predicted_classes(evaluation: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(actual, predicted)`` class indices of the ``n`` predictions of ``evaluation``."""
     predictions = evaluation.predictions()
     if predictions.size() != n:
         raise RuntimeError(f"Weka returned {predictions.size()} predictions for {n} instances")
@@ -402,8 +415,17 @@ def cross_validate_instances(
             f"Weka left {int(np.isnan(predicted).sum())} instance(s) unclassified "
             "(all-zero class distribution); the predictions table needs a label for every row"
         )
-    actual = actual.astype(np.int64)
-    predicted = predicted.astype(np.int64)
+    return actual.astype(np.int64), predicted.astype(np.int64)
+
+
+def _checked_confusion(
+    instances: Any, evaluation: Any, order: np.ndarray, actual: np.ndarray, predicted: np.ndarray
+) -> np.ndarray:
+    """Weka's confusion matrix, once the recovered rows are checked against Weka's results.
+
+    The class of each row ``order[k]`` must be the actual class of prediction ``k``, and the
+    matrix of ``actual``/``predicted`` must be Weka's own.
+    """
     class_index = int(instances.classIndex())
     expected = np.array(
         [instances.instance(int(r)).value(class_index) for r in order], dtype=np.int64
@@ -420,7 +442,7 @@ def cross_validate_instances(
     )
     if not np.array_equal(mine, confusion):
         raise RuntimeError("per-instance predictions disagree with Weka's confusion matrix")
-    return CVResult(fold=fold, row=order, actual=actual, predicted=predicted, confusion=confusion)
+    return confusion
 
 
 class WekaEngine(Engine):
