@@ -220,3 +220,13 @@ def test_openml_without_network_or_mirror_names_dataset_and_fix(tmp_path, no_net
     assert "openml.mirror" in message
     with pytest.raises(DataFetchError, match=r"the mirror .* does not hold it"):
         sources.fetch_openml("iris", 61, cache_dir=tmp_path / "c2", mirror=tmp_path / "empty")
+
+
+def test_openml_numeric_target_names_the_config_key(tmp_path, no_network):
+    with pytest.raises(DataFetchError) as caught:
+        sources.fetch_openml(
+            "iris", 61, cache_dir=tmp_path / "cache", mirror=MIRROR, target="petallength"
+        )
+    message = str(caught.value)
+    assert "the class column 'petallength' is float64, not nominal" in message
+    assert "point `datasets.iris.target` at a nominal attribute" in message

@@ -420,7 +420,7 @@ def _openml_table(name: str, bunch, target: str | int | None, origin: str) -> So
     if not isinstance(column.dtype, pd.CategoricalDtype):
         raise _fetch_error(
             f"dataset `{name}` ({origin}): the class column {resolved!r} is {column.dtype}, not "
-            "nominal; to fix: point `datasets.{name}.target` at a nominal attribute"
+            f"nominal; to fix: point `datasets.{name}.target` at a nominal attribute"
         )
     classes = tuple(str(c) for c in column.cat.categories)
     numeric = tuple(
