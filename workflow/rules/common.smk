@@ -144,6 +144,12 @@ def cv_mem_mb(wildcards, attempt):
     return math.ceil(base * RUN["resources"]["scale"] * attempt)
 
 
+def fit_resources():
+    """Resources of a model-fitting job (rules cross_validate, stats_cv5x2 and their per-fold
+    rules): 30 minutes, scaled(), and the memory of its engine, cv_mem_mb()."""
+    return {**scaled(runtime=30), "mem_mb": cv_mem_mb}
+
+
 def results_path(*parts):
     """A path under the configured results folder (wildcards in braces are kept)."""
     return str(pdconfig.results_dir(RUN).joinpath(*parts))
@@ -292,6 +298,13 @@ def classifier_params(wildcards):
 def cv_params():
     """The cv block as a plain dict (rule params)."""
     return dataclasses.asdict(pdconfig.cv_spec(RUN))
+
+
+def fit_params(**scheme):
+    """Params of a model-fitting job: the DatasetSpec of {dataset} for {engine} (`dataset`),
+    the parameters of {classifier} (`classifier`), then `scheme`, the settings of the
+    cross-validation it runs (the cv block, or the 5 x 2-fold CV's seed)."""
+    return {"dataset": engine_dataset_params, "classifier": classifier_params, **scheme}
 
 
 def all_classifiers():

@@ -26,12 +26,9 @@ if per_fold_datasets():
             CONDA_ENV
         threads: cv_threads()
         resources:
-            **scaled(runtime=30),
-            mem_mb=cv_mem_mb,
+            **fit_resources(),
         params:
-            dataset=engine_dataset_params,
-            classifier=classifier_params,
-            cv=cv_params(),
+            **fit_params(cv=cv_params()),
         script:
             "../scripts/cross_validate_fold.py"
 
@@ -76,12 +73,9 @@ if whole_cv_datasets():
             CONDA_ENV
         threads: cv_threads()
         resources:
-            **scaled(runtime=30),
-            mem_mb=cv_mem_mb,
+            **fit_resources(),
         params:
-            dataset=engine_dataset_params,
-            classifier=classifier_params,
-            cv=cv_params(),
+            **fit_params(cv=cv_params()),
         script:
             "../scripts/cross_validate.py"
 

@@ -31,12 +31,9 @@ if per_fold_datasets():
             CONDA_ENV
         threads: cv_threads()
         resources:
-            **scaled(runtime=30),
-            mem_mb=cv_mem_mb,
+            **fit_resources(),
         params:
-            dataset=engine_dataset_params,
-            classifier=classifier_params,
-            seed=RUN["cv"]["seed"],
+            **fit_params(seed=RUN["cv"]["seed"]),
         script:
             "../scripts/stats_cv5x2_fold.py"
 
@@ -83,12 +80,9 @@ if whole_cv_datasets():
             CONDA_ENV
         threads: cv_threads()
         resources:
-            **scaled(runtime=30),
-            mem_mb=cv_mem_mb,
+            **fit_resources(),
         params:
-            dataset=engine_dataset_params,
-            classifier=classifier_params,
-            seed=RUN["cv"]["seed"],
+            **fit_params(seed=RUN["cv"]["seed"]),
         script:
             "../scripts/stats_cv5x2.py"
 
