@@ -98,6 +98,22 @@ def cd_figures():
     ]
 
 
+# The tables that stats_across writes, by output name -> the file (under the results folder),
+# its report caption and its table label.
+STATS_ACROSS = {
+    "ranks": ("stats/across_ranks.csv", "stats_across_ranks", "average ranks"),
+    "omnibus": ("stats/across_omnibus.csv", "stats_across_omnibus", "omnibus tests"),
+    "posthoc": ("stats/across_posthoc.csv", "stats_across_posthoc", "post-hoc tests"),
+    "cd": ("stats/cd.csv", "stats_cd", "critical differences"),
+}
+
+
+def stats_across_files():
+    """The files of the tables that stats_across writes, by output name (rule inputs and
+    final targets)."""
+    return {name: results_path(path) for name, (path, _, _) in STATS_ACROSS.items()}
+
+
 def paper_figure_points(wildcards):
     """The marked points of Figure 2 (the other paper figures have none)."""
     return results_path("paper", "pd_figure2_points.csv") if wildcards.n == "2" else []
@@ -501,10 +517,7 @@ def stats_targets():
     """Statistical comparison tables, CD diagrams and the statistics report."""
     return [
         results_path("stats/report.md"),
-        results_path("stats/across_ranks.csv"),
-        results_path("stats/across_omnibus.csv"),
-        results_path("stats/across_posthoc.csv"),
-        results_path("stats/cd.csv"),
+        *stats_across_files().values(),
         *cd_figures(),
         *per_engine_dataset(
             "stats/{engine}/{dataset}/{name}",

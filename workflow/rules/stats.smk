@@ -144,34 +144,16 @@ rule stats_across:
     input:
         measures=results_path("measures.csv"),
     output:
-        ranks=reported(
-            results_path("stats/across_ranks.csv"),
-            "stats_across_ranks",
-            "Statistics",
-            "Across datasets",
-            table="average ranks",
-        ),
-        omnibus=reported(
-            results_path("stats/across_omnibus.csv"),
-            "stats_across_omnibus",
-            "Statistics",
-            "Across datasets",
-            table="omnibus tests",
-        ),
-        posthoc=reported(
-            results_path("stats/across_posthoc.csv"),
-            "stats_across_posthoc",
-            "Statistics",
-            "Across datasets",
-            table="post-hoc tests",
-        ),
-        cd=reported(
-            results_path("stats/cd.csv"),
-            "stats_cd",
-            "Statistics",
-            "Across datasets",
-            table="critical differences",
-        ),
+        **{
+            name: reported(
+                results_path(path),
+                caption,
+                "Statistics",
+                "Across datasets",
+                table=table,
+            )
+            for name, (path, caption, table) in STATS_ACROSS.items()
+        },
     log:
         "logs/stats/across.log",
     benchmark:
@@ -191,7 +173,7 @@ rule stats_across:
 
 rule stats_cd_diagrams:
     input:
-        cd=results_path("stats/cd.csv"),
+        cd=stats_across_files()["cd"],
     output:
         figures=[
             reported(
@@ -221,10 +203,7 @@ rule stats_cd_diagrams:
 
 rule stats_report:
     input:
-        ranks=results_path("stats/across_ranks.csv"),
-        omnibus=results_path("stats/across_omnibus.csv"),
-        posthoc=results_path("stats/across_posthoc.csv"),
-        cd=results_path("stats/cd.csv"),
+        **stats_across_files(),
         significance=per_engine_dataset("stats/{engine}/{dataset}/significance.csv"),
         figures=cd_figures(),
         # The Bayesian section: signed-rank tests across datasets (rule uncertainty_across).
