@@ -30,22 +30,16 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+from pdmeasure._synthetic import dominant_diagonal_matrices
 
 
 def write_matrices(path: Path, classifiers: int, classes: int, seed: int = 0) -> None:
-    rng = np.random.default_rng(seed)
-    support = rng.integers(20, 200, classes)
-    matrices = {}
-    for k in range(classifiers):
-        rows = []
-        for i in range(classes):
-            p = rng.dirichlet(np.ones(classes))
-            p[i] += rng.uniform(1, 5)
-            rows.append(rng.multinomial(support[i], p / p.sum()).tolist())
-        matrices[f"clf{k:03d}"] = rows
+    matrices = dominant_diagonal_matrices(
+        classes, classifiers, seed, actual=(20, 200), boost=(1, 5), name="clf{:03d}"
+    )
     labels = [f"c{i}" for i in range(classes)]
-    path.write_text(json.dumps({"labels": labels, "matrices": matrices}))
+    rows = {name: cm.tolist() for name, cm in matrices.items()}
+    path.write_text(json.dumps({"labels": labels, "matrices": rows}))
 
 
 def run(path: Path, timeout: float) -> tuple[str, str]:

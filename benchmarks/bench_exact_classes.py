@@ -29,8 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
+from pdmeasure._synthetic import dominant_diagonal_matrices
 from pdmeasure.exact import ExactSettings
 from pdmeasure.tables.exact import DatasetAnalysis
 
@@ -40,25 +39,10 @@ STEPS = ("summary", "distributions", "win", "share", "robustness")
 N_CLASSIFIERS = 5
 
 
-def random_matrices(n_classes: int, seed: int) -> dict[str, np.ndarray]:
-    """Five count matrices with the same row sums (one dataset) and a dominant diagonal."""
-    rng = np.random.default_rng(seed)
-    actual = rng.integers(5, 500, n_classes)
-    out = {}
-    for k in range(N_CLASSIFIERS):
-        cm = np.zeros((n_classes, n_classes), dtype=np.int64)
-        for i in range(n_classes):
-            p = rng.dirichlet(np.ones(n_classes))
-            p[i] += rng.uniform(1, 10)
-            cm[i] = rng.multinomial(actual[i], p / p.sum())
-        out[f"clf{k}"] = cm
-    return out
-
-
 def run(n_classes: int) -> dict:
     """Time each step of the analysis of one random dataset with ``n_classes`` classes."""
     analysis = DatasetAnalysis(
-        random_matrices(n_classes, seed=n_classes),
+        dominant_diagonal_matrices(n_classes, N_CLASSIFIERS, seed=n_classes),
         None,
         ExactSettings(),
         engine="bench",

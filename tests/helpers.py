@@ -321,35 +321,6 @@ def pd_over_grid(cms, values, zero_division=0.0) -> np.ndarray:
     )
 
 
-def diagonal_matrices(
-    n_classes: int,
-    n_classifiers: int,
-    seed: int,
-    *,
-    actual: tuple[int, int] = (5, 500),
-    smallest: int | None = None,
-) -> dict[str, np.ndarray]:
-    """Count matrices ``clf0``, ``clf1``, ... of one dataset with a dominant diagonal.
-
-    Every matrix has the same row sums (actual-class counts), drawn from ``actual`` (low
-    inclusive, high exclusive); ``smallest`` sets class 0's count, for a tiny class. Each row
-    spreads its count over the columns by a Dirichlet draw with its diagonal raised by 1 to 10.
-    """
-    rng = np.random.default_rng(seed)
-    counts = rng.integers(*actual, n_classes)
-    if smallest is not None:
-        counts[0] = smallest
-    out = {}
-    for k in range(n_classifiers):
-        cm = np.zeros((n_classes, n_classes), dtype=np.int64)
-        for i in range(n_classes):
-            p = rng.dirichlet(np.ones(n_classes))
-            p[i] += rng.uniform(1, 10)
-            cm[i] = rng.multinomial(counts[i], p / p.sum())
-        out[f"clf{k}"] = cm
-    return out
-
-
 def no_data_tables(surface=None):
     """The published tables the pipeline computes without data, as one frame (index 0..n-1):
     paper 000's Tables 3, 4 and Section 4.2 (over ``surface``, by default

@@ -12,8 +12,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from helpers import diagonal_matrices
 from pdmeasure import measures
+from pdmeasure._synthetic import dominant_diagonal_matrices
 from pdmeasure.exact import (
     ExactSettings,
     GridDistribution,
@@ -51,7 +51,7 @@ def krkopt_matrices(authors_matrices):
 def realistic(n_classes: int, n_classifiers: int, seed: int) -> dict[str, np.ndarray]:
     """Imbalanced matrices with a dominant diagonal and the same row sums (one dataset), class 0
     a tiny class of 2 samples, like nursery's "recommend"."""
-    return diagonal_matrices(n_classes, n_classifiers, seed, actual=(2, 600), smallest=2)
+    return dominant_diagonal_matrices(n_classes, n_classifiers, seed, actual=(2, 600), smallest=2)
 
 
 def dataset_matrices(name, krkopt_matrices):

@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from helpers import diagonal_matrices
+from pdmeasure._synthetic import dominant_diagonal_matrices
 from pdmeasure.exact import (
     ExactSettings,
     GridDistribution,
@@ -56,7 +56,7 @@ def tie_cases():
         LinearForm(Fraction(1, 2), [Fraction(1, 10), Fraction(-1, 10)] * 3),
         ProductGrid.regular([0, 0.1, 0.2, 0.5, 1], 6),
     )
-    cms = diagonal_matrices(4, 2, seed=4)
+    cms = dominant_diagonal_matrices(4, 2, seed=4)
     a, b = (pd_form(cm) for cm in cms.values())
     yield a, ProductGrid.evenly_spaced(5, 4)
     yield a - b, ProductGrid.evenly_spaced(5, 4)
@@ -104,7 +104,7 @@ def test_plan_respects_max_half_and_reports_when_nothing_fits():
 
 
 def test_distribution_switches_to_the_lattice_only_when_too_costly():
-    form = pd_form(diagonal_matrices(10, 1, seed=1)["clf0"])
+    form = pd_form(dominant_diagonal_matrices(10, 1, seed=1)["clf0"])
     grid = ProductGrid.evenly_spaced(11, 10)
     assert distribution(form, grid, ExactSettings(), n_queries=1).method == "exact"
     assert distribution(form, grid, ExactSettings(), n_queries=900).method != "exact"
@@ -113,7 +113,7 @@ def test_distribution_switches_to_the_lattice_only_when_too_costly():
 
 
 def test_lattice_counts_past_int64_are_floats_that_add_up():
-    form = pd_form(diagonal_matrices(20, 1, seed=2)["clf0"])
+    form = pd_form(dominant_diagonal_matrices(20, 1, seed=2)["clf0"])
     small = grid_lattice(form, ProductGrid.evenly_spaced(8, 20))  # 8**20 < 2**63
     large = grid_lattice(form, ProductGrid.evenly_spaced(11, 20))  # 11**20 > 2**63
     assert small.weights.dtype == np.int64 and int(small.weights.sum()) == 8**20
@@ -125,7 +125,7 @@ def test_lattice_counts_past_int64_are_floats_that_add_up():
 
 
 def test_uniform_budget_is_raised_at_once_exactly_when_exceeded():
-    form = pd_form(diagonal_matrices(12, 1, seed=3)["clf0"])
+    form = pd_form(dominant_diagonal_matrices(12, 1, seed=3)["clf0"])
     base = form.const + sum((s for s in form.slopes if s < 0), Fraction(0))
     widths = [abs(s) for s in form.slopes if s != 0]
     t = sum(widths, Fraction(0)) / 3
@@ -149,7 +149,7 @@ def test_uniform_budget_is_raised_at_once_exactly_when_exceeded():
 def test_many_classes_give_finite_monotone_cdfs(n_classes):
     settings = ExactSettings(monte_carlo_samples=2000)
     analysis = DatasetAnalysis(
-        diagonal_matrices(n_classes, 5, seed=n_classes),
+        dominant_diagonal_matrices(n_classes, 5, seed=n_classes),
         None,
         settings,
         engine="e",
@@ -204,7 +204,9 @@ def gathered_uniform_weights(form: LinearForm, size: int) -> np.ndarray:
 
 @pytest.mark.parametrize("n_classes", [3, 6, 18])
 def test_uniform_lattice_weights_equal_the_gathered_formula_bit_for_bit(n_classes):
-    forms = [pd_form(cm) for cm in diagonal_matrices(n_classes, 2, seed=n_classes).values()]
+    forms = [
+        pd_form(cm) for cm in dominant_diagonal_matrices(n_classes, 2, seed=n_classes).values()
+    ]
     for form in (*forms, forms[0] - forms[1]):
         expected = gathered_uniform_weights(form, 2**14)
         assert np.array_equal(uniform_lattice(form, size=2**14).weights, expected)

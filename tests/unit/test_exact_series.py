@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from pdmeasure._synthetic import dominant_diagonal_matrices
 from pdmeasure.exact import ExactSettings, LinearForm, pd_form
 from pdmeasure.exact.series import uniform_cdf_series, uniform_win_exact, uniform_wins
 from pdmeasure.tables.exact import DatasetAnalysis
@@ -14,18 +15,12 @@ from pdmeasure.tables.exact import DatasetAnalysis
 
 def random_matrices(rng, n_classifiers: int, n_classes: int) -> dict[str, np.ndarray]:
     """Matrices on the same data (same row sums), with ties and degenerate classifiers."""
-    support = rng.integers(5, 60, n_classes)
-    out = {}
-    for k in range(n_classifiers):
-        rows = []
-        for i in range(n_classes):
-            p = rng.dirichlet(np.ones(n_classes))
-            p[i] += rng.uniform(0.5, 4)
-            rows.append(rng.multinomial(support[i], p / p.sum()))
-        out[f"m{k}"] = np.array(rows)
+    out = dominant_diagonal_matrices(
+        n_classes, n_classifiers, rng, actual=(5, 60), boost=(0.5, 4), name="m{}"
+    )
     first = out["m0"]
     out["same"] = first.copy()  # identical to m0: a point mass at 0, tie 1
-    perfect = np.diag(support)
+    perfect = np.diag(first.sum(axis=1))  # every sample on the diagonal
     out["perfect"] = perfect  # pd 1 everywhere: beats every other (t outside the range)
     out["perfect2"] = perfect.copy()
     return out
