@@ -646,6 +646,36 @@ def test_report_says_which_vectors_were_not_pooled(tmp_path):
     assert not re.search(r"^\| preference_driven \[p1\] ", report, re.MULTILINE)
 
 
+def test_can_reach_alpha_is_computed_with_the_tables_and_only_printed_by_the_report(tmp_path):
+    across = stats_across.compare_across_datasets(
+        _measures_frame(), alpha=0.05, kappa_vectors=KAPPA_VECTORS
+    )
+    for table in (across.omnibus, across.posthoc):
+        known = table["min_p"].notna()
+        assert (table.loc[known, "can_reach_alpha"] == (table.loc[known, "min_p"] <= 0.05)).all()
+        assert table.loc[~known, "can_reach_alpha"].isna().all()
+    assert across.omnibus["min_p"].isna().any()  # the refused p1 rows: unknown
+    # read back from CSV: a nullable boolean, empty -> NA
+    path = tmp_path / "omnibus.csv"
+    across.omnibus.to_csv(path, index=False)
+    back = stats_tables.read_stats_table(path)
+    assert str(back["can_reach_alpha"].dtype) == "boolean"
+    assert back["can_reach_alpha"].isna().equals(across.omnibus["can_reach_alpha"].isna())
+    # the report prints the column; it does not compare min_p with alpha itself
+    omnibus_titles = {stats_report.TEST_TITLES[t] for t in stats_tables.OMNIBUS_TESTS}
+    shown = stats_report.power_table(across, "e")
+    assert set(shown["can reach alpha"]) <= {"yes", "no", "unknown"}
+    assert (shown.loc[shown["test"].isin(omnibus_titles), "can reach alpha"] == "yes").any()
+    flipped = across._replace(
+        omnibus=across.omnibus.assign(can_reach_alpha=pd.array([False] * len(across.omnibus)))
+    )
+    rows = stats_report.power_table(flipped, "e")
+    assert (rows.loc[rows["test"].isin(omnibus_titles), "can reach alpha"] == "no").all()
+    with pytest.raises(ValueError, match="can_reach_alpha has non-boolean values"):
+        path.write_text("can_reach_alpha\nmaybe\n")
+        stats_tables.read_stats_table(path)
+
+
 def _predictions(
     classifiers: dict[str, float], *, n: int = 200, folds: int = 5, repeats: int = 1, seed: int = 0
 ) -> pd.DataFrame:

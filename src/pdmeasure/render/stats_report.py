@@ -44,10 +44,10 @@ def _fmt_p(value: float) -> str:
     return f"{value:.2e}" if value < 1e-4 else f"{value:.4f}"
 
 
-def _p(value: float, alpha: float) -> str:
-    """A p-value as text, bold when significant at ``alpha``."""
+def _p(value: float, significant: bool) -> str:
+    """A p-value as text, bold when its table marks it significant."""
     text = _fmt_p(value)
-    return f"**{text}**" if text != "n/a" and value <= alpha else text
+    return f"**{text}**" if text != "n/a" and significant else text
 
 
 def _pairs(rows: pd.DataFrame) -> str:
@@ -92,7 +92,7 @@ def significance_markdown(table: pd.DataFrame, *, alpha: float) -> str:
             {
                 "pair": group["classifier_a"] + " vs " + group["classifier_b"],
                 "better": group["better"].fillna(""),
-                **{TEST_TITLES[c[2:]]: [_p(v, alpha) for v in group[c]] for c in p_columns},
+                **{TEST_TITLES[c[2:]]: _marked(group, c[2:]) for c in p_columns},
                 "significant by": group["significant_by"].replace("", "-"),
             }
         )
@@ -100,11 +100,21 @@ def significance_markdown(table: pd.DataFrame, *, alpha: float) -> str:
     return "\n".join(lines)
 
 
-def _omnibus_cells(omnibus: pd.DataFrame, alpha: float) -> dict:
-    return {TEST_TITLES[t]: _p(p, alpha) for t, p in zip(omnibus["test"], omnibus["p_value"])}
+def _marked(group: pd.DataFrame, test: str) -> list[str]:
+    """The ``p_<test>`` column of a significance table, bold where ``significant_by`` lists
+    the test."""
+    hits = group["significant_by"].str.split(";").apply(lambda tests: test in tests)
+    return [_p(v, hit) for v, hit in zip(group[f"p_{test}"], hits, strict=True)]
 
 
-def _across_summary(across: AcrossTables, engine: str, alpha: float) -> pd.DataFrame:
+def _omnibus_cells(omnibus: pd.DataFrame) -> dict:
+    return {
+        TEST_TITLES[t]: _p(p, significant)
+        for t, p, significant in omnibus[["test", "p_value", "significant"]].itertuples(False)
+    }
+
+
+def _across_summary(across: AcrossTables, engine: str) -> pd.DataFrame:
     rows = []
     ranks = across.ranks[across.ranks["engine"] == engine]
     for (measure, kappa), group in ranks.groupby(["measure", "kappa"], sort=False):
@@ -123,7 +133,7 @@ def _across_summary(across: AcrossTables, engine: str, alpha: float) -> pd.DataF
                 "best (avg rank)": ""
                 if best is None
                 else f"{best['classifier']} ({best['average_rank']:.2f})",
-                **_omnibus_cells(omni, alpha),
+                **_omnibus_cells(omni),
                 **{TEST_TITLES[t]: _posthoc_cell(post, t) for t in POSTHOC_TESTS},
             }
         )
@@ -155,13 +165,13 @@ def _within_summary(sig: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def power_table(across: AcrossTables, engine: str, alpha: float) -> pd.DataFrame:
+def power_table(across: AcrossTables, engine: str) -> pd.DataFrame:
     """What each test can show with the available N: one row per (N, test).
 
     ``smallest p`` is the ``min_p`` column (the smallest p-value the test can produce with N
     datasets and K classifiers, after the multiple-comparison adjustment for post-hoc tests);
-    ``can reach alpha`` is ``no`` when even a perfectly consistent ranking could not be
-    significant.
+    ``can reach alpha`` is the ``can_reach_alpha`` column: ``no`` when even a perfectly
+    consistent ranking could not be significant.
     """
     omnibus = _select(across.omnibus, {"engine": engine})
     posthoc = _select(across.posthoc, {"engine": engine})
@@ -175,9 +185,7 @@ def power_table(across: AcrossTables, engine: str, alpha: float) -> pd.DataFrame
         .drop_duplicates(["n_datasets", "test"])
         .sort_values(["n_datasets", "test"], kind="stable")
     )
-    verdict = np.where(
-        rows["min_p"].isna(), "unknown", np.where(rows["min_p"] <= alpha, "yes", "no")
-    )
+    verdict = rows["can_reach_alpha"].map({True: "yes", False: "no"}).fillna("unknown")
     return pd.DataFrame(
         {
             "N": rows["n_datasets"].astype(int).astype(str),
@@ -213,7 +221,7 @@ def not_compared(across: AcrossTables, engine: str) -> list[str]:
     return out
 
 
-def headline_text(across: AcrossTables, significance: pd.DataFrame, *, alpha: float) -> str:
+def headline_text(across: AcrossTables, significance: pd.DataFrame) -> str:
     """Plain-language summary of the significant differences for accuracy and pd default."""
     lines = []
     for engine in pd.unique(across.ranks["engine"]):
@@ -224,8 +232,8 @@ def headline_text(across: AcrossTables, significance: pd.DataFrame, *, alpha: fl
                 continue
             name = measure_label(measure, kappa)
             omnibus = ", ".join(
-                f"{TEST_TITLES[t]} p = {_p(p, alpha)}"
-                for t, p in zip(omni["test"], omni["p_value"])
+                f"{TEST_TITLES[t]} p = {_p(p, significant)}"
+                for t, p, significant in omni[["test", "p_value", "significant"]].itertuples(False)
             )
             post_sig = {TEST_TITLES[t]: _posthoc_cell(post, t) for t in POSTHOC_TESTS}
             lines.append(
@@ -274,11 +282,11 @@ def stats_report(
     figures = figures or {}
     lines = [
         *_INTRO.format(alpha=alpha).split("\n"),
-        headline_text(across, significance, alpha=alpha),
+        headline_text(across, significance),
         "",
     ]
     for engine in pd.unique(across.ranks["engine"]):
-        lines += _engine_section(across, significance, engine, alpha, figures)
+        lines += _engine_section(across, significance, engine, figures)
     if bayesian is not None:
         lines += [bayesian_markdown(bayesian)]
     return "\n".join(lines)
@@ -312,7 +320,6 @@ def _engine_section(
     across: AcrossTables,
     significance: pd.DataFrame,
     engine: str,
-    alpha: float,
     figures: Mapping[tuple[str, str, str], str],
 ) -> list[str]:
     """One engine's lines: across datasets (tests, CD diagrams, power, what was not
@@ -322,7 +329,7 @@ def _engine_section(
         "",
         "Omnibus p-values (bold = significant) and the pairs each post-hoc test finds significant.",
         "",
-        _table(_across_summary(across, engine, alpha)),
+        _table(_across_summary(across, engine)),
         "",
     ]
     shown = [(key, path) for key, path in figures.items() if key[0] == engine]
@@ -340,7 +347,7 @@ def _engine_section(
     lines += [
         "What N allows (smallest attainable p-value per test):",
         "",
-        _table(power_table(across, engine, alpha)),
+        _table(power_table(across, engine)),
         "",
     ]
     if single:

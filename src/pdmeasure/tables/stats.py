@@ -58,6 +58,7 @@ OMNIBUS_COLUMNS = (
     "n_datasets",
     "n_classifiers",
     "min_p",
+    "can_reach_alpha",
     "note",
 )
 POSTHOC_COLUMNS = (
@@ -73,6 +74,7 @@ POSTHOC_COLUMNS = (
     "significant",
     "better",
     "min_p",
+    "can_reach_alpha",
     "note",
 )
 CD_COLUMNS = (
@@ -122,6 +124,9 @@ PAIRWISE_COLUMNS = (
 )
 
 _BOOL_COLUMNS = ("significant", "lower_is_better")
+#: Booleans that may be unknown (empty in the CSV, ``pd.NA`` when read back): whether a test
+#: can reach alpha at all is unknown where its ``min_p`` is.
+_NULLABLE_BOOL_COLUMNS = ("can_reach_alpha",)
 _TEXT_COLUMNS = (
     *MEASURE_COLUMNS[:-1],  # the keys of a measures.csv row (all but its value)
     "test",
@@ -259,9 +264,18 @@ def comparison_keys(
     return keys
 
 
+def _nullable_bool(column: pd.Series, where: str) -> pd.Series:
+    """``True``/``False``/empty text as a nullable boolean column (empty -> ``pd.NA``)."""
+    unknown = set(column) - {"True", "False", ""}
+    if unknown:
+        raise ValueError(f"{where} has non-boolean values {unknown}")
+    return column.map({"True": True, "False": False, "": pd.NA}).astype("boolean")
+
+
 def read_stats_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read back any table of this package: text stays text (``kappa`` ``""`` included),
-    numbers become floats (empty -> NaN, ``inf`` kept), ``True``/``False`` become booleans."""
+    numbers become floats (empty -> NaN, ``inf`` kept), ``True``/``False`` become booleans
+    (``can_reach_alpha``: nullable, empty -> ``pd.NA``)."""
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     for column in frame.columns:
         if column in _BOOL_COLUMNS:
@@ -269,6 +283,8 @@ def read_stats_table(path: str | os.PathLike[str]) -> pd.DataFrame:
             if unknown:
                 raise ValueError(f"{path}: column {column} has non-boolean values {unknown}")
             frame[column] = frame[column] == "True"
+        elif column in _NULLABLE_BOOL_COLUMNS:
+            frame[column] = _nullable_bool(frame[column], f"{path}: column {column}")
         elif column not in _TEXT_COLUMNS:
             frame[column] = text_to_float(frame[column])
     return frame

@@ -255,9 +255,16 @@ def compare_across_datasets(
     tables = []
     for i, cols in enumerate(columns):
         frames = [p[i] for p in parts if len(p[i])]
-        tables.append(
-            pd.concat(frames, ignore_index=True).reindex(columns=list(cols))
-            if frames
-            else pd.DataFrame(columns=list(cols))
-        )
+        table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["min_p"])
+        if "can_reach_alpha" in cols:
+            table["can_reach_alpha"] = _can_reach(table["min_p"], alpha)
+        tables.append(table.reindex(columns=list(cols)))
     return AcrossTables(*tables)
+
+
+def _can_reach(min_p: pd.Series, alpha: float) -> pd.Series:
+    """Whether a test can be significant at all with its N and K (``min_p <= alpha``): a
+    perfectly consistent ranking would still not reach alpha where it is False; ``pd.NA``
+    where ``min_p`` is unknown."""
+    values = pd.to_numeric(min_p, errors="coerce")
+    return (values <= alpha).astype("boolean").mask(values.isna())
