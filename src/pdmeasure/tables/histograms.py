@@ -209,45 +209,64 @@ def grid_distribution(
     cms = np.asarray(cms)
     if cms.ndim != 3 or cms.shape[1] != cms.shape[2]:
         raise ValueError(f"expected matrices of shape (M, C, C), got {cms.shape}")
-    m, n_classes = cms.shape[0], cms.shape[1]
     edges = histogram_edges(bin_width)
     grid = measures.kappa_grid(
-        [float(v) for v in np.asarray(values, dtype=float)], n_classes, chunk_size=chunk_size
+        [float(v) for v in np.asarray(values, dtype=float)], cms.shape[1], chunk_size=chunk_size
     )
-    total = len(grid)
-    exact = total <= exact_quantile_limit
-    kept = np.empty((m, total)) if exact else None
-    counts = np.zeros((m, len(edges) - 1), dtype=np.int64)
-    running = _Running(m)
+    exact = len(grid) <= exact_quantile_limit
+    kept = np.empty((cms.shape[0], len(grid))) if exact else None
+    counts, running = _binned(cms, grid, edges, zero_division, kept)
+    q = (
+        _histogram_quantiles(counts, edges, quantiles)
+        if kept is None
+        else _quantiles(kept, quantiles)
+    )
+    stats = _grid_stats(running, len(grid), q, quantiles)
+    stats["quantile_method"] = np.full(cms.shape[0], "exact" if exact else "histogram")
+    return counts, edges, stats
+
+
+def _binned(cms, grid, edges, zero_division, kept) -> tuple[np.ndarray, _Running]:
+    """Histogram counts (M, B) and running statistics of pd over every chunk of ``grid``;
+    the values themselves are copied into ``kept`` (M, len(grid)) unless it is None."""
+    counts = np.zeros((cms.shape[0], len(edges) - 1), dtype=np.int64)
+    running = _Running(cms.shape[0])
     start = 0
     for chunk in grid:
         # (M, 1, C, C) against (k, C) -> (M, k): pd's own broadcasting, per-class terms only.
         pd_values = _checked(
             np.asarray(measures.preference_driven(cms[:, None], chunk, zero_division=zero_division))
         )
-        for i in range(m):
-            row = pd_values[i]
+        for i, row in enumerate(pd_values):
             # Undefined pd (NaN) is counted in n_undefined, not binned.
             counts[i] += np.histogram(row[~np.isnan(row)], bins=edges)[0]
         running.add(pd_values)
         if kept is not None:
             kept[:, start : start + pd_values.shape[1]] = pd_values
         start += pd_values.shape[1]
-    if start != total:
-        raise RuntimeError(f"kappa grid yielded {start} vectors, expected {total}")
-    if kept is not None and np.isnan(kept).any():
-        # nanquantile skips the undefined values; a row of NaN only gives NaN (and a
-        # RuntimeWarning that says just that, silenced).
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            q = np.nanquantile(kept, list(quantiles), axis=1).T
-    elif kept is not None:
-        q = np.quantile(kept, list(quantiles), axis=1).T
-    else:
-        q = _histogram_quantiles(counts, edges, quantiles)
+    if start != len(grid):
+        raise RuntimeError(f"kappa grid yielded {start} vectors, expected {len(grid)}")
+    return counts, running
+
+
+def _quantiles(kept: np.ndarray, quantiles: Sequence[float]) -> np.ndarray:
+    """Exact (linear) quantiles (M, Q) of each row of the kept values, skipping NaN."""
+    if not np.isnan(kept).any():
+        return np.quantile(kept, list(quantiles), axis=1).T
+    # nanquantile skips the undefined values; a row of NaN only gives NaN (and a
+    # RuntimeWarning that says just that, silenced).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanquantile(kept, list(quantiles), axis=1).T
+
+
+def _grid_stats(
+    running: _Running, total: int, q: np.ndarray, quantiles: Sequence[float]
+) -> dict[str, np.ndarray]:
+    """The ``stats`` of :func:`grid_distribution` but its ``quantile_method``."""
     none_defined = running.n == 0
     stats: dict[str, np.ndarray] = {
-        "n": np.full(m, total),
+        "n": np.full(len(running.n), total),
         "n_undefined": total - running.n,
         "min": np.where(none_defined, np.nan, running.min),
         "max": np.where(none_defined, np.nan, running.max),
@@ -256,8 +275,7 @@ def grid_distribution(
     }
     for j, level in enumerate(quantiles):
         stats[f"q{round(level * 100):02d}"] = q[:, j]
-    stats["quantile_method"] = np.full(m, "exact" if exact else "histogram")
-    return counts, edges, stats
+    return stats
 
 
 def grid_tables(
