@@ -109,15 +109,7 @@ def test_intervals_have_the_measures_values_and_the_draws_are_paired(method):
     # each draw keeps every actual-class total of the pooled matrices (both repeats)
     np.testing.assert_allclose(matrices.sum(axis=-1), np.broadcast_to(cms.sum(-1), (400, 3, 3)))
     draws = ut.value_draws(matrices, KAPPAS, zero_division=0.0)
-    table = ut.interval_table(
-        cms,
-        draws,
-        keys=KEYS,
-        classifiers=CLASSIFIERS,
-        kappa_vectors=KAPPAS,
-        settings=chosen,
-        zero_division=0.0,
-    )
+    table = ut.interval_table(cms, draws, ut.Scope(KEYS, CLASSIFIERS, KAPPAS, 0.0), settings=chosen)
     expected = measures_table(
         {("e", "toy", name): cm for name, cm in zip(CLASSIFIERS, cms)},
         {"toy": KAPPAS},
@@ -146,10 +138,8 @@ def test_pairwise_ranks_and_companion_agree():
         chosen, pooled=cms, predictions=None, classifiers=CLASSIFIERS, classes=CLASSES, seed=1
     )
     draws = ut.value_draws(matrices, KAPPAS, zero_division=0.0)
-    common = {"keys": KEYS, "classifiers": CLASSIFIERS}
-    pairwise = ut.pairwise_table(
-        matrices, draws, **common, kappa_grid=[0, 1], settings=chosen, seed=1, zero_division=0.0
-    )
+    scope = ut.Scope(KEYS, CLASSIFIERS, KAPPAS, 0.0)
+    pairwise = ut.pairwise_table(matrices, draws, scope, kappa_grid=[0, 1], settings=chosen, seed=1)
     total = pairwise[["p_better", "p_equivalent", "p_worse"]].sum(axis=1)
     np.testing.assert_allclose(total, 1.0, atol=1e-9)
     # the error rate is better when lower: C (most accurate) beats A on it
@@ -159,10 +149,8 @@ def test_pairwise_ranks_and_companion_agree():
         & (pairwise["classifier_b"] == "A")
     ]
     assert float(row["p_better"].iloc[0]) > 0.95
-    ranks = ut.rank_table(draws, **common)
-    intervals = ut.interval_table(
-        cms, draws, **common, kappa_vectors=KAPPAS, settings=chosen, zero_division=0.0
-    )
+    ranks = ut.rank_table(draws, scope)
+    intervals = ut.interval_table(cms, draws, scope, settings=chosen)
     companion = ut.companion_table(intervals, ranks, classifiers=CLASSIFIERS, kappa_vectors=KAPPAS)
     assert list(companion["row"].unique()) == [*RANKING_ROWS, "pd p1"]
     np.testing.assert_allclose(companion.groupby("row")["p_first"].sum(), 1.0, atol=1e-9)
@@ -174,15 +162,7 @@ def test_within_table_orients_the_correlated_t_test():
     pred = predictions(n=600)
     folds, runs = ut.fold_matrices(confusion(pred), CLASSIFIERS, CLASSES)
     assert folds.shape == (3, 3, 3, 3) and runs == 1
-    table = ut.within_table(
-        folds,
-        runs,
-        keys=KEYS,
-        classifiers=CLASSIFIERS,
-        kappa_vectors=KAPPAS,
-        rope=0.01,
-        zero_division=0.0,
-    )
+    table = ut.within_table(folds, runs, ut.Scope(KEYS, CLASSIFIERS, KAPPAS, 0.0), rope=0.01)
     total = table[["p_a_better", "p_equivalent", "p_b_better"]].sum(axis=1)
     np.testing.assert_allclose(total, 1.0, atol=1e-6)
     pick = table.set_index(["measure", "classifier_a", "classifier_b"])
@@ -236,13 +216,5 @@ def test_within_table_on_identical_folds_is_certain_equivalence():
     pred = predictions()
     folds, runs = ut.fold_matrices(confusion(pred), CLASSIFIERS, CLASSES)
     same = np.stack([folds[0], folds[0]])
-    table = ut.within_table(
-        same,
-        runs,
-        keys=KEYS,
-        classifiers=["A", "A2"],
-        kappa_vectors=KAPPAS,
-        rope=0.01,
-        zero_division=0.0,
-    )
+    table = ut.within_table(same, runs, ut.Scope(KEYS, ["A", "A2"], KAPPAS, 0.0), rope=0.01)
     assert (table["verdict"] == "equivalent").all() and (table["p_equivalent"] == 1.0).all()

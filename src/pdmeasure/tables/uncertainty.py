@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations, permutations
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from pdmeasure import uncertainty as unc
-from pdmeasure._validation import ZeroDivision
+from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
 from pdmeasure.measures.preference import class_precision_recall
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.stats import lower_is_better
@@ -164,26 +164,46 @@ def value_draws(
     return {key: np.asarray(drawn[_draw_key(*key)], dtype=float) for key in keys}
 
 
+@dataclass(frozen=True)
+class Scope:
+    """What the tables of one engine and dataset share.
+
+    Attributes
+    ----------
+    keys : mapping of str to str
+        The ``engine`` and ``dataset`` cells of every row.
+    classifiers : sequence of str
+        The classifiers, in table order (the order of the draws' last axis).
+    kappa_vectors : mapping of str to sequence of float
+        The dataset's named kappa vectors (the pd rows besides the default).
+    zero_division : {"nan", 0.0, 1.0}
+        The measures' zero-division policy.
+    """
+
+    keys: Mapping[str, str]
+    classifiers: Sequence[str]
+    kappa_vectors: Mapping[str, Sequence[float]] = field(default_factory=dict)
+    zero_division: float | str = ZERO_DIVISION_DEFAULT
+
+
 def interval_table(
     pooled: np.ndarray,
     draws: Mapping[tuple[str, str], np.ndarray],
+    scope: Scope,
     *,
-    keys: Mapping[str, str],
-    classifiers: Sequence[str],
-    kappa_vectors: Mapping[str, Sequence[float]],
     settings: Mapping,
-    zero_division: float | str,
 ) -> pd.DataFrame:
     """Point value and interval of every measure row of every classifier.
 
     The point value is computed as in ``measures.csv`` (:func:`pd_rows` on the pooled
     matrices); the interval is :func:`pdmeasure.uncertainty.interval` of the draws at
-    ``uncertainty.level``. ``keys`` gives the ``engine`` and ``dataset`` cells.
+    ``uncertainty.level``.
     """
+    keys, classifiers = scope.keys, scope.classifiers
     level = float(settings["level"])
     parts = []
     for measure, kappa, written, values in pd_rows(
-        pooled, dict(kappa_vectors), zero_division=zero_division
+        pooled, dict(scope.kappa_vectors), zero_division=scope.zero_division
     ):
         lower, upper = unc.interval(draws[(measure, kappa)], level, axis=0)
         parts.append(
@@ -231,13 +251,11 @@ def _pair_rows(keys, measure, kappa, classifiers, better, equivalent, worse, rop
 def pairwise_table(
     matrices: np.ndarray,
     draws: Mapping[tuple[str, str], np.ndarray],
+    scope: Scope,
     *,
-    keys: Mapping[str, str],
-    classifiers: Sequence[str],
     kappa_grid: Sequence[float] | None,
     settings: Mapping,
     seed: int,
-    zero_division: float | str,
 ) -> pd.DataFrame:
     """Pairwise probabilities of every measure row, then the preference-robust rows.
 
@@ -249,6 +267,7 @@ def pairwise_table(
     (:func:`pdmeasure.uncertainty.preference_robust`), with ``rope`` 0 and ``p_equivalent`` the
     probability of a tie.
     """
+    keys, classifiers = scope.keys, scope.classifiers
     rope, method = float(settings["rope"]), settings["method"]
     rows = []
     for (measure, kappa), values in draws.items():
@@ -264,7 +283,7 @@ def pairwise_table(
     for name, region, grid in regions:
         wins = np.asarray(
             unc.preference_robust(
-                matrices, region=region, grid=grid, seed=seed, zero_division=zero_division
+                matrices, region=region, grid=grid, seed=seed, zero_division=scope.zero_division
             ),
             dtype=float,
         )
@@ -276,9 +295,8 @@ def pairwise_table(
 
 def posterior_table(
     values: np.ndarray,
+    scope: Scope,
     *,
-    keys: Mapping[str, str],
-    classifiers: Sequence[str],
     rope: float,
     measure: str = PD,
     kappa: str = DEFAULT_KAPPA,
@@ -290,6 +308,7 @@ def posterior_table(
     ``values`` are the draws ``(draws, K)`` of ``measure`` at ``kappa`` (pd at the default
     kappa, the figure's measure, by default).
     """
+    keys, classifiers = scope.keys, scope.classifiers
     better, equivalent, worse = unc.pairwise_probabilities(
         values, rope=rope, higher_is_better=not lower_is_better(measure)
     )
@@ -321,13 +340,9 @@ def posterior_table(
     return pd.concat(parts, ignore_index=True)[list(POSTERIOR_COLUMNS)]
 
 
-def rank_table(
-    draws: Mapping[tuple[str, str], np.ndarray],
-    *,
-    keys: Mapping[str, str],
-    classifiers: Sequence[str],
-) -> pd.DataFrame:
+def rank_table(draws: Mapping[tuple[str, str], np.ndarray], scope: Scope) -> pd.DataFrame:
     """P(classifier k has rank r), r = 1 (best) .. K, per measure row; ties share ranks."""
+    keys, classifiers = scope.keys, scope.classifiers
     parts = []
     n = len(classifiers)
     for (measure, kappa), values in draws.items():
@@ -373,16 +388,7 @@ def fold_matrices(
     return np.stack(stacks), int(folds["repeat"].nunique())
 
 
-def within_table(
-    folds: np.ndarray,
-    runs: int,
-    *,
-    keys: Mapping[str, str],
-    classifiers: Sequence[str],
-    kappa_vectors: Mapping[str, Sequence[float]],
-    rope: float,
-    zero_division: float | str,
-) -> pd.DataFrame:
+def within_table(folds: np.ndarray, runs: int, scope: Scope, *, rope: float) -> pd.DataFrame:
     """The correlated Bayesian t-test on the per-fold scores of every pair (a < b in order).
 
     ``folds`` is (K, F, C, C) from :func:`fold_matrices`; the scores are every registry
@@ -390,11 +396,12 @@ def within_table(
     ``runs`` is the number of CV repeats (the test's correlation is 1 / folds per repeat).
     A pair with a NaN fold score (``zero_division: nan``) gets NaN probabilities.
     """
+    keys, classifiers = scope.keys, scope.classifiers
     n_classifiers, n_folds = folds.shape[:2]
     flat = folds.reshape(n_classifiers * n_folds, *folds.shape[2:])
     rows = []
     for measure, kappa, _, values in pd_rows(
-        flat, dict(kappa_vectors), zero_division=zero_division
+        flat, dict(scope.kappa_vectors), zero_division=scope.zero_division
     ):
         scores = np.asarray(values, dtype=float).reshape(n_classifiers, n_folds)
         for a, b in combinations(range(n_classifiers), 2):
@@ -503,55 +510,47 @@ def dataset_tables(
     matrices : ndarray, shape (D, K, C, C)
         The drawn matrices.
     """
-    by_key = pooled_matrices(confusion, {dataset: classes})
-    pooled = np.stack([by_key[(engine, dataset, c)] for c in classifiers])
-    seed = stream_seed(settings["seed"], engine, dataset)
-    matrices = draw_matrices(
-        settings,
-        pooled=pooled,
-        predictions=predictions,
-        classifiers=classifiers,
-        classes=classes,
-        seed=seed,
-    )
+    scope = Scope({"engine": engine, "dataset": dataset}, classifiers, kappa_vectors, zero_division)
+    pooled, matrices, seed = _drawn(confusion, predictions, scope, classes, settings)
     draws = value_draws(matrices, kappa_vectors, zero_division=zero_division)
-    common: dict[str, Any] = {
-        "keys": {"engine": engine, "dataset": dataset},
-        "classifiers": classifiers,
-    }
-    rope, zd = settings["rope"], zero_division
+    folds = fold_matrices(confusion, classifiers, classes)
     tables = {
-        "intervals": interval_table(
-            pooled,
-            draws,
-            **common,
-            kappa_vectors=kappa_vectors,
-            settings=settings,
-            zero_division=zd,
-        ),
-        "ranks": rank_table(draws, **common),
+        "intervals": interval_table(pooled, draws, scope, settings=settings),
+        "ranks": rank_table(draws, scope),
         "pairwise": pairwise_table(
-            matrices,
-            draws,
-            **common,
-            kappa_grid=kappa_grid,
-            settings=settings,
-            seed=seed,
-            zero_division=zd,
+            matrices, draws, scope, kappa_grid=kappa_grid, settings=settings, seed=seed
         ),
-        "within": within_table(
-            *fold_matrices(confusion, classifiers, classes),
-            **common,
-            kappa_vectors=kappa_vectors,
-            rope=rope,
-            zero_division=zd,
-        ),
-        "posterior": posterior_table(draws[(PD, DEFAULT_KAPPA)], **common, rope=rope),
+        "within": within_table(*folds, scope, rope=settings["rope"]),
+        "posterior": posterior_table(draws[(PD, DEFAULT_KAPPA)], scope, rope=settings["rope"]),
     }
     tables["table_csv"] = companion_table(
         tables["intervals"], tables["ranks"], classifiers=classifiers, kappa_vectors=kappa_vectors
     )
     return tables, matrices
+
+
+def _drawn(
+    confusion: pd.DataFrame,
+    predictions: pd.DataFrame | None,
+    scope: Scope,
+    classes: Sequence[str],
+    settings: Mapping,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The pooled matrices (K, C, C) of :func:`dataset_tables`, their draws (D, K, C, C) and
+    the seed of the engine and dataset's random stream."""
+    engine, dataset = scope.keys["engine"], scope.keys["dataset"]
+    by_key = pooled_matrices(confusion, {dataset: classes})
+    pooled = np.stack([by_key[(engine, dataset, c)] for c in scope.classifiers])
+    seed = stream_seed(settings["seed"], engine, dataset)
+    matrices = draw_matrices(
+        settings,
+        pooled=pooled,
+        predictions=predictions,
+        classifiers=scope.classifiers,
+        classes=classes,
+        seed=seed,
+    )
+    return pooled, matrices, seed
 
 
 def explorer_draws(
