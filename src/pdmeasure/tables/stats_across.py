@@ -218,39 +218,69 @@ def compare_across_datasets(
         raise ValueError(f"alpha must be in (0, 1), got {alpha}")
     named = frame.copy()
     named["value"] = named["value"].astype("float64")
+    notes = _refused_names(named, kappa_vectors or {})
+    parts: list[AcrossTables] = []
+    for engine, by_engine in named.groupby("engine", sort=False):
+        order = _classifier_order(engine, by_engine, classifiers or {})
+        if order:
+            parts += _compare_engine(engine, by_engine, order, notes, alpha)
+    if named.empty:
+        raise ValueError("the measures table is empty")
+    return _assembled(parts, alpha)
+
+
+def _refused_names(named: pd.DataFrame, kappa_vectors: Mapping) -> dict[str, str]:
+    """Kappa names whose vectors differ across datasets -> the note saying so; a warning
+    for each such name that the table has pd rows of."""
     notes = {
         name: not_pooled_note(name, vectors)
-        for name, vectors in differing_kappa_vectors(kappa_vectors or {}).items()
+        for name, vectors in differing_kappa_vectors(kappa_vectors).items()
     }
     present = set(named.loc[named["measure"] == PD, "kappa"])
     for name, note in notes.items():
         if name in present:
             _log.warning("preference_driven at kappa vector %r: %s", name, note)
-    parts: list[AcrossTables] = []
-    for engine, by_engine in named.groupby("engine", sort=False):
-        order = list((classifiers or {}).get(engine) or pd.unique(by_engine["classifier"]))
-        unknown = set(by_engine["classifier"]) - set(order)
-        if unknown:
-            raise ValueError(f"engine {engine}: classifiers {sorted(unknown)} not configured")
-        if len(order) < 2:  # nothing to compare: no ranks, tests or CD rows for this engine
-            _log.warning(
-                "engine %s has a single classifier (%s): no comparison across datasets",
-                engine,
-                ", ".join(order),
-            )
+    return notes
+
+
+def _classifier_order(engine: str, rows: pd.DataFrame, classifiers: Mapping) -> list[str]:
+    """The engine's configured classifier order (else order of appearance); empty, with a
+    warning, when it has a single classifier, so nothing to compare."""
+    order = list(classifiers.get(engine) or pd.unique(rows["classifier"]))
+    unknown = set(rows["classifier"]) - set(order)
+    if unknown:
+        raise ValueError(f"engine {engine}: classifiers {sorted(unknown)} not configured")
+    if len(order) < 2:  # nothing to compare: no ranks, tests or CD rows for this engine
+        _log.warning(
+            "engine %s has a single classifier (%s): no comparison across datasets",
+            engine,
+            ", ".join(order),
+        )
+        return []
+    return order
+
+
+def _compare_engine(
+    engine: str, rows: pd.DataFrame, order: list[str], notes: dict[str, str], alpha: float
+) -> list[AcrossTables]:
+    """The tables of every (measure, kappa) of one engine's rows."""
+    parts = []
+    for (measure, kappa), group in rows.groupby(["measure", "kappa"], sort=False):
+        if group.duplicated(["dataset", "classifier"]).any():
+            raise ValueError(f"{engine}/{measure}/{kappa}: duplicate dataset-classifier rows")
+        keys = {"engine": engine, "measure": measure, "kappa": kappa}
+        if measure == PD and kappa in notes:
+            parts.append(_not_pooled(keys, notes[kappa], len(order)))
             continue
-        for (measure, kappa), group in by_engine.groupby(["measure", "kappa"], sort=False):
-            if group.duplicated(["dataset", "classifier"]).any():
-                raise ValueError(f"{engine}/{measure}/{kappa}: duplicate dataset-classifier rows")
-            keys = {"engine": engine, "measure": measure, "kappa": kappa}
-            if measure == PD and kappa in notes:
-                parts.append(_not_pooled(keys, notes[kappa], len(order)))
-                continue
-            table = group.pivot(index="dataset", columns="classifier", values="value")
-            table = table.reindex(index=pd.unique(group["dataset"]), columns=order)
-            parts.append(_compare_one(table, keys=keys, alpha=alpha))
-    if named.empty:
-        raise ValueError("the measures table is empty")
+        table = group.pivot(index="dataset", columns="classifier", values="value")
+        table = table.reindex(index=pd.unique(group["dataset"]), columns=order)
+        parts.append(_compare_one(table, keys=keys, alpha=alpha))
+    return parts
+
+
+def _assembled(parts: list[AcrossTables], alpha: float) -> AcrossTables:
+    """The parts' tables concatenated in their schemas' column order, with
+    ``can_reach_alpha`` on the omnibus and post-hoc tables."""
     columns = (RANK_COLUMNS, OMNIBUS_COLUMNS, POSTHOC_COLUMNS, CD_COLUMNS)
     tables = []
     for i, cols in enumerate(columns):
