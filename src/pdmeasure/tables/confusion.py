@@ -137,6 +137,40 @@ def read_long(path: str | os.PathLike[str]) -> pd.DataFrame:
     return frame
 
 
+def _checked_matrix(key, cm, classes: Mapping[str, Sequence[str]]) -> tuple[list[str], np.ndarray]:
+    """The class names of ``key``'s dataset and its matrix, checked (see
+    :func:`undefined_precision`'s Raises)."""
+    if not (isinstance(key, tuple) and len(key) == 3):
+        raise ValueError(f"key {key!r} is not an (engine, dataset, classifier) triple")
+    engine, dataset, classifier = key
+    if dataset not in classes:
+        raise ValueError(f"{engine}/{dataset}/{classifier}: no class list for dataset {dataset!r}")
+    names = list(classes[dataset])
+    cm = np.asarray(cm)
+    if cm.shape != (len(names), len(names)):
+        raise ValueError(
+            f"{engine}/{dataset}/{classifier}: matrix shape {cm.shape} does "
+            f"not match the {len(names)} classes {names}"
+        )
+    return names, cm
+
+
+def _undefined_cases(cm: np.ndarray, names: list[str], *, recall: bool) -> list[tuple]:
+    """``(class, measure, reason)`` of each 0/0 precision (and recall) of one matrix."""
+    predicted = cm.sum(axis=0)  # TP + FP per class
+    actual = cm.sum(axis=1)  # TP + FN per class
+    total = int(cm.sum())
+    cases = []
+    for i, name in enumerate(names):
+        if predicted[i] == 0:
+            reason = f"never predicted (0 of {total} predictions; {int(actual[i])} actual)"
+            cases.append((name, "precision", f"{reason}: TP + FP = 0, precision is 0/0"))
+        if recall and actual[i] == 0:
+            reason = f"never an actual class (0 of {total} samples; {int(predicted[i])} predicted)"
+            cases.append((name, "recall", f"{reason}: TP + FN = 0, recall is 0/0"))
+    return cases
+
+
 #: Columns of :func:`undefined_precision`, in order.
 UNDEFINED_COLUMNS = ("engine", "dataset", "classifier", "class", "measure", "reason")
 
@@ -182,45 +216,6 @@ def undefined_precision(
     """
     rows = []
     for key, cm in pooled.items():
-        if not (isinstance(key, tuple) and len(key) == 3):
-            raise ValueError(f"key {key!r} is not an (engine, dataset, classifier) triple")
-        engine, dataset, classifier = key
-        if dataset not in classes:
-            raise ValueError(
-                f"{engine}/{dataset}/{classifier}: no class list for dataset {dataset!r}"
-            )
-        names = list(classes[dataset])
-        cm = np.asarray(cm)
-        if cm.shape != (len(names), len(names)):
-            raise ValueError(
-                f"{engine}/{dataset}/{classifier}: matrix shape {cm.shape} does "
-                f"not match the {len(names)} classes {names}"
-            )
-        predicted = cm.sum(axis=0)  # TP + FP per class
-        actual = cm.sum(axis=1)  # TP + FN per class
-        for i, name in enumerate(names):
-            if predicted[i] == 0:
-                rows.append(
-                    (
-                        engine,
-                        dataset,
-                        classifier,
-                        name,
-                        "precision",
-                        f"never predicted (0 of {int(cm.sum())} predictions; "
-                        f"{int(actual[i])} actual): TP + FP = 0, precision is 0/0",
-                    )
-                )
-            if recall and actual[i] == 0:
-                rows.append(
-                    (
-                        engine,
-                        dataset,
-                        classifier,
-                        name,
-                        "recall",
-                        f"never an actual class (0 of {int(cm.sum())} samples; "
-                        f"{int(predicted[i])} predicted): TP + FN = 0, recall is 0/0",
-                    )
-                )
+        names, cm = _checked_matrix(key, cm, classes)
+        rows += [(*key, *case) for case in _undefined_cases(cm, names, recall=recall)]
     return pd.DataFrame(rows, columns=list(UNDEFINED_COLUMNS), dtype=object)
