@@ -94,10 +94,9 @@ def explorer_data(
     zero_division : {0.0, 1.0, "nan"}
         Value of a 0/0 precision or recall, in Python and in the page alike.
     uncertainty : mapping, optional
-        Draws of each classifier's per-class precision and recall, with the interval's
-        ``level`` and ``method`` (``pdmeasure.tables.uncertainty.explorer_draws``):
-        the page then shows pd's interval and each classifier's probability of ranking first
-        at the kappa currently set (pd is linear in them, eq. 30).
+        Draws of each classifier's per-class precision and recall with the interval's
+        ``level`` and ``method`` (``pdmeasure.tables.uncertainty.explorer_draws``): the page
+        then shows pd's interval and P(ranked first) at the kappa set (pd is linear, eq. 30).
 
     Returns
     -------
@@ -114,9 +113,45 @@ def explorer_data(
     """
     zd = check_zero_division(zero_division)
     names, cms = _checked_matrices(matrices, labels)
-    grid = [float(v) for v in grid_values] if grid_values is not None else default_grid(len(labels))
+    grid = _checked_grid(grid_values, len(labels))
+    analysis = _analysis(cms, grid, zd, dataset, labels)
+    data = {
+        **_matrix_block(names, cms, labels, dataset),
+        "zero_division": "nan" if math.isnan(zd) else zd,
+        "grid": grid,
+        "n_vectors": len(grid) ** len(labels),
+        "bin_width": HISTOGRAM_BIN_WIDTH,
+        "excluded": list(analysis.excluded),
+        "histograms": _grid_histograms(analysis),
+        "wins": _pair_wins(analysis, names),
+    }
+    if uncertainty is not None:
+        data["uncertainty"] = _uncertainty_block(uncertainty, names, len(labels))
+    return data
+
+
+def _matrix_block(names: list[str], cms: dict, labels: Sequence[str], dataset: str) -> dict:
+    """The page's dataset, labels, classifiers, matrices and default kappa (class shares)."""
+    actual = cms[names[0]].sum(axis=1)
+    return {
+        "dataset": str(dataset),
+        "labels": [str(label) for label in labels],
+        "classifiers": names,
+        "matrices": {name: cms[name].tolist() for name in names},
+        "default_kappa": (actual / actual.sum()).tolist(),
+    }
+
+
+def _checked_grid(grid_values: Sequence[float] | None, n_classes: int) -> list[float]:
+    """The kappa grid's values (default :func:`default_grid`), each checked to lie in [0, 1]."""
+    grid = [float(v) for v in grid_values] if grid_values is not None else default_grid(n_classes)
     if not all(0.0 <= v <= 1.0 for v in grid):  # also refuses NaN
         raise ValueError(f"kappa grid values must lie in [0, 1], got {grid}")
+    return grid
+
+
+def _analysis(cms, grid: list[float], zd: float, dataset: str, labels) -> DatasetAnalysis:
+    """The exact analysis of the page's kappa spaces: ``grid`` and uniform kappa."""
     analysis = DatasetAnalysis(
         cms,
         grid,
@@ -133,24 +168,7 @@ def explorer_data(
     # The page shows the grid and uniform kappa only: leave the analysis's fine grid out
     # rather than count it too.
     analysis.grids.pop("fine", None)
-    actual = cms[names[0]].sum(axis=1)
-    data = {
-        "dataset": str(dataset),
-        "labels": [str(label) for label in labels],
-        "classifiers": names,
-        "matrices": {name: cms[name].tolist() for name in names},
-        "default_kappa": (actual / actual.sum()).tolist(),
-        "zero_division": "nan" if math.isnan(zd) else zd,
-        "grid": grid,
-        "n_vectors": len(grid) ** len(labels),
-        "bin_width": HISTOGRAM_BIN_WIDTH,
-        "excluded": list(analysis.excluded),
-        "histograms": _grid_histograms(analysis),
-        "wins": _pair_wins(analysis, names),
-    }
-    if uncertainty is not None:
-        data["uncertainty"] = _uncertainty_block(uncertainty, names, len(labels))
-    return data
+    return analysis
 
 
 def _checked_matrices(
