@@ -55,6 +55,14 @@ def competition_ranks(values: Sequence[float], decimals: int = TABLE_DECIMALS) -
     return rankdata(-printed, method="min", nan_policy="omit")
 
 
+def _looked_up(lookup: pd.Series, key: tuple[str, str, str], where: str) -> float:
+    """The value of one ``(measure, kappa, classifier)``; ValueError naming it when missing."""
+    try:
+        return float(lookup.loc[key])
+    except KeyError:
+        raise ValueError(f"measures.csv has no {key[0]!r} (kappa {key[1]!r}) for {where}") from None
+
+
 def ranking_table(
     measures: pd.DataFrame,
     *,
@@ -92,15 +100,9 @@ def ranking_table(
         raise ValueError(f"measures for {engine}/{dataset} contain duplicate rows")
     parts = []
     for label, measure, kappa in table_rows(kappa_vectors):
-        values = []
-        for classifier in classifiers:
-            try:
-                values.append(float(lookup.loc[(measure, kappa, classifier)]))
-            except KeyError:
-                raise ValueError(
-                    f"measures.csv has no {measure!r} (kappa {kappa!r}) for "
-                    f"{engine}/{dataset}/{classifier}"
-                ) from None
+        values = [
+            _looked_up(lookup, (measure, kappa, c), f"{engine}/{dataset}/{c}") for c in classifiers
+        ]
         parts.append(
             pd.DataFrame(
                 {
