@@ -54,6 +54,48 @@ class KappaSearchResult:
     truncated: bool
 
 
+def _checked(
+    cms: ArrayLike, printed: ArrayLike, max_results: int | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``cms`` (M, C, C) and ``printed`` (M,) as float arrays, checked (see
+    :func:`search_kappa_grid`'s Raises)."""
+    cms = np.asarray(cms, dtype=float)
+    if cms.ndim != 3 or cms.shape[1] != cms.shape[2]:
+        raise ValueError(f"cms must be a stack of square matrices (M, C, C), got {cms.shape}")
+    printed = np.asarray(printed, dtype=float)
+    if printed.shape != (cms.shape[0],):
+        raise ValueError(
+            f"printed must have one value per matrix ({cms.shape[0]}), got shape {printed.shape}"
+        )
+    if np.isnan(printed).all():
+        raise ValueError("printed holds no number: nothing to reproduce")
+    if max_results is not None and max_results < 1:
+        raise ValueError(f"max_results must be positive, got {max_results}")
+    return cms, printed
+
+
+def _scan(grid, cms, printed, decimals, zero_division, max_results) -> tuple:
+    """The grid's reproducing vectors and their pd values (lists of chunks), the matches per
+    matrix, the vectors searched and whether ``max_results`` stopped the search early."""
+    targets = ~np.isnan(printed)
+    found_vectors, found_values = [], []
+    matches = np.zeros(cms.shape[0], dtype=np.int64)
+    n_found = n_searched = 0
+    for chunk in grid:
+        pd_values = M.preference_driven(cms[:, None], chunk, zero_division=zero_division)
+        ok = reproduces(pd_values, printed[:, None], decimals) & targets[:, None]  # (M, K)
+        matches += ok.sum(axis=1)
+        n_searched += len(chunk)
+        hit = ok[targets].all(axis=0)
+        if hit.any():
+            found_vectors.append(chunk[hit])
+            found_values.append(pd_values[:, hit].T)
+            n_found += int(hit.sum())
+        if max_results is not None and n_found >= max_results:
+            return found_vectors, found_values, matches, n_searched, n_searched < len(grid)
+    return found_vectors, found_values, matches, n_searched, False
+
+
 def search_kappa_grid(
     cms: ArrayLike,
     printed: ArrayLike,
@@ -103,41 +145,12 @@ def search_kappa_grid(
         If ``cms`` is not an ``(M, C, C)`` stack, ``printed`` does not have length M or has no
         number, or ``max_results`` is not positive.
     """
-    cms = np.asarray(cms, dtype=float)
-    if cms.ndim != 3 or cms.shape[1] != cms.shape[2]:
-        raise ValueError(f"cms must be a stack of square matrices (M, C, C), got {cms.shape}")
-    printed = np.asarray(printed, dtype=float)
-    if printed.shape != (cms.shape[0],):
-        raise ValueError(
-            f"printed must have one value per matrix ({cms.shape[0]}), got shape {printed.shape}"
-        )
-    targets = ~np.isnan(printed)
-    if not targets.any():
-        raise ValueError("printed holds no number: nothing to reproduce")
-    if max_results is not None and max_results < 1:
-        raise ValueError(f"max_results must be positive, got {max_results}")
-    n_classes = cms.shape[1]
-    grid = M.kappa_grid(values, n_classes, chunk_size=chunk_size)
-
-    found_vectors, found_values = [], []
-    matches = np.zeros(cms.shape[0], dtype=np.int64)
-    n_found = n_searched = 0
-    truncated = False
-    for chunk in grid:
-        pd_values = M.preference_driven(cms[:, None], chunk, zero_division=zero_division)
-        ok = reproduces(pd_values, printed[:, None], decimals) & targets[:, None]  # (M, K)
-        matches += ok.sum(axis=1)
-        n_searched += len(chunk)
-        hit = ok[targets].all(axis=0)
-        if hit.any():
-            found_vectors.append(chunk[hit])
-            found_values.append(pd_values[:, hit].T)
-            n_found += int(hit.sum())
-        if max_results is not None and n_found >= max_results:
-            truncated = n_searched < len(grid)
-            break
-
-    vectors = np.concatenate(found_vectors) if found_vectors else np.empty((0, n_classes))
+    cms, printed = _checked(cms, printed, max_results)
+    grid = M.kappa_grid(values, cms.shape[1], chunk_size=chunk_size)
+    found_vectors, found_values, matches, n_searched, truncated = _scan(
+        grid, cms, printed, decimals, zero_division, max_results
+    )
+    vectors = np.concatenate(found_vectors) if found_vectors else np.empty((0, cms.shape[1]))
     pd_found = np.concatenate(found_values) if found_values else np.empty((0, cms.shape[0]))
     if max_results is not None:
         vectors, pd_found = vectors[:max_results], pd_found[:max_results]
