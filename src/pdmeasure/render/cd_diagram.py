@@ -111,6 +111,21 @@ def plot_cd_diagram(
 
     fig, ax = _blank_figure(7.0, 1.6 + 0.45 * depth / _STEP)
     lo, hi = 1, max(k, int(math.ceil(r.max())))
+    _draw_axis(ax, lo, hi, cd)
+    base = -0.25 - 0.1 * len(groups)
+    _draw_labels(ax, names, r, ((left, lo - 0.25, "right"), (right, hi + 0.25, "left")), base)
+    for g, members in enumerate(groups):
+        y = -0.15 - 0.1 * g
+        ax.hlines(y, r[members[0]] - 0.03, r[members[-1]] + 0.03, color="black", lw=3.5)
+    ax.set_xlim(lo - 0.3, hi + 0.3)
+    ax.set_ylim(base - _STEP * max(len(left), len(right)), 0.9)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return fig
+
+
+def _draw_axis(ax, lo: int, hi: int, cd: float) -> None:
+    """The rank axis from ``lo`` to ``hi`` with its ticks, and the CD bar when ``cd`` is known."""
     ax.hlines(0, lo, hi, color="black", lw=1)
     for tick in range(lo, hi + 1):
         ax.vlines(tick, 0, 0.08, color="black", lw=1)
@@ -119,11 +134,12 @@ def plot_cd_diagram(
         ax.hlines(0.55, lo, lo + cd, color="black", lw=1.5)
         ax.vlines([lo, lo + cd], 0.5, 0.6, color="black", lw=1.5)
         ax.text(lo + cd / 2, 0.62, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
-    base = -0.25 - 0.1 * len(groups)
-    for side, labelled, x_text, align in (
-        (0, left, lo - 0.25, "right"),
-        (1, right, hi + 0.25, "left"),
-    ):
+
+
+def _draw_labels(ax, names: Sequence[str], r: np.ndarray, sides, base: float) -> None:
+    """Each classifier's name and rank, joined to its rank on the axis; ``sides`` gives the
+    classifiers of each side (left, then right), the x of their text and its alignment."""
+    for side, (labelled, x_text, align) in enumerate(sides):
         for level, i in enumerate(labelled):
             y = base - _STEP * level
             ax.plot([r[i], r[i], x_text], [0, y, y], color="black", lw=0.8)
@@ -135,14 +151,6 @@ def plot_cd_diagram(
                 va="center",
                 fontsize=9,
             )
-    for g, members in enumerate(groups):
-        y = -0.15 - 0.1 * g
-        ax.hlines(y, r[members[0]] - 0.03, r[members[-1]] + 0.03, color="black", lw=3.5)
-    ax.set_xlim(lo - 0.3, hi + 0.3)
-    ax.set_ylim(base - _STEP * max(len(left), len(right)), 0.9)
-    if title:
-        ax.set_title(title, fontsize=10)
-    return fig
 
 
 def cd_figure_from_table(
