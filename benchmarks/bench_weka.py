@@ -31,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from pdmeasure.pipeline.data.fetch import read_mirror
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine, weka_engine
 from pdmeasure.tables.confusion import confusion_matrix
 
@@ -47,15 +48,10 @@ def mirror() -> Path:
 
 
 def canonical(path: Path, name: str) -> pd.DataFrame:
-    """The canonical table (results/data/<name>.csv layout), read from the UCI file."""
-    manifest = json.loads((path / "MANIFEST.json").read_text())["datasets"][name]
-    return pd.read_csv(
-        path / manifest["file"],
-        header=None,
-        names=manifest["columns"],
-        dtype=str,
-        keep_default_na=False,
-    )
+    """The canonical table (results/data/<name>.csv layout), read from the UCI file by the
+    pipeline's own reader."""
+    uci_id = json.loads((path / "MANIFEST.json").read_text())["datasets"][name]["uci_id"]
+    return read_mirror(name, uci_id, path)[0]
 
 
 def spec(config: dict, name: str, engine: str) -> DatasetSpec:

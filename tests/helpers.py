@@ -244,17 +244,12 @@ def mirror_block(manifest: dict, name: str, **extra) -> dict:
 
 def mirror_table(mirror: Path, name: str):
     """The canonical table of UCI dataset ``name`` (results/data/<name>.csv layout), read
-    straight from the mirror's file, every value as text."""
-    import pandas as pd
+    from the mirror's file by the pipeline's own reader (checksum checked), every value as
+    text."""
+    from pdmeasure.pipeline.data.fetch import read_mirror
 
-    manifest = json.loads((mirror / "MANIFEST.json").read_text())["datasets"][name]
-    return pd.read_csv(
-        mirror / manifest["file"],
-        header=None,
-        names=manifest["columns"],
-        dtype=str,
-        keep_default_na=False,
-    )
+    uci_id = json.loads((mirror / "MANIFEST.json").read_text())["datasets"][name]["uci_id"]
+    return read_mirror(name, uci_id, mirror)[0]
 
 
 #: A class or classifier name that would run script if a page did not escape it.
