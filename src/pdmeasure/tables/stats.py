@@ -264,11 +264,15 @@ def comparison_keys(
     return keys
 
 
-def _nullable_bool(column: pd.Series, where: str) -> pd.Series:
-    """``True``/``False``/empty text as a nullable boolean column (empty -> ``pd.NA``)."""
-    unknown = set(column) - {"True", "False", ""}
+def _booleans(column: pd.Series, where: str, *, nullable: bool) -> pd.Series:
+    """``True``/``False`` text as booleans; with ``nullable``, empty text too, as ``pd.NA``
+    of a nullable boolean column."""
+    allowed = {"True", "False", ""} if nullable else {"True", "False"}
+    unknown = set(column) - allowed
     if unknown:
         raise ValueError(f"{where} has non-boolean values {unknown}")
+    if not nullable:
+        return column == "True"
     return column.map({"True": True, "False": False, "": pd.NA}).astype("boolean")
 
 
@@ -278,13 +282,12 @@ def read_stats_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     (``can_reach_alpha``: nullable, empty -> ``pd.NA``)."""
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     for column in frame.columns:
-        if column in _BOOL_COLUMNS:
-            unknown = set(frame[column]) - {"True", "False"}
-            if unknown:
-                raise ValueError(f"{path}: column {column} has non-boolean values {unknown}")
-            frame[column] = frame[column] == "True"
-        elif column in _NULLABLE_BOOL_COLUMNS:
-            frame[column] = _nullable_bool(frame[column], f"{path}: column {column}")
+        if column in _BOOL_COLUMNS or column in _NULLABLE_BOOL_COLUMNS:
+            frame[column] = _booleans(
+                frame[column],
+                f"{path}: column {column}",
+                nullable=column in _NULLABLE_BOOL_COLUMNS,
+            )
         elif column not in _TEXT_COLUMNS:
             frame[column] = text_to_float(frame[column])
     return frame
