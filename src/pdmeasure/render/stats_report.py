@@ -100,14 +100,20 @@ def significance_markdown(table: pd.DataFrame, *, alpha: float) -> str:
     return "\n".join(lines)
 
 
+def _significant_by(group: pd.DataFrame, test: str) -> pd.Series:
+    """Whether each row of a significance table lists ``test`` in ``significant_by``."""
+    return group["significant_by"].str.split(";").apply(lambda tests: test in tests)
+
+
 def _marked(group: pd.DataFrame, test: str) -> list[str]:
     """The ``p_<test>`` column of a significance table, bold where ``significant_by`` lists
     the test."""
-    hits = group["significant_by"].str.split(";").apply(lambda tests: test in tests)
+    hits = _significant_by(group, test)
     return [_p(v, hit) for v, hit in zip(group[f"p_{test}"], hits, strict=True)]
 
 
 def _omnibus_cells(omnibus: pd.DataFrame) -> dict:
+    """Test title -> its p-value as text, bold where the table marks it significant."""
     return {
         TEST_TITLES[t]: _p(p, significant)
         for t, p, significant in omnibus[["test", "p_value", "significant"]].itertuples(False)
@@ -159,7 +165,7 @@ def _within_summary(sig: pd.DataFrame) -> pd.DataFrame:
         row = {"measure": measure_label(measure, kappa)}
         for column in [c for c in sig.columns if c.startswith("p_")]:
             test = column[2:]
-            hits = group[group["significant_by"].str.split(";").apply(lambda t, x=test: x in t)]
+            hits = group[_significant_by(group, test)]
             row[TEST_TITLES[test]] = _pairs(hits) if group[column].notna().any() else "n/a"
         rows.append(row)
     return pd.DataFrame(rows)
@@ -231,10 +237,7 @@ def headline_text(across: AcrossTables, significance: pd.DataFrame) -> str:
             if omni.empty:
                 continue
             name = measure_label(measure, kappa)
-            omnibus = ", ".join(
-                f"{TEST_TITLES[t]} p = {_p(p, significant)}"
-                for t, p, significant in omni[["test", "p_value", "significant"]].itertuples(False)
-            )
+            omnibus = ", ".join(f"{t} p = {p}" for t, p in _omnibus_cells(omni).items())
             post_sig = {TEST_TITLES[t]: _posthoc_cell(post, t) for t in POSTHOC_TESTS}
             lines.append(
                 f"- **{engine}, {name}, across datasets** ({omnibus}); significant "
