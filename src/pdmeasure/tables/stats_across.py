@@ -285,7 +285,7 @@ def _assembled(parts: list[AcrossTables], alpha: float) -> AcrossTables:
     tables = []
     for i, cols in enumerate(columns):
         frames = [p[i] for p in parts if len(p[i])]
-        table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["min_p"])
+        table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(cols))
         if "can_reach_alpha" in cols:
             table["can_reach_alpha"] = _can_reach(table["min_p"], alpha)
         tables.append(table.reindex(columns=list(cols)))
