@@ -14,6 +14,10 @@ directory and reports, in one run:
 * 100 classifiers with ``--by`` on a 10-million-row file against the same file without
   ``--by``; target: the same throughput within 20 %.
 
+Labels are of one length per column (``class_0``, ``model_07``), which the reader groups as
+fixed-width keys; the middle CSV size and ``--by`` are measured again with labels of several
+lengths (``class_1`` to ``class_512``, ``model_7``), which take the variable-width keys.
+
 Times are the best of ``--repeat`` runs in this process, ours and the baseline called in
 turn in each round so that a change of load falls on both (the machine is shared: run it
 with ``nice``). Each ratio is given in wall time (what a user waits) and in CPU time of the
@@ -47,20 +51,30 @@ from timing import best_times  # noqa: E402
 CLASSES = 10
 
 
-def write_files(directory: Path, rows: int, groups: int = 0, seed: int = 0) -> Path:
+def names(prefix: str, n: int, lengths: str) -> list[str]:
+    """``n`` label texts: of one length (``class_0``, ``model_007``), which the reader groups as
+    fixed-width keys, or of several (``class_1`` to ``class_512``, ``model_7``)."""
+    if lengths == "one":
+        return [f"{prefix}_{i:0{len(str(n - 1))}d}" for i in range(n)]
+    return [f"{prefix}_{2**i if prefix == 'class' else i}" for i in range(n)]
+
+
+def write_files(
+    directory: Path, rows: int, groups: int = 0, seed: int = 0, lengths: str = "one"
+) -> Path:
     """A CSV (and a Parquet file of the same table) of ``rows`` predictions; returns the CSV."""
     rng = np.random.default_rng(seed)
-    labels = pa.array([f"class_{i}" for i in range(CLASSES)])
+    labels = pa.array(names("class", CLASSES, lengths))
     true = rng.integers(0, CLASSES, rows, dtype=np.int32)
     pred = np.where(rng.random(rows) < 0.7, true, rng.integers(0, CLASSES, rows, dtype=np.int32))
     columns = {"id": pa.array(np.arange(rows))}
     if groups:
-        names = pa.array([f"model_{i:03d}" for i in range(groups)])
-        columns["model"] = names.take(pa.array(rng.integers(0, groups, rows, dtype=np.int32)))
+        models = pa.array(names("model", groups, lengths))
+        columns["model"] = models.take(pa.array(rng.integers(0, groups, rows, dtype=np.int32)))
     columns["true"] = labels.take(pa.array(true))
     columns["pred"] = labels.take(pa.array(pred))
     table = pa.table(columns)
-    path = directory / f"predictions_{rows}_{groups}.csv"
+    path = directory / f"predictions_{rows}_{groups}_{lengths}.csv"
     pacsv.write_csv(table, path, write_options=pacsv.WriteOptions(quoting_style="none"))
     pq.write_table(table, path.with_suffix(".parquet"))
     return path
@@ -120,10 +134,26 @@ def throughput_rows(directory: Path, sizes: list[int], repeat: int) -> list[list
     return table
 
 
+def several_lengths_row(directory: Path, rows: int, repeat: int) -> list[list[str]]:
+    """The CSV throughput with labels of several lengths (variable-width keys)."""
+    path = str(write_files(directory, rows, lengths="several"))
+    ours, base = best_times(
+        [
+            lambda: stream_predictions(path, "true", "pred", None, None),
+            lambda: pd.read_csv(path, usecols=["true", "pred"]),
+        ],
+        repeat,
+    )
+    return [
+        [f"{rows / 1e6:g}M rows CSV, labels of several lengths", *_speeds(rows, ours, base),
+         "(pandas.read_csv)", ">= 0.7x"]
+    ]  # fmt: skip
+
+
 def memory_rows(directory: Path, rows: int) -> list[list[str]]:
     """Peak RSS of the command on the largest CSV, and of the command on a tiny matrix."""
     command = [sys.executable, "-m", "pdmeasure"]
-    path = directory / f"predictions_{rows}_0.csv"
+    path = directory / f"predictions_{rows}_0_one.csv"
     if not path.exists():
         write_files(directory, rows)
     tiny = directory / "tiny.json"
@@ -138,9 +168,9 @@ def memory_rows(directory: Path, rows: int) -> list[list[str]]:
     ]  # fmt: skip
 
 
-def by_rows(directory: Path, rows: int, repeat: int) -> list[list[str]]:
+def by_rows(directory: Path, rows: int, repeat: int, lengths: str) -> list[list[str]]:
     """100 classifiers with ``--by`` against the same file read as one classifier."""
-    path = str(write_files(directory, rows, groups=100))
+    path = str(write_files(directory, rows, groups=100, lengths=lengths))
     matrices, _, _ = stream_predictions(path, "true", "pred", "model", None)
     assert len(matrices) == 100
     grouped, single = best_times(
@@ -151,7 +181,8 @@ def by_rows(directory: Path, rows: int, repeat: int) -> list[list[str]]:
         repeat,
     )
     return [
-        [f"--by: 100 classifiers, {CLASSES} classes, {rows / 1e6:g}M rows",
+        [f"--by: 100 classifiers, {CLASSES} classes, {rows / 1e6:g}M rows"
+         + ("" if lengths == "one" else ", labels of several lengths"),
          *_speeds(rows, grouped, single), "(the same file without --by)", ">= 0.8x"]
     ]  # fmt: skip
 
@@ -166,8 +197,10 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory(prefix="bench_stream_") as tmp:
         directory = Path(tmp)
         table = throughput_rows(directory, sizes, args.repeat)
+        table += several_lengths_row(directory, sorted(sizes)[len(sizes) // 2], args.repeat)
         table += memory_rows(directory, max(sizes))
-        table += by_rows(directory, int(args.by_rows), args.repeat)
+        for lengths in ("one", "several"):
+            table += by_rows(directory, int(args.by_rows), args.repeat, lengths)
     print("| workload | ours | baseline | ratio (wall) | ratio (CPU) | baseline is | target |")
     print("|---|---|---|---|---|---|---|")
     for row in table:

@@ -120,6 +120,52 @@ def test_pyarrow_and_standard_library_readers_give_the_same_matrices(
         np.testing.assert_array_equal(fast[group], expected(model, true, pred, LABELS, group))
 
 
+@pytest.mark.parametrize("count_rows", [1, 7, 1 << 18])
+def test_labels_of_one_length_and_of_several_give_the_same_matrices(
+    tmp_path, monkeypatch, count_rows
+):
+    # Same-length labels are grouped as fixed-width keys; a tally whose blocks have labels of
+    # another length, or of several, keeps variable-length ones.
+    model, true, pred = (column.astype("U8") for column in rows(600, seed=3))
+    true[300:] = np.char.replace(true[300:], "k", "kk")  # longer, one length per block
+    pred[450:] = np.char.replace(pred[450:], "k1", "long_k1")  # several lengths
+    model[500:] = np.char.add(model[500:], "x")
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    monkeypatch.setattr(stream, "BLOCK_BYTES", 200)
+    monkeypatch.setattr(stream, "COUNT_ROWS", count_rows)
+    widths = []
+    fixed_width = stream._fixed_width
+
+    def recorded(chunks):
+        keys = fixed_width(chunks)
+        widths.append(keys.type)
+        return keys
+
+    monkeypatch.setattr(stream, "_fixed_width", recorded)
+    matrices, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    kinds = {pa.types.is_fixed_size_binary(t) for t in widths}
+    assert kinds == ({True, False} if count_rows < 600 else {False})  # one tally: all lengths
+    order = sorted(set(true) | set(pred))
+    assert labels == order
+    assert list(matrices) == list(dict.fromkeys(model))  # first appearance
+    for group in matrices:
+        np.testing.assert_array_equal(matrices[group], expected(model, true, pred, order, group))
+
+
+def test_fixed_width_keys_share_the_labels_bytes():
+    labels = pa.array([b"zz", b"ab", b"cd", b"ab", b"ef"], pa.binary())
+    sliced = labels.slice(1, 3)  # an array offset and a first label at byte 2
+    keys = stream._fixed_width([sliced, pa.array([b"gh"], pa.binary())])
+    assert keys.type == pa.binary(2)
+    assert keys.to_pylist() == [b"ab", b"cd", b"ab", b"gh"]
+    assert keys.chunk(0).buffers()[1].address == sliced.buffers()[2].address + 2
+    mixed = [sliced, pa.array([b"ghi"], pa.binary())]  # another width in another block
+    assert stream._fixed_width(mixed).type == pa.binary()
+    assert stream._fixed_width([pa.array([b"", b""], pa.binary())]).type == pa.binary()
+    assert stream._fixed_width([pa.array([b"ab", None], pa.binary())]).type == pa.binary()
+    assert stream._fixed_width([pa.array(["ab", "cd"])]).type == pa.binary(2)  # text
+
+
 def test_tally_through_the_public_group_by_is_the_same(monkeypatch):
     table = pa.table({"k0": ["b", "a", "b", "c", "a", "b"], "k1": ["x", "x", "y", "x", "x", "y"]})
     private, counts = stream._tally(table, ["k0", "k1"])
