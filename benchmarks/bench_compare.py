@@ -6,14 +6,15 @@ diagonal) and runs ``pdmeasure compare FILE`` (uniform kappa, the default) under
 ``/usr/bin/time``. A run over ``--timeout`` seconds is stopped and reported as such, with the
 number of pairs it had to analyse. Targets: 50 x 20 in at most 10 s, 100 x 20 in at most 40 s.
 
-Where the time goes (cProfile of 100 x 20, 4,950 pairs, about 8 s under the profiler): the
-command's imports (pandas, scipy) about 3 s; the pairwise win table 1.7 s, of which 1.1 s
-the exact integer difference of each pair's two pd forms (which settles point masses and
-probabilities 0 or 1 exactly) and 0.35 s the Fourier series of all pairs in one numpy batch
-(``exact.series.uniform_wins``); the text report 1.2 s; the Monte Carlo share ranked first
-1.1 s; the summary 0.5 s. Quadratic in the number of classifiers are the win table (one
-row per ordered pair) and the text report's pairwise section; the summary, the share and
-the CDF (``--plot``) are linear. Before the batch each pair took one exact big-integer
+Where the time goes (cProfile of 100 x 20, 4,950 pairs, 2.5 s under the profiler and 1.3 s
+without, on a quiet machine): the command's imports (pandas, scipy) about 0.9 s; the pairwise
+win table 0.73 s, of which 0.45 s the exact integer difference of each pair's two pd forms
+(which settles point masses and probabilities 0 or 1 exactly) and 0.15 s the Fourier series
+of all pairs in one numpy batch (``exact.series.uniform_wins``); the text report 0.4 s; the
+Monte Carlo share ranked first 0.14 s; the summary 0.14 s. Quadratic in the number of
+classifiers are the win table (one row per ordered pair) and the text report's pairwise
+section; the summary, the share and the CDF (``--plot``) are linear. Before the batch each
+pair took one exact big-integer
 inclusion-exclusion sum (``exact.uniform``, about 0.15 s at 20 classes) or a 2^20-cell
 lattice (``exact.lattice``, 0.1 s at 20 classes, 0.35 s at 50), and 50 x 20 took 170 s.
 
