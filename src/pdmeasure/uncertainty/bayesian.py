@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -144,9 +144,18 @@ def correlated_ttest(
             return 1.0 - right, 0.0, right
         left, right = float(mean < -rope), float(mean > rope)
         return left, 1.0 - left - right, right
-    t = stats.t(n - 1, loc=mean, scale=np.sqrt(var))
+    # The t distribution's CDF through scipy.special, which scipy.stats.t calls: the same
+    # values, without importing scipy.stats (0.3 s and 48 MB more for every command).
+    scale = np.sqrt(var)
+
+    def below(x: float) -> float:  # P(T < x), for T the mean difference's t posterior
+        return float(special.stdtr(n - 1, (x - mean) / scale))
+
+    def above(x: float) -> float:  # P(T > x), by symmetry, as accurate in the tail as below
+        return float(special.stdtr(n - 1, (mean - x) / scale))
+
     if rope == 0:
-        right = float(t.sf(0.0))
+        right = above(0.0)
         return 1.0 - right, 0.0, right
-    left, right = float(t.cdf(-rope)), float(t.sf(rope))
+    left, right = below(-rope), above(rope)
     return left, 1.0 - left - right, right
