@@ -324,6 +324,108 @@ def test_the_first_bad_row_is_named_when_a_ragged_row_follows(
     assert status == 2 and "line 302 has an empty label" in err, err
 
 
+def in_halves(monkeypatch, block=256, count_rows=7):
+    """Read every CSV file as two halves (as a large file on two CPUs); returns the list of
+    the halves' outcomes: True when both were counted, else the error that sent the file
+    to one reader."""
+    monkeypatch.setattr(stream, "SPLIT_BYTES", 1)
+    monkeypatch.setattr(stream, "_cpus", lambda: 2)
+    monkeypatch.setattr(stream, "BLOCK_BYTES", block)
+    monkeypatch.setattr(stream, "COUNT_ROWS", count_rows)
+    outcomes = []
+    count_halves = stream._count_halves
+
+    def recorded(*args):
+        try:
+            count_halves(*args)
+        except Exception as exc:
+            outcomes.append(exc)
+            raise
+        outcomes.append(True)
+
+    monkeypatch.setattr(stream, "_count_halves", recorded)
+    return outcomes
+
+
+@pytest.mark.parametrize(("block", "count_rows"), [(256, 7), (1 << 20, 1 << 18)])
+def test_a_file_read_in_halves_gives_the_one_reader_matrices(
+    tmp_path, monkeypatch, block, count_rows
+):
+    model, true, pred = (column.astype("U8") for column in rows(3000, seed=11))
+    model[2000:2003] = ["m4", "m0", "m4"]  # classifiers first seen in the second half
+    pred[1500:] = np.char.replace(pred[1500:], "k2", "kk2")  # other lengths there
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    one, one_labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    outcomes = in_halves(monkeypatch, block, count_rows)
+    data = path.read_bytes()
+    (start, middle), (middle_again, end) = stream._halves(
+        str(path), data[:4096], ["model", "y", "p"]
+    )
+    assert (start, middle_again, end) == (len(b"model,y,p\n"), middle, len(data))
+    assert data[middle - 1 : middle] == b"\n" and abs(middle - len(data) / 2) < 20  # a line end
+    halves, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    assert outcomes == [True]
+    order = sorted(set(true) | set(pred))
+    assert labels == one_labels == order  # k5 (last row) and kk2 (second half) sorted in
+    assert list(halves) == list(one) == list(dict.fromkeys(model))  # first appearance
+    for group in halves:
+        np.testing.assert_array_equal(halves[group], one[group])
+        np.testing.assert_array_equal(halves[group], expected(model, true, pred, order, group))
+
+
+@pytest.mark.parametrize("where", ["first", "second", "both"])
+def test_a_bad_row_in_either_half_is_named_as_one_reader_names_it(
+    tmp_path, capsys, monkeypatch, where
+):
+    good = [b"m%d,%c,%c\n" % (i % 3, b"xy"[i % 2], b"yx"[i % 2]) for i in range(400)]
+    if where in ("first", "both"):
+        good[50] = b"m0, ,y\n"  # line 52
+    if where in ("second", "both"):
+        good[350] = b"m0,x\n"  # line 352, ragged
+    path = tmp_path / "bad.csv"
+    path.write_bytes(b"model,y,p\n" + b"".join(good))
+    outcomes = in_halves(monkeypatch)
+    status, out, err = run(capsys, "score", "--predictions", path, "--true", "y", "--pred", "p")
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert isinstance(outcomes[0], Exception)  # the halves stopped, one reader named it
+    want = "line 52 has an empty label" if where != "second" else "line 352 has 2 cells"
+    assert want in err, err
+
+
+def test_a_split_inside_a_quoted_line_break_is_read_again(tmp_path, monkeypatch):
+    head = "".join(f"m0,k{i % 3},k{i % 2}\n" for i in range(300))
+    tail = "".join(f"m1,k{i % 2},k{i % 3}\n" for i in range(300))
+    quoted = 'm2,"k1' + "\n" * 6000 + '",k0\n'  # the middle of the file is in this label
+    path = tmp_path / "q.csv"
+    path.write_text("model,y,p\n" + head + quoted + tail)
+    one, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    outcomes = in_halves(monkeypatch, block=1 << 20, count_rows=1 << 18)
+    (_, middle), _ = stream._halves(str(path), path.read_bytes()[:4096], ["model", "y", "p"])
+    assert len("model,y,p\n" + head) + 6 < middle < len("model,y,p\n" + head + quoted) - 5
+    again, again_labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    assert isinstance(outcomes[0], Exception)  # a half had a row of too few cells
+    assert again_labels == labels == ["k0", "k1", "k2"] and list(again) == ["m0", "m2", "m1"]
+    assert int(again["m2"][1, 0]) == 1  # the quoted "k1", stripped of its line breaks
+    for group in one:
+        np.testing.assert_array_equal(again[group], one[group])
+
+
+def test_files_read_by_one_reader(tmp_path, monkeypatch):
+    path = tmp_path / "p.csv"
+    path.write_bytes(b"y,p\n" + b"a,b\n" * 100)
+    head, header = path.read_bytes()[:64], ["y", "p"]
+    monkeypatch.setattr(stream, "SPLIT_BYTES", 1)
+    monkeypatch.setattr(stream, "_cpus", lambda: 2)
+    assert stream._halves(str(path), head, header) is not None
+    assert stream._halves("-", head, header) is None  # standard input
+    assert stream._halves(str(path), head, ["y"]) is None  # one column: true and pred
+    monkeypatch.setattr(stream, "_cpus", lambda: 1)
+    assert stream._halves(str(path), head, header) is None  # one CPU
+    monkeypatch.setattr(stream, "_cpus", lambda: 2)
+    monkeypatch.setattr(stream, "SPLIT_BYTES", path.stat().st_size + 1)
+    assert stream._halves(str(path), head, header) is None  # small
+
+
 def test_missing_value_in_an_arrow_stream_names_the_row(tmp_path, capsys, monkeypatch):
     table = pa.table({"y": ["a", "b", "a", None, "b"], "p": ["a", "b", "b", "a", "b"]})
     path = tmp_path / "p.arrow"
@@ -360,10 +462,12 @@ class _Terminal(io.StringIO):
         return True
 
 
+@pytest.mark.parametrize("halves", [False, True])
 @pytest.mark.parametrize("terminal", [True, False])
-def test_progress_only_on_a_terminal(tmp_path, monkeypatch, terminal):
+def test_progress_only_on_a_terminal(tmp_path, monkeypatch, terminal, halves):
     model, true, pred = rows()
     path = write_csv(tmp_path / "p.csv", model, true, pred)
+    outcomes = in_halves(monkeypatch) if halves else [True]
     err = _Terminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     monkeypatch.setattr(stream, "PROGRESS_AFTER", 0.0)
@@ -371,5 +475,6 @@ def test_progress_only_on_a_terminal(tmp_path, monkeypatch, terminal):
     monkeypatch.setattr(stream._Progress, "INTERVAL", 0.0)
     stream.stream_predictions(str(path), "y", "p", None, None)
     shown = err.getvalue()
+    assert outcomes == [True]
     assert ("rows" in shown and "MB read" in shown and shown.endswith("\n")) == terminal
     assert terminal or shown == ""
