@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from helpers import need_module
-from pdmeasure.cli import main, stream
+from pdmeasure.cli import main, readers, stream, tally
 from pdmeasure.measures.labels import confusion_matrix
 
 pa = need_module("pyarrow")
@@ -72,7 +72,7 @@ def matrix_of(path):
 def test_blocks_smaller_than_the_classes_give_the_whole_array_matrix(tmp_path, monkeypatch, block):
     model, true, pred = rows()
     path = write_csv(tmp_path / "p.csv", model, true, pred)
-    monkeypatch.setattr(stream, "BLOCK_BYTES", block)  # 64 bytes: about 5 rows per block
+    monkeypatch.setattr(readers, "BLOCK_BYTES", block)  # 64 bytes: about 5 rows per block
     matrix, labels = matrix_of(path)
     assert labels == LABELS  # k5, first seen in the last row, takes its sorted place
     np.testing.assert_array_equal(matrix, expected(model, true, pred, LABELS))
@@ -81,8 +81,8 @@ def test_blocks_smaller_than_the_classes_give_the_whole_array_matrix(tmp_path, m
 def test_the_standard_library_reader_gives_the_same_matrix(tmp_path, monkeypatch):
     model, true, pred = rows()
     path = write_csv(tmp_path / "p.tsv", model, true, pred, sep="\t")
-    monkeypatch.setattr(stream, "_pyarrow", lambda: None)
-    monkeypatch.setattr(stream, "BATCH_ROWS", 4)  # fewer rows per batch than classes
+    monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
+    monkeypatch.setattr(readers, "BATCH_ROWS", 4)  # fewer rows per batch than classes
     matrix, labels = matrix_of(path)
     assert labels == LABELS
     np.testing.assert_array_equal(matrix, expected(model, true, pred, LABELS))
@@ -90,7 +90,7 @@ def test_the_standard_library_reader_gives_the_same_matrix(tmp_path, monkeypatch
 
 def standard_library(monkeypatch):
     """Read CSV through the standard library's reader, as without pyarrow."""
-    monkeypatch.setattr(stream, "_pyarrow", lambda: None)
+    monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
 
 
 @pytest.mark.parametrize(
@@ -103,11 +103,11 @@ def test_pyarrow_and_standard_library_readers_give_the_same_matrices(
     model, true, pred = rows(600, seed=9)
     model[:3] = ["m3", "m2", "m1"]  # first appearance not sorted, within one tally
     path = write_csv(tmp_path / "p.csv", model, true, pred)
-    monkeypatch.setattr(stream, "BLOCK_BYTES", block)
+    monkeypatch.setattr(readers, "BLOCK_BYTES", block)
     monkeypatch.setattr(stream, "COUNT_ROWS", count_rows)
     tallies = []
-    tally = stream._tally
-    monkeypatch.setattr(stream, "_tally", lambda *a: tallies.append(1) or tally(*a))
+    hash_count = tally.hash_count
+    monkeypatch.setattr(tally, "hash_count", lambda *a: tallies.append(1) or hash_count(*a))
     fast, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
     assert tallies and (len(tallies) > 1) == (count_rows < 600)  # the grouped count ran
     with monkeypatch.context() as patch:
@@ -131,17 +131,17 @@ def test_labels_of_one_length_and_of_several_give_the_same_matrices(
     pred[450:] = np.char.replace(pred[450:], "k1", "long_k1")  # several lengths
     model[500:] = np.char.add(model[500:], "x")
     path = write_csv(tmp_path / "p.csv", model, true, pred)
-    monkeypatch.setattr(stream, "BLOCK_BYTES", 200)
+    monkeypatch.setattr(readers, "BLOCK_BYTES", 200)
     monkeypatch.setattr(stream, "COUNT_ROWS", count_rows)
     widths = []
-    fixed_width = stream._fixed_width
+    fixed_width = tally.fixed_width
 
     def recorded(chunks):
         keys = fixed_width(chunks)
         widths.append(keys.type)
         return keys
 
-    monkeypatch.setattr(stream, "_fixed_width", recorded)
+    monkeypatch.setattr(tally, "fixed_width", recorded)
     matrices, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
     kinds = {pa.types.is_fixed_size_binary(t) for t in widths}
     assert kinds == ({True, False} if count_rows < 600 else {False})  # one tally: all lengths
@@ -155,23 +155,23 @@ def test_labels_of_one_length_and_of_several_give_the_same_matrices(
 def test_fixed_width_keys_share_the_labels_bytes():
     labels = pa.array([b"zz", b"ab", b"cd", b"ab", b"ef"], pa.binary())
     sliced = labels.slice(1, 3)  # an array offset and a first label at byte 2
-    keys = stream._fixed_width([sliced, pa.array([b"gh"], pa.binary())])
+    keys = tally.fixed_width([sliced, pa.array([b"gh"], pa.binary())])
     assert keys.type == pa.binary(2)
     assert keys.to_pylist() == [b"ab", b"cd", b"ab", b"gh"]
     assert keys.chunk(0).buffers()[1].address == sliced.buffers()[2].address + 2
     mixed = [sliced, pa.array([b"ghi"], pa.binary())]  # another width in another block
-    assert stream._fixed_width(mixed).type == pa.binary()
-    assert stream._fixed_width([pa.array([b"", b""], pa.binary())]).type == pa.binary()
-    assert stream._fixed_width([pa.array([b"ab", None], pa.binary())]).type == pa.binary()
-    assert stream._fixed_width([pa.array(["ab", "cd"])]).type == pa.binary(2)  # text
+    assert tally.fixed_width(mixed).type == pa.binary()
+    assert tally.fixed_width([pa.array([b"", b""], pa.binary())]).type == pa.binary()
+    assert tally.fixed_width([pa.array([b"ab", None], pa.binary())]).type == pa.binary()
+    assert tally.fixed_width([pa.array(["ab", "cd"])]).type == pa.binary(2)  # text
 
 
 def test_tally_through_the_public_group_by_is_the_same(monkeypatch):
     table = pa.table({"k0": ["b", "a", "b", "c", "a", "b"], "k1": ["x", "x", "y", "x", "x", "y"]})
-    private, counts = stream._tally(table, ["k0", "k1"])
+    private, counts = tally.hash_count(table, ["k0", "k1"])
     need_module("pyarrow.acero")  # imported before its names go, as in a pyarrow that moved them
     monkeypatch.delattr(sys.modules["pyarrow._acero"], "AggregateNodeOptions")
-    public, public_counts = stream._tally(table, ["k0", "k1"])
+    public, public_counts = tally.hash_count(table, ["k0", "k1"])
     want = [("b", "x", 1), ("a", "x", 2), ("b", "y", 2), ("c", "x", 1)]  # first appearance
     for keys, n in ((private, counts), (public, public_counts)):
         assert list(zip(keys["k0"].to_pylist(), keys["k1"].to_pylist(), n.tolist())) == want
@@ -255,7 +255,7 @@ BAD_CSV = {
 def test_bad_csv_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, case, with_pyarrow):
     content, message = BAD_CSV[case]
     if not with_pyarrow:
-        monkeypatch.setattr(stream, "_pyarrow", lambda: None)
+        monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
         if case == "undecodable":
             message = "line 4 has bytes that are not UTF-8"
     path = tmp_path / "bad.csv"
@@ -289,7 +289,7 @@ def test_bad_rows_late_in_the_file_are_named_with_their_line(
     good = b"".join(b"m%d,%c,%c\n" % (i % 3, b"xy"[i % 2], b"yx"[i % 2]) for i in range(200))
     path = tmp_path / "late.csv"
     path.write_bytes(b"model,y,p\nm0,x,x\n\n" + good + bad + b"m1,x,y\n")
-    monkeypatch.setattr(stream, "BLOCK_BYTES", block)
+    monkeypatch.setattr(readers, "BLOCK_BYTES", block)
     monkeypatch.setattr(stream, "COUNT_ROWS", count_rows)
     if not with_pyarrow:
         standard_library(monkeypatch)
@@ -308,18 +308,18 @@ def test_the_first_bad_row_is_named_when_a_ragged_row_follows(
     path = tmp_path / "two.csv"
     path.write_bytes(b"model,y,p\n" + good * 300 + b"m0,,y\n" + good * 150 + b"m0,x\n" + good)
     # The ragged row (line 453) is parsed while the group of line 302 is still encoded.
-    monkeypatch.setattr(stream, "BLOCK_BYTES", 512)
+    monkeypatch.setattr(readers, "BLOCK_BYTES", 512)
     monkeypatch.setattr(stream, "COUNT_ROWS", 100)
-    monkeypatch.setattr(stream, "BATCH_ROWS", 100)
+    monkeypatch.setattr(readers, "BATCH_ROWS", 100)
     if not with_pyarrow:
         standard_library(monkeypatch)
-    encode = stream._encode_group
+    encode = tally.encode_group
 
     def slow(*args):  # encoding lags behind the reader
         time.sleep(0.05)
         return encode(*args)
 
-    monkeypatch.setattr(stream, "_encode_group", slow)
+    monkeypatch.setattr(tally, "encode_group", slow)
     status, _, err = run(capsys, "score", "--predictions", path, "--true", "y", "--pred", "p")
     assert status == 2 and "line 302 has an empty label" in err, err
 
@@ -330,7 +330,7 @@ def in_halves(monkeypatch, block=256, count_rows=7):
     to one reader."""
     monkeypatch.setattr(stream, "SPLIT_BYTES", 1)
     monkeypatch.setattr(stream, "_cpus", lambda: 2)
-    monkeypatch.setattr(stream, "BLOCK_BYTES", block)
+    monkeypatch.setattr(readers, "BLOCK_BYTES", block)
     monkeypatch.setattr(stream, "COUNT_ROWS", count_rows)
     outcomes = []
     count_halves = stream._count_halves
@@ -445,7 +445,7 @@ def test_truncated_and_misplaced_parquet(tmp_path, capsys, monkeypatch):
     status, _, err = run(capsys, "score", "--predictions", cut, "--true", "y", "--pred", "p")
     assert status == 2 and err.count("\n") == 1
     assert "not a complete Parquet file" in err and "truncated" in err
-    monkeypatch.setattr(stream, "_pyarrow", lambda: None)
+    monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
     status, _, err = run(capsys, "score", "--predictions", whole, "--true", "y", "--pred", "p")
     assert status == 2 and "pip install 'pdmeasure[arrow]'" in err
 
@@ -471,7 +471,7 @@ def test_progress_only_on_a_terminal(tmp_path, monkeypatch, terminal, halves):
     err = _Terminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     monkeypatch.setattr(stream, "PROGRESS_AFTER", 0.0)
-    monkeypatch.setattr(stream, "BLOCK_BYTES", 256)
+    monkeypatch.setattr(readers, "BLOCK_BYTES", 256)
     monkeypatch.setattr(stream._Progress, "INTERVAL", 0.0)
     stream.stream_predictions(str(path), "y", "p", None, None)
     shown = err.getvalue()
