@@ -13,7 +13,7 @@ import csv
 import io
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from pdmeasure.cli.errors import CliError, one_line
 
@@ -31,7 +31,16 @@ BATCH_ROWS = 1 << 20
 ARROW_HINT = "pip install 'pdmeasure[arrow]'"
 
 
-def pyarrow_or_none():
+class Where(Protocol):
+    """Where a data row is, for messages (``where(row)``: ``"FILE: line N"``)."""
+
+    name: str
+    path: str
+
+    def __call__(self, row: int) -> str: ...
+
+
+def pyarrow_or_none() -> Any:
     """The ``pyarrow`` module, or None when the ``arrow`` extra is not installed."""
     try:
         import pyarrow
@@ -43,13 +52,13 @@ def pyarrow_or_none():
 class Counting(io.RawIOBase):
     """A binary reader that counts the bytes read through it (for the progress bar)."""
 
-    def __init__(self, raw):
+    def __init__(self, raw: Any):
         self.raw, self.bytes = raw, 0
 
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:
+    def readinto(self, buffer: Any) -> int:
         n = self.raw.readinto(buffer)
         self.bytes += n or 0
         return n
@@ -62,7 +71,7 @@ class Counting(io.RawIOBase):
 class NativeCounting:
     """An Arrow file and the bytes read from it so far (for the progress bar)."""
 
-    def __init__(self, file):
+    def __init__(self, file: Any):
         self.file = file
 
     @property
@@ -83,7 +92,7 @@ def open_input(path: str) -> tuple[Any, str]:
         raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def peek(reader, n: int = 1 << 16) -> bytes:
+def peek(reader: Any, n: int = 1 << 16) -> bytes:
     """The first bytes of ``reader`` without consuming them."""
     if hasattr(reader, "peek"):
         return reader.peek(n)[:n]
@@ -125,7 +134,15 @@ def line_of_row(path: str, row: int) -> int | None:
     return None
 
 
-def arrow_csv_batches(pa, source, columns, delimiter, header, where, named=False) -> Iterator[list]:
+def arrow_csv_batches(
+    pa: Any,
+    source: Any,
+    columns: list[str],
+    delimiter: str,
+    header: list[str],
+    where: Where,
+    named: bool = False,
+) -> Iterator[list]:
     """Batches of a CSV through pyarrow's streaming reader (labels as bytes); ``named``:
     ``source`` starts after the header line, with the columns ``header``.
 
@@ -163,7 +180,7 @@ def arrow_csv_batches(pa, source, columns, delimiter, header, where, named=False
         raise
 
 
-def _ragged_message(row, header: list[str], delimiter: str, where) -> str:
+def _ragged_message(row: Any, header: list[str], delimiter: str, where: Where) -> str:
     """A row with the wrong number of cells; its line is found by reading the file again."""
     line = None if where.path == "-" else _ragged_line(where.path, delimiter, len(header))
     place = f"{where.name}: line {line}" if line else f"{where.name}: a row"
@@ -190,7 +207,7 @@ def _check_columns(columns, present, where: str) -> None:
         raise CliError(f"no column {missing[0]!r} in {where} (the columns are {list(present)})")
 
 
-def parquet_batches(path: str, name: str, columns) -> Iterator[list]:
+def parquet_batches(path: str, name: str, columns: list[str]) -> Iterator[list]:
     """Batches of the named columns of a Parquet file."""
     from pyarrow import parquet as pq
 
@@ -209,7 +226,7 @@ def parquet_batches(path: str, name: str, columns) -> Iterator[list]:
         yield [batch.column(name) for name in columns]
 
 
-def ipc_batches(pa, reader, name: str, columns) -> Iterator[list]:
+def ipc_batches(pa: Any, reader: Any, name: str, columns: list[str]) -> Iterator[list]:
     """Batches of an Arrow IPC stream, or file (read as its batches, in order)."""
     data = pa.PythonFile(reader, mode="r")
     if peek(reader.raw, 6) == b"ARROW1":
@@ -234,7 +251,9 @@ def _decoded_lines(reader, name: str) -> Iterator[str]:
             ) from None
 
 
-def stdlib_csv_batches(reader, columns, delimiter: str, name: str) -> Iterator[list]:
+def stdlib_csv_batches(
+    reader: Any, columns: list[str], delimiter: str, name: str
+) -> Iterator[list]:
     """Batches of :data:`BATCH_ROWS` rows through the standard library (no pyarrow)."""
     rows = csv.reader(_decoded_lines(reader, name), delimiter=delimiter)
     header = [cell.strip() for cell in next(rows, [])]

@@ -19,7 +19,9 @@ import numpy as np
 from pdmeasure.cli.errors import CliError
 
 
-def encode_group(group: list[list], row0: int, where, labels) -> list[tuple]:
+def encode_group(
+    group: list[list], row0: int, where: Callable[[int], str], labels: list[str] | None
+) -> list[tuple]:
     """Encode consecutive batches, each a list of the true, predicted and optional group
     columns, starting at data row ``row0``: the arguments of ``update_codes``."""
     if all(_plain_arrow(columns[0]) for columns in group):
@@ -109,7 +111,7 @@ def _finder(column, values) -> Callable[[int], int]:
     return lambda k: pc.index(column, values[k]).as_py()
 
 
-def hash_count(table, names: list[str]) -> tuple[Any, np.ndarray]:
+def hash_count(table: Any, names: list[str]) -> tuple[Any, np.ndarray]:
     """The distinct rows of ``table``'s ``names`` columns, in order of first appearance,
     and how many times each occurs: Arrow's hash aggregation ``hash_count_all``.
 
