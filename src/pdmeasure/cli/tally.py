@@ -93,8 +93,9 @@ def fixed_width(chunks: list) -> Any:
             return pa.chunked_array(chunks)
         _, offsets, data = chunk.buffers()
         ends = np.frombuffer(offsets, np.int32, len(chunk) + 1, chunk.offset * 4)
-        width = int(ends[1] - ends[0])
-        same = width > 0 and np.array_equal(ends, ends[0] + width * np.arange(len(ends)))
+        lengths = np.diff(ends)
+        width = int(lengths[0])
+        same = width > 0 and width == lengths.min() == lengths.max()
         if not same or (fixed and fixed[0].type.byte_width != width):
             return pa.chunked_array(chunks)
         body = data.slice(int(ends[0]), width * len(chunk))
