@@ -410,6 +410,25 @@ def test_a_split_inside_a_quoted_line_break_is_read_again(tmp_path, monkeypatch)
         np.testing.assert_array_equal(again[group], one[group])
 
 
+@pytest.mark.parametrize("reader", ["pyarrow", "halves", "standard library"])
+def test_header_cells_are_stripped_and_quoted_ones_read_by_every_reader(
+    tmp_path, monkeypatch, reader
+):
+    model, true, pred = rows(300, seed=2)
+    path = tmp_path / "p.csv"
+    body = "".join(f"{m},{t},{p}\n" for m, t, p in zip(model, true, pred, strict=True))
+    path.write_text('"model" , y ,"p"\n' + body)  # spaces around cells, quoted names
+    if reader == "halves":
+        outcomes = in_halves(monkeypatch)
+    elif reader == "standard library":
+        standard_library(monkeypatch)
+    matrices, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    assert reader != "halves" or outcomes == [True]
+    assert labels == LABELS and list(matrices) == list(dict.fromkeys(model))
+    for group in matrices:
+        np.testing.assert_array_equal(matrices[group], expected(model, true, pred, LABELS, group))
+
+
 def test_files_read_by_one_reader(tmp_path, monkeypatch):
     path = tmp_path / "p.csv"
     path.write_bytes(b"y,p\n" + b"a,b\n" * 100)

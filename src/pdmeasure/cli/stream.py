@@ -222,7 +222,9 @@ def _count_part(part, half, pa, layout, labels, progress) -> None:
     stop event) in this thread; the other half has the other thread."""
     (source, blocks, stop), (columns, delimiter, header) = half, layout
     where = _Where("", "-", "csv")  # unused: an error sends the file to one reader
-    batches = readers.arrow_csv_batches(pa, source, columns, delimiter, header, where, named=True)
+    batches = readers.arrow_csv_batches(
+        pa, source, columns, delimiter, header, where, at_start=False
+    )  # each half begins at a row: the first after the header line
     try:
         counted = blocks.count(stop, batches)
         _count_batches(part, counted, where, labels, progress, blocks, workers=0)
