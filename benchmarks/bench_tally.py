@@ -1,0 +1,186 @@
+"""What ``--by`` costs the streaming reader's tally: keys and distinct cells, in one thread.
+
+Parses a predictions CSV of its own (10 classes, 100 classifiers, labels of one length) with
+the reader's Arrow batches once, then times, best of ``--repeat`` rounds in turn, the CPU
+time of tallying its rows with Arrow's hash grouping as the reader does
+(:func:`pdmeasure.cli.tally.hash_count` on fixed-width keys, 262,144 rows at a time):
+
+* two keys (true, predicted): 100 distinct cells, the reading without ``--by``;
+* three keys, every row's classifier replaced by one name: 100 distinct cells;
+* three keys (true, predicted, classifier): 10,000 distinct cells, the reading with ``--by``;
+
+and, as alternatives to the last:
+
+* the three columns dictionary-encoded one by one, the codes counted by ``np.bincount``;
+* one Acero plan over all the batches instead of one per group of rows.
+
+Ratios are against the two-key tally. They show where the cost of ``--by`` lies: in the
+number of distinct cells (the hash table's key rows stop fitting in the fastest cache), not
+in the number of keys.
+
+    python benchmarks/bench_tally.py [--rows 5e6] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pdmeasure.cli import readers, tally
+from pdmeasure.cli.stream import COUNT_ROWS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script
+from bench_stream import write_files  # noqa: E402
+from timing import best_times  # noqa: E402
+
+NAMES = ["k0", "k1", "k2"]
+
+
+class Rows:
+    """Where a row of ``path`` is, for the reader's messages (a
+    :class:`~pdmeasure.cli.readers.Where`)."""
+
+    def __init__(self, path: Path):
+        self.name = self.path = str(path)
+
+    def __call__(self, row: int) -> str:
+        return f"{self.name}: data row {row + 1}"
+
+
+def parse(path: Path) -> list[list]:
+    """The file's (true, predicted, classifier) batches as the streaming reader makes them."""
+    with path.open("rb") as handle:
+        head = handle.read(4096)
+    delimiter = readers.delimiter_of(head)
+    header = readers.header_of(head, delimiter)
+    source = pa.OSFile(str(path))
+    try:
+        return list(
+            readers.arrow_csv_batches(
+                pa,
+                source,
+                ["true", "pred", "model"],
+                delimiter,
+                header,
+                Rows(path),
+            )
+        )
+    finally:
+        source.close()
+
+
+def in_groups(batches: list[list]) -> list[list[list]]:
+    """Consecutive batches of at least :data:`~pdmeasure.cli.stream.COUNT_ROWS` rows."""
+    groups, group, rows = [], [], 0
+    for columns in batches:
+        group.append(columns)
+        rows += len(columns[0])
+        if rows >= COUNT_ROWS:
+            groups.append(group)
+            group, rows = [], 0
+    return groups + ([group] if group else [])
+
+
+def one_name(column: pa.Array) -> pa.Array:
+    """A fixed-width column of ``column``'s length holding one name."""
+    name = b"model_00"
+    return pa.FixedSizeBinaryArray.from_buffers(
+        pa.binary(len(name)), len(column), [None, pa.py_buffer(name * len(column))]
+    )
+
+
+def hash_groups(groups: list[list[list]], keys: int, single: bool = False) -> int:
+    """Tally each group with Arrow's hash grouping; returns the most distinct cells of a group."""
+    cells = 0
+    for group in groups:
+        columns = {
+            name: tally.fixed_width([batch[i] for batch in group])
+            for i, name in enumerate(NAMES[:keys])
+        }
+        if single:
+            columns["k2"] = pa.chunked_array([one_name(c) for c in columns["k0"].chunks])
+        table = pa.table(columns)
+        cells = max(cells, tally.hash_count(table, list(columns))[0].num_rows)
+    return cells
+
+
+def bincount_groups(groups: list[list[list]]) -> int:
+    """Each column dictionary-encoded, the three codes counted as one by ``np.bincount``;
+    returns the most distinct cells of a group."""
+    cells = 0
+    for group in groups:
+        code: np.ndarray | None = None
+        for i in range(3):
+            encoded = pc.dictionary_encode(
+                tally.fixed_width([batch[i] for batch in group]).combine_chunks()
+            )
+            codes = encoded.indices.to_numpy().astype(np.int64)
+            code = codes if code is None else code * len(encoded.dictionary) + codes
+        assert code is not None
+        cells = max(cells, int(np.count_nonzero(np.bincount(code))))
+    return cells
+
+
+def one_plan(batches: list[list]) -> int:
+    """One Acero aggregation over every batch (fixed-width keys of the first batch's widths)."""
+    from pyarrow._acero import (
+        AggregateNodeOptions,
+        Declaration,
+        RecordBatchReaderSourceNodeOptions,
+    )
+
+    first = [tally.fixed_width([column]).type for column in batches[0]]
+    schema = pa.schema(list(zip(NAMES, first, strict=True)))
+
+    def fixed():
+        for columns in batches:
+            arrays = [tally.fixed_width([column]).chunk(0) for column in columns]
+            yield pa.record_batch(arrays, schema=schema)
+
+    source = pa.RecordBatchReader.from_batches(schema, fixed())
+    plan = Declaration.from_sequence(
+        [
+            Declaration("record_batch_reader_source", RecordBatchReaderSourceNodeOptions(source)),
+            Declaration(
+                "aggregate", AggregateNodeOptions([([], "hash_count_all", None, "n")], keys=NAMES)
+            ),
+        ]
+    )
+    return plan.to_table(use_threads=False).num_rows
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=float, default=5e6)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    rows = int(args.rows)
+    with tempfile.TemporaryDirectory(prefix="bench_tally_") as tmp:
+        batches = parse(write_files(Path(tmp), rows, groups=100))
+    groups = in_groups(batches)
+    workloads = [
+        ("two keys (without --by)", lambda: hash_groups(groups, 2)),
+        ("three keys, one classifier", lambda: hash_groups(groups, 3, single=True)),
+        ("three keys, 100 classifiers (--by)", lambda: hash_groups(groups, 3)),
+        ("--by: dictionary codes and np.bincount", lambda: bincount_groups(groups)),
+        ("--by: one Acero plan over every batch", lambda: one_plan(batches)),
+    ]
+    cells = [fn() for _, fn in workloads]
+    assert cells[0] == cells[1] == 100 and cells[2] == cells[3] <= cells[4] == 10_000, cells
+    times = best_times([fn for _, fn in workloads], args.repeat)
+    base = times[0][1]
+    print(f"Tally of {rows:,} rows in one thread, CPU time, best of {args.repeat}")
+    print("| tally | distinct cells (most in one tally) | CPU-s | against two keys |")
+    print("|---|---|---|---|")
+    for (name, _), count, (_, cpu) in zip(workloads, cells, times, strict=True):
+        print(f"| {name} | {count:,} | {cpu:.3f} | {cpu / base:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
