@@ -15,8 +15,8 @@ and, as alternatives to the last:
 * one Acero plan over all the batches instead of one per group of rows.
 
 Ratios are against the two-key tally. They show where the cost of ``--by`` lies: in the
-number of distinct cells (the hash table's key rows stop fitting in the fastest cache), not
-in the number of keys.
+number of distinct cells, not in the number of keys (likely because the hash table's key
+rows stop fitting in the fastest cache; not measured here).
 
     python benchmarks/bench_tally.py [--rows 5e6] [--repeat 5]
 """
@@ -33,24 +33,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pdmeasure.cli import readers, tally
-from pdmeasure.cli.stream import COUNT_ROWS
+from pdmeasure.cli.stream import COUNT_ROWS, _Where
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script
 from bench_stream import write_files  # noqa: E402
 from timing import best_times  # noqa: E402
 
 NAMES = ["k0", "k1", "k2"]
-
-
-class Rows:
-    """Where a row of ``path`` is, for the reader's messages (a
-    :class:`~pdmeasure.cli.readers.Where`)."""
-
-    def __init__(self, path: Path):
-        self.name = self.path = str(path)
-
-    def __call__(self, row: int) -> str:
-        return f"{self.name}: data row {row + 1}"
 
 
 def parse(path: Path) -> list[list]:
@@ -68,7 +57,7 @@ def parse(path: Path) -> list[list]:
                 ["true", "pred", "model"],
                 delimiter,
                 header,
-                Rows(path),
+                _Where(path.name, str(path), "csv"),
             )
         )
     finally:
@@ -87,24 +76,36 @@ def in_groups(batches: list[list]) -> list[list[list]]:
     return groups + ([group] if group else [])
 
 
-def one_name(column: pa.Array) -> pa.Array:
-    """A fixed-width column of ``column``'s length holding one name."""
+def one_name(groups: list[list[list]]) -> list[pa.ChunkedArray]:
+    """For each group, a fixed-width classifier column holding one name in every row."""
     name = b"model_00"
-    return pa.FixedSizeBinaryArray.from_buffers(
-        pa.binary(len(name)), len(column), [None, pa.py_buffer(name * len(column))]
-    )
+    return [
+        pa.chunked_array(
+            [
+                pa.FixedSizeBinaryArray.from_buffers(
+                    pa.binary(len(name)), len(batch[0]), [None, pa.py_buffer(name * len(batch[0]))]
+                )
+                for batch in group
+            ]
+        )
+        for group in groups
+    ]
 
 
-def hash_groups(groups: list[list[list]], keys: int, single: bool = False) -> int:
-    """Tally each group with Arrow's hash grouping; returns the most distinct cells of a group."""
+def hash_groups(
+    groups: list[list[list]], keys: int, models: list[pa.ChunkedArray] | None = None
+) -> int:
+    """Tally each group's first ``keys`` columns with Arrow's hash grouping, with ``models``
+    (one column per group) as one more key if given; returns the most distinct cells of a
+    group."""
     cells = 0
-    for group in groups:
+    for index, group in enumerate(groups):
         columns = {
             name: tally.fixed_width([batch[i] for batch in group])
             for i, name in enumerate(NAMES[:keys])
         }
-        if single:
-            columns["k2"] = pa.chunked_array([one_name(c) for c in columns["k0"].chunks])
+        if models is not None:
+            columns["k2"] = models[index]
         table = pa.table(columns)
         cells = max(cells, tally.hash_count(table, list(columns))[0].num_rows)
     return cells
@@ -164,9 +165,10 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory(prefix="bench_tally_") as tmp:
         batches = parse(write_files(Path(tmp), rows, groups=100))
     groups = in_groups(batches)
+    single = one_name(groups)
     workloads = [
         ("two keys (without --by)", lambda: hash_groups(groups, 2)),
-        ("three keys, one classifier", lambda: hash_groups(groups, 3, single=True)),
+        ("three keys, one classifier", lambda: hash_groups(groups, 2, models=single)),
         ("three keys, 100 classifiers (--by)", lambda: hash_groups(groups, 3)),
         ("--by: dictionary codes and np.bincount", lambda: bincount_groups(groups)),
         ("--by: one Acero plan over every batch", lambda: one_plan(batches)),
