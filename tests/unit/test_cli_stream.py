@@ -11,6 +11,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import need_module
 from pdmeasure.cli import main, readers, stream, tally
@@ -164,6 +166,62 @@ def test_fixed_width_keys_share_the_labels_bytes():
     assert tally.fixed_width([pa.array([b"", b""], pa.binary())]).type == pa.binary()
     assert tally.fixed_width([pa.array([b"ab", None], pa.binary())]).type == pa.binary()
     assert tally.fixed_width([pa.array(["ab", "cd"])]).type == pa.binary(2)  # text
+
+
+@given(
+    width=st.integers(1, tally.WORD_BYTES),
+    codes=st.lists(st.integers(0, 3), min_size=1, max_size=40),
+    offset=st.integers(0, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
+@settings(max_examples=200, deadline=None)
+def test_words_of_fixed_width_labels_give_their_bytes_back(width, codes, offset, seed):
+    # Four labels that differ in random bytes (NUL and 0xff included), in a sliced chunk:
+    # the words of each row are read in place, the last rows' by copy.
+    rng = np.random.default_rng(seed)
+    distinct = rng.integers(0, 256, (4, width), dtype=np.uint8)
+    distinct[:, rng.integers(0, width)] = [0, 1, 2, 255]  # the labels differ in one byte
+    labels = [bytes(distinct[c]) for c in [0] * offset + codes]
+    chunk = pa.array(labels, pa.binary(width)).slice(offset)
+    words = tally.as_words(pa.chunked_array([chunk, chunk.slice(1)]))
+    assert words is not None and len(words) == -(-width // 8)
+    back = tally.from_words([part.combine_chunks() for part in words], width)
+    assert back.to_pylist() == labels[offset:] + labels[offset + 1 :]
+    keys = list(zip(*(part.to_pylist() for part in words), strict=True))
+    for a, b in zip(labels[offset:], keys, strict=False):  # one word tuple per label
+        assert all(keys[i] == b for i, label in enumerate(labels[offset:]) if label == a)
+        assert all(keys[i] != b for i, label in enumerate(labels[offset:]) if label != a)
+
+
+def test_only_fixed_width_labels_of_at_most_two_words_are_grouped_as_words():
+    assert tally.as_words(pa.chunked_array([pa.array([b"ab"], pa.binary())])) is None
+    long = pa.array([b"x" * (tally.WORD_BYTES + 1)], pa.binary(tally.WORD_BYTES + 1))
+    assert tally.as_words(pa.chunked_array([long])) is None
+
+
+@pytest.mark.parametrize("width", [1, 7, 8, 9, 16, 17, 30])
+def test_labels_of_any_width_give_the_matrices_of_the_standard_library(
+    tmp_path, monkeypatch, width
+):
+    # Up to 16 bytes the labels are grouped as words, longer as bytes; one tally mixes them.
+    model, true, pred = rows(500, seed=width)
+    pad = lambda column, n: np.char.rjust(np.char.replace(column, "k", ""), n, "_")  # noqa: E731
+    true, pred, model = pad(true, width), pad(pred, width), pad(model, 20)
+    assert len(set(true)) == 6 and {len(label) for label in true} == {width}
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    grouped = []
+    as_words = tally.as_words
+    monkeypatch.setattr(tally, "as_words", lambda c: grouped.append(c.type) or as_words(c))
+    fast, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    words = [t.byte_width <= tally.WORD_BYTES for t in grouped]
+    assert words == [width <= tally.WORD_BYTES] * 2 + [False]  # true, pred; model as bytes
+    with monkeypatch.context() as patch:
+        standard_library(patch)
+        slow, slow_labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    assert labels == slow_labels and list(fast) == list(slow)
+    for group in fast:
+        np.testing.assert_array_equal(fast[group], slow[group])
+        np.testing.assert_array_equal(fast[group], expected(model, true, pred, labels, group))
 
 
 def test_tally_through_the_public_group_by_is_the_same(monkeypatch):
