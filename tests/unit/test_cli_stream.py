@@ -169,52 +169,56 @@ def test_fixed_width_keys_share_the_labels_bytes():
 
 
 @given(
-    width=st.integers(1, tally.WORD_BYTES),
     codes=st.lists(st.integers(0, 3), min_size=1, max_size=40),
     offset=st.integers(0, 3),
     seed=st.integers(0, 2**32 - 1),
 )
 @settings(max_examples=200, deadline=None)
-def test_words_of_fixed_width_labels_give_their_bytes_back(width, codes, offset, seed):
-    # Four labels that differ in random bytes (NUL and 0xff included), in a sliced chunk:
-    # the words of each row are read in place, the last rows' by copy.
+def test_folded_eight_byte_labels_give_their_bytes_back(codes, offset, seed):
+    # Four labels of random bytes (NUL and 0xff included) that differ in one byte, in a
+    # sliced chunk and an empty one: one integer per label, and the labels back from them.
     rng = np.random.default_rng(seed)
-    distinct = rng.integers(0, 256, (4, width), dtype=np.uint8)
-    distinct[:, rng.integers(0, width)] = [0, 1, 2, 255]  # the labels differ in one byte
+    distinct = rng.integers(0, 256, (4, 8), dtype=np.uint8)
+    distinct[:, rng.integers(0, 8)] = [0, 1, 2, 255]
     labels = [bytes(distinct[c]) for c in [0] * offset + codes]
-    chunk = pa.array(labels, pa.binary(width)).slice(offset)
-    words = tally.as_words(pa.chunked_array([chunk, chunk.slice(1)]))
-    assert words is not None and len(words) == -(-width // 8)
-    back = tally.from_words([part.combine_chunks() for part in words], width)
-    assert back.to_pylist() == labels[offset:] + labels[offset + 1 :]
-    keys = list(zip(*(part.to_pylist() for part in words), strict=True))
-    for a, b in zip(labels[offset:], keys, strict=False):  # one word tuple per label
-        assert all(keys[i] == b for i, label in enumerate(labels[offset:]) if label == a)
-        assert all(keys[i] != b for i, label in enumerate(labels[offset:]) if label != a)
+    chunk = pa.array(labels, pa.binary(8)).slice(offset)
+    keys = tally.folded(pa.chunked_array([chunk, chunk.slice(len(chunk))]))
+    assert keys.type == pa.uint64()
+    values = keys.to_pylist()
+    for label, value in zip(labels[offset:], values, strict=True):
+        same = [v for other, v in zip(labels[offset:], values, strict=True) if other == label]
+        assert set(same) == {value} and values.count(value) == len(same)
+    assert tally.unfolded(keys).to_pylist() == labels[offset:]
 
 
-def test_only_fixed_width_labels_of_at_most_two_words_are_grouped_as_words():
-    assert tally.as_words(pa.chunked_array([pa.array([b"ab"], pa.binary())])) is None
-    long = pa.array([b"x" * (tally.WORD_BYTES + 1)], pa.binary(tally.WORD_BYTES + 1))
-    assert tally.as_words(pa.chunked_array([long])) is None
+def test_only_labels_of_eight_bytes_are_folded():
+    for width in (1, 4, 7, 9, 16):
+        assert tally.folded(pa.chunked_array([pa.array([b"x" * width], pa.binary(width))])) is None
+    assert tally.folded(pa.chunked_array([pa.array([b"abcdefgh"], pa.binary())])) is None
 
 
 @pytest.mark.parametrize("width", [1, 7, 8, 9, 16, 17, 30])
 def test_labels_of_any_width_give_the_matrices_of_the_standard_library(
     tmp_path, monkeypatch, width
 ):
-    # Up to 16 bytes the labels are grouped as words, longer as bytes; one tally mixes them.
+    # Labels of eight bytes are grouped as folded integers, others as bytes; one tally mixes
+    # them (the classifiers' names have eight bytes).
     model, true, pred = rows(500, seed=width)
     pad = lambda column, n: np.char.rjust(np.char.replace(column, "k", ""), n, "_")  # noqa: E731
-    true, pred, model = pad(true, width), pad(pred, width), pad(model, 20)
+    true, pred, model = pad(true, width), pad(pred, width), pad(model, 8)
     assert len(set(true)) == 6 and {len(label) for label in true} == {width}
     path = write_csv(tmp_path / "p.csv", model, true, pred)
     grouped = []
-    as_words = tally.as_words
-    monkeypatch.setattr(tally, "as_words", lambda c: grouped.append(c.type) or as_words(c))
+    folded = tally.folded
+
+    def recorded(column):
+        keys = folded(column)
+        grouped.append(keys is not None)
+        return keys
+
+    monkeypatch.setattr(tally, "folded", recorded)
     fast, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
-    words = [t.byte_width <= tally.WORD_BYTES for t in grouped]
-    assert words == [width <= tally.WORD_BYTES] * 2 + [False]  # true, pred; model as bytes
+    assert grouped == [width == 8] * 2 + [True]  # true, pred, model
     with monkeypatch.context() as patch:
         standard_library(patch)
         slow, slow_labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)

@@ -3,7 +3,7 @@
 The streaming reader (:mod:`pdmeasure.cli.stream`) hands over groups of consecutive
 batches, each a list of the true, predicted and optional classifier columns: Arrow arrays,
 or lists of text from the standard library's reader. A group of plain Arrow arrays is
-tallied by Arrow's hash grouping (labels of one length as 64-bit words), so only its
+tallied by Arrow's hash grouping (labels of eight bytes folded first), so only its
 distinct ``(actual, predicted, classifier)`` cells are encoded; other batches are
 dictionary-encoded one by one. Labels are decoded and checked here: undecodable bytes,
 empty or missing labels and labels outside ``--labels`` are errors that name their row.
@@ -72,27 +72,21 @@ def _tallied(group: list[list], row0: int, where, labels) -> tuple:
 
 def _distinct(table: Any, names: list[str]) -> tuple[list, np.ndarray]:
     """The distinct rows of ``table``'s ``names`` columns (an array per column, in order of
-    first appearance) and their counts; fixed-width labels grouped as words (:func:`as_words`)."""
+    first appearance) and their counts; eight-byte labels grouped :func:`folded`."""
     import pyarrow as pa
 
-    keys: dict[str, Any] = {}
-    words: dict[str, list[str] | None] = {}
+    keys, eight = {}, set()
     for name in names:
-        parts = as_words(table.column(name))
-        if parts is None:
-            words[name], keys[name] = None, table.column(name)
+        keys[name] = folded(table.column(name))
+        if keys[name] is None:
+            keys[name] = table.column(name)
         else:
-            words[name] = spans = [f"{name}_{j}" for j in range(len(parts))]
-            keys.update(zip(spans, parts, strict=True))
-    tallied, counts = hash_count(pa.table(keys), list(keys))
-    distinct = []
-    for name in names:
-        parts = words[name]
-        if parts is None:
-            distinct.append(tallied.column(name).combine_chunks())
-        else:
-            width = table.column(name).type.byte_width
-            distinct.append(from_words([tallied.column(key) for key in parts], width))
+            eight.add(name)
+    tallied, counts = hash_count(pa.table(keys), names)
+    distinct = [
+        unfolded(tallied.column(name)) if name in eight else tallied.column(name).combine_chunks()
+        for name in names
+    ]
     return distinct, counts
 
 
@@ -131,71 +125,40 @@ def fixed_width(chunks: list) -> Any:
     return pa.chunked_array(fixed) if fixed else pa.chunked_array(chunks)
 
 
-#: Fixed-width labels of at most this many bytes are grouped as 64-bit words.
-WORD_BYTES = 16
+def folded(column: Any) -> Any | None:
+    """Labels of eight bytes as 64-bit integers whose high half is folded into their low
+    half (``x ^ (x >> 32)``, its own inverse, so equal labels stay equal and different
+    ones different); None for labels of any other width.
 
-
-def as_words(column: Any) -> list | None:
-    """Fixed-width labels as ``ceil(width / 8)`` columns of 64-bit words that Arrow groups
-    faster than the labels' bytes; None for other labels, and for labels longer than
-    :data:`WORD_BYTES`.
-
-    Word ``j`` of a label holds its bytes ``8j`` to ``8j + 7`` (little-endian, zeros past
-    its end), so equal labels give equal words and different labels different words.
-    Measured by ``benchmarks/bench_tally.py`` (5 million rows, 10 classes, 100
-    classifiers, one thread): 0.098 CPU-s to tally the true, predicted and classifier
-    columns as words, conversions included, against 0.158 CPU-s as fixed-width bytes
-    (10,000 distinct cells); the true and predicted columns alone cost the same either way
-    (0.066). Each word's high half is folded into its low half (``x ^= x >> 32``, its own
-    inverse): Arrow hashes a 64-bit key by the high bits of ``x * constant``, so labels
-    that differ only in their last bytes (``class_1``, ``class_2``) would share those bits,
-    which pick the hash table's slot; unfolded, the three columns took 8 CPU-s.
+    Arrow groups a fixed-width key of 1, 2, 4 or 8 bytes as an integer, and hashes it by
+    the high bits of ``x * constant``: bytes 6 and 7 of a 64-bit key only change the low
+    bits of its hash, while the high bits pick the hash table's slot. Labels of eight
+    bytes that differ only at their end (``model_00`` to ``model_99``, or 8-digit ids)
+    then crowd into one slot. Measured over 5 million rows, 100 such labels took 1.71 CPU-s
+    to group alone and 0.206 with 10-byte true and predicted labels beside them, against
+    0.042 and 0.093 for the same labels nine bytes long (``benchmarks/bench_tally.py``
+    measures the reader's tally). Other widths are hashed over all their bytes.
     """
     import pyarrow as pa
 
-    if not pa.types.is_fixed_size_binary(column.type) or column.type.byte_width > WORD_BYTES:
+    if not pa.types.is_fixed_size_binary(column.type) or column.type.byte_width != 8:
         return None
-    width = column.type.byte_width
-    chunks = [_chunk_words(chunk, width) for chunk in column.chunks]
-    return [pa.chunked_array([pa.array(words[j]) for words in chunks], pa.uint64())
-            for j in range(-(-width // 8))]  # fmt: skip
+    chunks = []
+    for chunk in column.chunks:
+        if len(chunk):
+            x = np.frombuffer(chunk.buffers()[1], "<u8", len(chunk), chunk.offset * 8)
+            keys = np.right_shift(x, np.uint64(32))
+            chunks.append(pa.array(np.bitwise_xor(keys, x, out=keys)))
+    return pa.chunked_array(chunks, pa.uint64())
 
 
-def _chunk_words(chunk: Any, width: int) -> list[np.ndarray]:
-    """The words of one fixed-width chunk (see :func:`as_words`), read in place."""
-    n, body = len(chunk), chunk.buffers()[1]
-    start = chunk.offset * width
-    out = []
-    for first in range(0, width, 8):
-        size = min(8, width - first)
-        words = np.empty(n, np.uint64)
-        # Each row's word is read as 8 bytes at its place (the next label's first bytes
-        # masked off); rows whose 8 bytes would run past the buffer are copied.
-        inside = min(n, max(0, (body.size - start - first - 8) // width + 1))
-        if inside:
-            view = np.ndarray((inside,), "<u8", body, start + first, (width,))
-            np.bitwise_and(view, np.uint64((1 << 8 * size) - 1), out=words[:inside])
-        if inside < n:
-            tail = np.frombuffer(body, np.uint8, (n - inside) * width, start + inside * width)
-            padded = np.zeros((n - inside, 8), np.uint8)
-            padded[:, :size] = tail.reshape(-1, width)[:, first : first + size]
-            words[inside:] = padded.view("<u8")[:, 0]
-        words ^= words >> np.uint64(32)
-        out.append(words)
-    return out
-
-
-def from_words(parts: list, width: int) -> Any:
-    """The fixed-width labels (``binary(width)``) whose words (see :func:`as_words`) are
-    the columns ``parts``."""
+def unfolded(keys: Any) -> Any:
+    """The eight-byte labels (``binary(8)``) of :func:`folded` integers ``keys``."""
     import pyarrow as pa
 
-    words = np.stack([np.asarray(part) for part in parts], axis=1).astype("<u8")
-    words ^= words >> np.uint64(32)
-    data = np.ascontiguousarray(words.view(np.uint8)[:, :width])
-    return pa.FixedSizeBinaryArray.from_buffers(
-        pa.binary(width), len(data), [None, pa.py_buffer(data)]
-    )
+    x = np.asarray(keys).astype("<u8")
+    x ^= x >> np.uint64(32)
+    return pa.FixedSizeBinaryArray.from_buffers(pa.binary(8), len(x), [None, pa.py_buffer(x)])
 
 
 def _finder(column, values) -> Callable[[int], int]:
