@@ -39,13 +39,12 @@ from pdmeasure.cli.errors import CliError, one_line
 from pdmeasure.measures import ConfusionAccumulator
 
 #: Rows tallied at a time: consecutive CSV blocks (about 22,000 rows each) are tallied
-#: together, since each Arrow grouping has a fixed cost, larger with more distinct cells:
-#: measured on 5 million rows with 100 classifiers (``--by``), 0.15 CPU-s to tally 131,000
-#: rows at a time, 0.14 at 262,000, 0.13 at 524,000. The groups being read and tallied are
-#: held at once, so memory grows with it: peak RSS of ``pdmeasure score`` on the
-#: 20-million-row CSV 239-248 MB at 2**17 rows, 249-265 MB at 2**18 (512 kB blocks);
-#: ``--by`` ran at 0.66-0.80x of the speed without it at 2**17, 0.79-0.87x at 2**18
-#: (``benchmarks/bench_stream.py``, same machine, same hour).
+#: together, since each Arrow grouping has a fixed cost. Measured on 5 million rows with
+#: 100 classifiers (``--by``), in one thread: 0.105 CPU-s to tally 262,000 rows at a time,
+#: 0.096 at 524,000 and 0.112 at a million, none clearly cheaper. The groups being
+#: read and tallied are held at once, so memory grows with it: peak RSS of ``pdmeasure
+#: score`` on the 20-million-row CSV 239-248 MB at 2**17 rows, 249-265 MB at 2**18 (512 kB
+#: blocks).
 COUNT_ROWS = 1 << 18
 #: Threads that tally groups of rows while the reader parses: one; a second held one more
 #: group (286-306 MB peak RSS at 2**18 rows) and saved no CPU time.
