@@ -34,7 +34,9 @@ def run(command: list, cwd: Path) -> subprocess.CompletedProcess:
 def dist(tmp_path_factory) -> Path:
     need_module("build")
     out = tmp_path_factory.mktemp("dist")
-    run([sys.executable, "-m", "build", "--outdir", out, REPO_ROOT], REPO_ROOT)
+    done = run([sys.executable, "-m", "build", "--outdir", out, REPO_ROOT], REPO_ROOT)
+    # setuptools warns of metadata that later releases will refuse to build.
+    assert "Warning" not in done.stdout + done.stderr, (done.stdout + done.stderr)[-3000:]
     return out
 
 
@@ -81,3 +83,4 @@ def test_the_distributions_carry_the_licence_and_package_data(dist):
     assert any(name.endswith("pdmeasure/pipeline/config/config.schema.yaml") for name in names)
     assert any("licenses/LICENSE" in name or name.endswith("/LICENSE") for name in names), names
     assert "Description-Content-Type: text/markdown" in metadata
+    assert "License-Expression: MIT" in metadata
