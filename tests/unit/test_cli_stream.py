@@ -362,6 +362,32 @@ def test_bad_rows_late_in_the_file_are_named_with_their_line(
     assert err.count("\n") == 1 and message in err, err
 
 
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (b"positive,\xff\xfegative", "line 204 has bytes that are not UTF-8"),
+        (b"positive,neutral!", "line 204: label 'neutral!' is not one of --labels"),
+    ],
+)
+def test_bad_eight_byte_labels_are_named_with_their_line(
+    tmp_path, capsys, monkeypatch, bad, message
+):
+    # Labels of eight bytes are grouped as folded integers; a bad one is still found by row.
+    good = b"positive,negative\nnegative,positive\n" * 100
+    path = tmp_path / "eight.csv"
+    path.write_bytes(b"y,p\npositive,negative\n\n" + good + bad + b"\nnegative,positive\n")
+    folds = []
+    folded = tally.folded
+    monkeypatch.setattr(tally, "folded", lambda c: folds.append(c.type) or folded(c))
+    status, out, err = run(
+        capsys, "score", "--predictions", path, "--true", "y", "--pred", "p",
+        "--labels", "positive,negative",
+    )  # fmt: skip
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+    assert folds and {t.byte_width for t in folds} == {8}
+
+
 @pytest.mark.parametrize("with_pyarrow", [True, False])
 def test_the_first_bad_row_is_named_when_a_ragged_row_follows(
     tmp_path, capsys, monkeypatch, with_pyarrow
