@@ -112,10 +112,8 @@ def hash_groups(
         if models is not None:
             columns["k2"] = models[index]
         table = pa.table(columns)
-        if fold:
-            cells = max(cells, len(tally._distinct(table, list(columns))[0][0]))
-        else:
-            cells = max(cells, tally.hash_count(table, list(columns))[0].num_rows)
+        count = tally.hash_count if fold else tally._aggregate
+        cells = max(cells, count(table, list(columns))[0].num_rows)
     return cells
 
 

@@ -60,34 +60,14 @@ def _tallied(group: list[list], row0: int, where, labels) -> tuple:
         if column.null_count:
             row = row0 + pc.index(column.is_null(), True).as_py()
             raise CliError(f"{where(row)} has no label (a missing value); give every row a label")
-    distinct, counts = _distinct(table, names)
+    tallied, counts = hash_count(table, names)
     encoded = []
-    for name, values in zip(names, distinct, strict=True):
-        keys = pc.dictionary_encode(values)
+    for name in names:
+        keys = pc.dictionary_encode(tallied.column(name).combine_chunks())
         locate = _finder(table.column(name), keys.dictionary)
         texts = _texts(keys.dictionary.to_pylist(), locate, row0, where)
         encoded.append((keys.indices.to_numpy(), texts, locate))
     return _update(encoded, row0, where, labels, counts)
-
-
-def _distinct(table: Any, names: list[str]) -> tuple[list, np.ndarray]:
-    """The distinct rows of ``table``'s ``names`` columns (an array per column, in order of
-    first appearance) and their counts; eight-byte labels grouped :func:`folded`."""
-    import pyarrow as pa
-
-    keys, eight = {}, set()
-    for name in names:
-        keys[name] = folded(table.column(name))
-        if keys[name] is None:
-            keys[name] = table.column(name)
-        else:
-            eight.add(name)
-    tallied, counts = hash_count(pa.table(keys), names)
-    distinct = [
-        unfolded(tallied.column(name)) if name in eight else tallied.column(name).combine_chunks()
-        for name in names
-    ]
-    return distinct, counts
 
 
 def fixed_width(chunks: list) -> Any:
@@ -171,7 +151,23 @@ def _finder(column, values) -> Callable[[int], int]:
 
 def hash_count(table: Any, names: list[str]) -> tuple[Any, np.ndarray]:
     """The distinct rows of ``table``'s ``names`` columns, in order of first appearance,
-    and how many times each occurs: Arrow's hash aggregation ``hash_count_all``.
+    and how many times each occurs: Arrow's hash aggregation ``hash_count_all``, with
+    labels of eight bytes grouped :func:`folded` and given back as they were."""
+    import pyarrow as pa
+
+    folds = {name: folded(table.column(name)) for name in names}
+    keys = {name: table.column(name) if folds[name] is None else folds[name] for name in names}
+    tallied, counts = _aggregate(pa.table(keys), names)
+    for name in names:
+        if folds[name] is not None:
+            index = tallied.schema.get_field_index(name)
+            tallied = tallied.set_column(index, name, unfolded(tallied.column(name)))
+    return tallied, counts
+
+
+def _aggregate(table: Any, names: list[str]) -> tuple[Any, np.ndarray]:
+    """The distinct rows of ``table``'s ``names`` columns and their counts, as Arrow's hash
+    aggregation ``hash_count_all`` gives them.
 
     Through ``pyarrow._acero``, which ``Table.group_by`` calls: the public
     ``pyarrow.acero`` also imports ``pyarrow._dataset``, which costs 48 MB of resident
