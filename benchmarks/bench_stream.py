@@ -11,6 +11,8 @@ directory and reports, in one run:
 * peak RSS of the command ``pdmeasure score --predictions`` on the largest CSV, measured by
   ``/usr/bin/time -f %M``, next to that of the command on a 2x2 JSON matrix (its imports
   alone); target: at most 300 MB;
+* the middle CSV size compressed with gzip against ``pandas.read_csv`` of the same ``.gz``
+  file (which decompresses it through Python's ``gzip``); report;
 * 100 classifiers with ``--by`` on a 10-million-row file against the same file without
   ``--by``; target: the same throughput within 20 %; and against ``pandas.read_csv`` of its
   three columns.
@@ -151,6 +153,32 @@ def several_lengths_row(directory: Path, rows: int, repeat: int) -> list[list[st
     ]  # fmt: skip
 
 
+def gzip_row(directory: Path, rows: int, repeat: int) -> list[list[str]]:
+    """The CSV throughput of a gzip-compressed file (level 6), against pandas on the same file."""
+    path = directory / f"predictions_{rows}_0_one.csv"
+    if not path.exists():
+        write_files(directory, rows)
+    packed = path.with_suffix(".csv.gz")
+    with pa.OSFile(str(path)) as source, pa.CompressedOutputStream(str(packed), "gzip") as out:
+        while chunk := source.read(1 << 24):
+            out.write(chunk)
+    plain, _, _ = stream_predictions(str(path), "true", "pred", None, None)
+    matrices, _, _ = stream_predictions(str(packed), "true", "pred", None, None)
+    assert (matrices["value"] == plain["value"]).all()
+    ours, base = best_times(
+        [
+            lambda: stream_predictions(str(packed), "true", "pred", None, None),
+            lambda: pd.read_csv(packed, usecols=["true", "pred"]),
+        ],
+        repeat,
+    )
+    mb = packed.stat().st_size / 1e6
+    return [
+        [f"{rows / 1e6:g}M rows CSV, gzip ({mb:.0f} MB)", *_speeds(rows, ours, base),
+         "(pandas.read_csv of the .gz)", "report"]
+    ]  # fmt: skip
+
+
 def memory_rows(directory: Path, rows: int) -> list[list[str]]:
     """Peak RSS of the command on the largest CSV, and of the command on a tiny matrix."""
     command = [sys.executable, "-m", "pdmeasure"]
@@ -202,7 +230,9 @@ def main(argv=None) -> None:
     with tempfile.TemporaryDirectory(prefix="bench_stream_") as tmp:
         directory = Path(tmp)
         table = throughput_rows(directory, sizes, args.repeat)
-        table += several_lengths_row(directory, sorted(sizes)[len(sizes) // 2], args.repeat)
+        middle = sorted(sizes)[len(sizes) // 2]
+        table += several_lengths_row(directory, middle, args.repeat)
+        table += gzip_row(directory, middle, args.repeat)
         table += memory_rows(directory, max(sizes))
         for lengths in ("one", "several"):
             table += by_rows(directory, int(args.by_rows), args.repeat, lengths)

@@ -25,9 +25,10 @@ FILE formats (FILE may be - for standard input):
         column of class labels (detected); or a long table with the columns
         classifier, actual, predicted, count (absent cells count 0).
   Rows are actual classes, columns predicted classes.
---predictions FILE: a CSV with one row per sample; --true and --pred name the
-  columns of actual and predicted labels, --by the column of the classifier
-  (one matrix per value, in order of first appearance).
+--predictions FILE: one row per sample, as CSV, TSV, Parquet or Arrow IPC, also
+  compressed (gzip, bzip2, xz, zstd); --true and --pred name the columns of
+  actual and predicted labels, --by the column of the classifier (one matrix
+  per value, in order of first appearance).
 Class order: the rows of a matrix; for --predictions and a long CSV, --labels
   if given, else the sorted union of the actual and predicted labels
   (numerically if every label is a number, else as text), as scikit-learn's
@@ -41,7 +42,10 @@ def add_input_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--predictions",
         metavar="FILE",
-        help="a predictions CSV (one row per sample) instead of FILE",
+        help=(
+            "a predictions file, one row per sample, instead of FILE: CSV, TSV, Parquet or "
+            "Arrow IPC, also compressed (gzip, bzip2, xz, zstd); - for stdin"
+        ),
     )
     parser.add_argument("--true", metavar="COL", help="column of actual labels (--predictions)")
     parser.add_argument("--pred", metavar="COL", help="column of predicted labels (--predictions)")

@@ -1,6 +1,8 @@
 """Readers of predictions files: the kind of a file from its first bytes, and batches of its
 label columns from CSV or TSV (pyarrow's streaming reader, or the standard library's),
-Parquet and Arrow IPC, from a path or standard input.
+Parquet and Arrow IPC, from a path or standard input. A file compressed with gzip, bzip2,
+xz or zstd (recognised by its first bytes, whatever its name) is decompressed as it is
+read.
 
 A batch is a list of the requested columns, in the order asked (``--true`` and ``--pred``
 may name one column). Errors name the problem, the line where the file allows it, and the
@@ -9,10 +11,14 @@ fix.
 
 from __future__ import annotations
 
+import bz2
 import csv
+import gzip
 import io
+import lzma
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from pdmeasure.cli.errors import CliError, one_line
@@ -69,17 +75,89 @@ class Counting(io.RawIOBase):
 
 
 class NativeCounting:
-    """An Arrow file and the bytes read from it so far (for the progress bar)."""
+    """An Arrow file, the stream of its bytes (decompressed when ``compression`` names
+    one of Arrow's codecs), and the bytes read from the file so far (for the progress
+    bar)."""
 
-    def __init__(self, file: Any):
-        self.file = file
+    def __init__(self, file: Any, compression: str | None = None):
+        self.file, self.stream = file, file
+        if compression is not None:
+            import pyarrow as pa
+
+            self.stream = pa.CompressedInputStream(file, compression)
 
     @property
     def bytes(self) -> int:
         return 0 if self.file.closed else self.file.tell()
 
     def close(self) -> None:
+        self.stream.close()
         self.file.close()
+
+
+#: The first bytes of each compression read as it streams (bzip2: "BZh", the block size
+#: 1-9 and the first block's magic number).
+MAGIC = {"gzip": b"\x1f\x8b", "xz": b"\xfd7zXZ\x00", "zstd": b"\x28\xb5\x2f\xfd"}
+#: Compressions that pyarrow decompresses itself when it reads a file (in C++, without
+#: Python's lock); xz, and every compression when pyarrow is missing, go through Python.
+ARROW_CODECS = ("gzip", "bz2", "zstd")
+
+
+def compression_of(head: bytes) -> str | None:
+    """``gzip``, ``bz2``, ``xz`` or ``zstd`` from a file's first bytes, else None."""
+    if head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] == b"1AY&SY":
+        return "bz2"
+    return next((name for name, magic in MAGIC.items() if head.startswith(magic)), None)
+
+
+def arrow_reads(pa: Any, compression: str | None) -> bool:
+    """Whether pyarrow reads a file of this compression (None: not compressed) itself."""
+    return compression is None or (
+        compression in ARROW_CODECS and pa.Codec.is_available(compression)
+    )
+
+
+def decompressed(reader: Any, compression: str, name: str) -> Any:
+    """A buffered binary reader (with ``peek``) of the decompressed bytes of ``reader``."""
+    if compression == "gzip":
+        raw: Any = gzip.GzipFile(fileobj=reader, mode="rb")
+    elif compression == "bz2":
+        raw = bz2.BZ2File(reader)
+    elif compression == "xz":
+        raw = lzma.LZMAFile(reader)
+    else:  # zstd: no module of the standard library before Python 3.14
+        pa = pyarrow_or_none()
+        if pa is None or not pa.Codec.is_available(compression):
+            raise CliError(
+                f"{name} is compressed with {compression}, which needs pyarrow: "
+                f"{ARROW_HINT}; or decompress it first ({compression} -d)"
+            )
+        raw = _ArrowRaw(pa.CompressedInputStream(pa.PythonFile(reader, mode="r"), compression))
+    return io.BufferedReader(raw, 1 << 16)
+
+
+class _ArrowRaw(io.RawIOBase):
+    """An Arrow input stream as a Python binary reader."""
+
+    def __init__(self, stream: Any):
+        self.stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+@contextmanager
+def open_text(path: str) -> Iterator[Any]:
+    """``path`` as text (decompressed if it is compressed), for the error path's lookups."""
+    with open(path, "rb") as raw:
+        compression = compression_of(raw.peek(16))
+        binary = raw if compression is None else decompressed(raw, compression, path)
+        yield io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline="")
 
 
 def open_input(path: str) -> tuple[Any, str]:
@@ -123,7 +201,7 @@ def header_of(head: bytes, delimiter: str) -> list[str]:
 def line_of_row(path: str, row: int) -> int | None:
     """The line number of data row ``row`` of a CSV file (blank lines do not count as
     rows); read again from the start, on the error path only."""
-    with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+    with open_text(path) as handle:
         reader = csv.reader(handle)
         next(reader, None)
         seen = -1
@@ -197,7 +275,7 @@ def _ragged_message(row: Any, header: list[str], delimiter: str, where: Where) -
 
 def _ragged_line(path: str, delimiter: str, width: int) -> int | None:
     """The first line of a CSV file whose row has not ``width`` cells (error path only)."""
-    with open(path, encoding="utf-8-sig", errors="replace", newline="") as handle:
+    with open_text(path) as handle:
         reader = csv.reader(handle, delimiter=delimiter)
         for cells in reader:
             if cells and len(cells) != width:
@@ -230,10 +308,11 @@ def parquet_batches(path: str, name: str, columns: list[str]) -> Iterator[list]:
         yield [batch.column(name) for name in columns]
 
 
-def ipc_batches(pa: Any, reader: Any, name: str, columns: list[str]) -> Iterator[list]:
-    """Batches of an Arrow IPC stream, or file (read as its batches, in order)."""
+def ipc_batches(pa: Any, reader: Any, head: bytes, name: str, columns: list[str]) -> Iterator[list]:
+    """Batches of an Arrow IPC stream, or file (read as its batches, in order), whose first
+    bytes are ``head``."""
     data = pa.PythonFile(reader, mode="r")
-    if peek(reader.raw, 6) == b"ARROW1":
+    if head.startswith(b"ARROW1"):
         # The file format has its schema and batch index at the end: skip the header magic
         # (8 bytes, padded) and read the stream that follows, without seeking.
         data.read(8)
