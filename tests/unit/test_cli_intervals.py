@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -80,6 +83,32 @@ def test_score_ci_bootstrap_from_predictions_is_seeded(tmp_path, capsys):
     assert first["ci"]["method"] == "bootstrap"
     lower, upper = first["results"]["value"]["intervals"]["accuracy"]
     assert lower <= first["results"]["value"]["measures"]["accuracy"] <= upper
+
+
+def test_score_ci_bootstrap_reads_any_predictions_input_once(tmp_path, capsys, monkeypatch):
+    # The bootstrap resamples the matrices the file was streamed into, so standard input
+    # (read once), compressed files and Parquet give the CSV file's intervals.
+    pq = pytest.importorskip("pyarrow.parquet")
+    pa = pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(4)
+    model = rng.choice(["m1", "m2"], 400)
+    truth = rng.choice(["x", "y", "z"], 400)
+    pred = np.where(rng.random(400) < 0.7, truth, rng.choice(["x", "y", "z"], 400))
+    text = "m,t,p\n" + "\n".join(",".join(row) for row in zip(model, truth, pred)) + "\n"
+    path = tmp_path / "p.csv"
+    path.write_text(text)
+    (tmp_path / "p.csv.gz").write_bytes(gzip.compress(text.encode()))
+    pq.write_table(pa.table({"m": model, "t": truth, "p": pred}), tmp_path / "p.parquet")
+    argv = ["--true", "t", "--pred", "p", "--by", "m", "--ci", "--method", "bootstrap"]
+    argv += ["--draws", "200", "--format", "json"]
+    want = json.loads(run(capsys, "score", "--predictions", path, *argv)[1])
+    assert list(want["results"]) == list(dict.fromkeys(model))  # order of first appearance
+    for source in (tmp_path / "p.csv.gz", tmp_path / "p.parquet"):
+        assert json.loads(run(capsys, "score", "--predictions", source, *argv)[1]) == want
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    status, out, err = run(capsys, "score", "--predictions", "-", *argv)
+    assert status == 0, err
+    assert json.loads(out) == want
 
 
 @pytest.mark.parametrize(

@@ -132,6 +132,50 @@ def test_bootstrap_bad_labels_name_them():
         unc.bootstrap_draws(["a", "b"], [["a", "b", "a"]], labels=["a", "b"], draws=5)
 
 
+def test_matrix_bootstrap_keeps_row_totals_shapes_and_empty_rows():
+    stack = np.stack([CM, np.array([[4, 1, 0], [0, 0, 0], [2, 0, 3]])])
+    draws = unc.matrix_bootstrap_draws(stack, 300, seed=2)
+    assert draws.shape == (300, 2, 3, 3) and draws.dtype == np.int64
+    assert np.all(draws.sum(axis=-1) == stack.sum(axis=-1))
+    assert np.all(draws[:, 1, 1] == 0)  # a class without samples stays empty
+    assert np.all(draws[:, stack == 0] == 0)  # a cell without samples is never drawn
+    np.testing.assert_array_equal(draws, unc.matrix_bootstrap_draws(stack, 300, seed=2))
+    assert np.all(unc.matrix_bootstrap_draws(np.diag([5, 3, 2]), 10, seed=0) == np.diag([5, 3, 2]))
+
+
+def test_matrix_bootstrap_bad_counts_name_them():
+    with pytest.raises(ValueError, match="whole counts"):
+        unc.matrix_bootstrap_draws([[1.5, 0], [0, 1]], 10)
+    with pytest.raises(ValueError, match="negative"):
+        unc.matrix_bootstrap_draws([[-1, 2], [0, 1]], 10)
+    with pytest.raises(ValueError, match="draws"):
+        unc.matrix_bootstrap_draws(CM, 1)
+
+
+@pytest.mark.parametrize("source", ["matrix", "samples"])
+def test_both_bootstraps_have_the_multinomial_moments_of_the_resampled_rows(source):
+    # Resampling the n_i samples of class i with replacement gives row i of a draw the
+    # moments of Multinomial(n_i, n_ij / n_i): mean n_ij, variance n_i p (1 - p), covariance
+    # -n_i p_j p_k. Both bootstraps are checked against these, so they agree with each other.
+    cm = np.array([[30, 6, 4], [5, 12, 3], [1, 2, 9]])
+    draws_n = 40_000
+    if source == "matrix":
+        draws = unc.matrix_bootstrap_draws(cm, draws_n, seed=11)
+    else:
+        y_true = np.repeat(np.arange(3), cm.sum(axis=1))
+        y_pred = np.concatenate([np.repeat(np.arange(3), row) for row in cm])
+        draws = unc.bootstrap_draws(y_true, y_pred, labels=[0, 1, 2], draws=draws_n, seed=11)
+    totals = cm.sum(axis=1)
+    for i, n in enumerate(totals):
+        p = cm[i] / n
+        cov = n * (np.diag(p) - np.outer(p, p))
+        sample = draws[:, i].astype(float)
+        se_mean = np.sqrt(np.diag(cov) / draws_n)
+        assert np.all(np.abs(sample.mean(axis=0) - cm[i]) <= 4 * se_mean + 1e-12)
+        # The sample covariance's error is about sqrt(2 / draws) of the scale: 1 % here.
+        np.testing.assert_allclose(np.cov(sample, rowvar=False), cov, atol=0.05 * cov.max())
+
+
 # --- probabilities --------------------------------------------------------------------------
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 5), st.floats(0, 0.2))

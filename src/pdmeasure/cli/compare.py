@@ -171,14 +171,13 @@ def robust_wins(
     grid: list[float] | None,
     zero_division: ZeroDivision,
     options: CiOptions,
-    args: argparse.Namespace,
 ) -> list[dict]:
     """P(A beats B) jointly over the matrices' draws and the kappa space, per pair.
 
     Every pair (A before B in input order): ``p_greater`` = P(pd_A > pd_B), ``p_less`` the
     reverse, ``p_tie`` the rest (:func:`pdmeasure.uncertainty.preference_robust`).
     """
-    draws = matrix_draws(mset, options, args)
+    draws = matrix_draws(mset, options)
     region = "grid" if grid is not None else "uniform"
     wins = unc.preference_robust(
         draws, region=region, grid=grid, seed=options.seed, zero_division=zero_division
@@ -223,7 +222,7 @@ def run_compare(args: argparse.Namespace) -> str:
     tables, excluded = compare_tables(
         mset, grid, zd, samples=args.samples, seed=args.seed, with_cdf=bool(args.plot)
     )
-    robust = robust_wins(mset, grid, zd, options, args) if options else None
+    robust = robust_wins(mset, grid, zd, options) if options else None
     space = _space_text(grid, len(mset.labels))
     if args.plot:
         _plot_cdf(tables["cdf"], args.plot, f"{mset.dataset}: pd over {space}")

@@ -356,23 +356,6 @@ def read_predictions(
     return MatrixSet(order, matrices, name)
 
 
-def predictions_table(text: str, name: str, columns: list[str]) -> dict[str, list[str]]:
-    """The named columns of a predictions CSV, as text."""
-    reader = csv.DictReader(io.StringIO(text))
-    fields = [field.strip() for field in reader.fieldnames or []]
-    missing = [column for column in columns if column not in fields]
-    if missing:
-        raise CliError(f"{name}: no column {missing[0]!r} (the columns are {fields})")
-    reader.fieldnames = fields
-    table: dict[str, list[str]] = {column: [] for column in columns}
-    for row in reader:
-        for column in columns:
-            table[column].append((row[column] or "").strip())
-    if not table[columns[0]]:
-        raise CliError(f"{name}: the predictions table has no rows")
-    return table
-
-
 def load_input(args: argparse.Namespace) -> MatrixSet:
     """The matrices of a subcommand's input arguments (FILE or ``--predictions``)."""
     labels = parse_labels(args.labels) if args.labels else None

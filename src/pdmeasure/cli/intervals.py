@@ -2,9 +2,10 @@
 
 ``--method posterior`` (the default) draws each matrix from the posterior of its counts
 (:func:`pdmeasure.uncertainty.posterior_draws`); ``--method bootstrap`` resamples the samples
-of a ``--predictions`` table within each actual class
-(:func:`pdmeasure.uncertainty.bootstrap_draws`), each classifier (``--by`` group) on its own
-rows.
+of a ``--predictions`` file within each actual class, each classifier (``--by`` group) on its
+own rows, from the matrices the file was streamed into
+(:func:`pdmeasure.uncertainty.matrix_bootstrap_draws`: the distribution of resampling its
+rows), so a file of any size and format, or standard input, read once.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from pdmeasure import uncertainty as unc
 from pdmeasure.cli.errors import CliError, one_line
-from pdmeasure.cli.inputs import MatrixSet, predictions_table, read_text
+from pdmeasure.cli.inputs import MatrixSet
 
 #: Fewest ``--draws``: an interval's tails read off fewer draws are mostly noise.
 MIN_DRAWS = 100
@@ -115,37 +116,16 @@ def ci_options(args: argparse.Namespace) -> CiOptions | None:
     return CiOptions(args.ci, args.draws, args.seed, args.method, args.prior)
 
 
-def matrix_draws(mset: MatrixSet, options: CiOptions, args: argparse.Namespace) -> np.ndarray:
+def matrix_draws(mset: MatrixSet, options: CiOptions) -> np.ndarray:
     """Draws of every matrix of the input, shape ``(draws, M, C, C)``."""
-    if options.method == "posterior":
-        try:
-            return unc.posterior_draws(
-                mset.stack(), options.draws, prior=options.prior, seed=options.seed
-            )
-        except ValueError as exc:
-            raise CliError(f"--ci: {one_line(exc)}") from None
-    return _bootstrap(mset, options, args)
-
-
-def _bootstrap(mset: MatrixSet, options: CiOptions, args: argparse.Namespace) -> np.ndarray:
-    text, name = read_text(args.predictions)
-    columns = [args.true, args.pred] + ([args.by] if args.by else [])
-    table = predictions_table(text, name, columns)
-    groups = table[args.by] if args.by else [next(iter(mset.matrices))] * len(table[args.true])
-    rng = np.random.default_rng(options.seed)
-    out = []
-    for group in mset.matrices:
-        rows = [i for i, g in enumerate(groups) if g == group]
-        out.append(
-            unc.bootstrap_draws(
-                [table[args.true][i] for i in rows],
-                [table[args.pred][i] for i in rows],
-                labels=mset.labels,
-                draws=options.draws,
-                seed=rng,
-            )
+    if options.method == "bootstrap":
+        return unc.matrix_bootstrap_draws(mset.stack(), options.draws, seed=options.seed)
+    try:
+        return unc.posterior_draws(
+            mset.stack(), options.draws, prior=options.prior, seed=options.seed
         )
-    return np.stack(out, axis=1)
+    except ValueError as exc:
+        raise CliError(f"--ci: {one_line(exc)}") from None
 
 
 def bounds(values: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:

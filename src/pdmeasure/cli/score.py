@@ -95,7 +95,6 @@ def score_intervals(
     pd_rows: Sequence[tuple[np.ndarray, np.ndarray]],
     zero_division: ZeroDivision,
     options: CiOptions,
-    args: argparse.Namespace,
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Lower and upper bounds of every value of :func:`score_values`, from draws.
 
@@ -105,7 +104,7 @@ def score_intervals(
         Registry measure -> bounds per matrix; pd at each ``--kappa`` under its position
         in ``pd_rows`` (``0``, ``1``, ...).
     """
-    draws = matrix_draws(mset, options, args)
+    draws = matrix_draws(mset, options)
     kappas = {str(i): vector for i, (vector, _) in enumerate(pd_rows)}
     values = unc.measure_draws(draws, kappas=kappas, zero_division=zero_division)
     out = {name: bounds(v, options.level) for name, v in values.items() if "[" not in name}
@@ -119,7 +118,7 @@ def run_score(args: argparse.Namespace) -> str:
     zero_division = zero_division_value(args.zero_division)
     values, pd_rows = score_values(mset, args.kappa, zero_division)
     options = ci_options(args)
-    ci = score_intervals(mset, pd_rows, zero_division, options, args) if options else None
+    ci = score_intervals(mset, pd_rows, zero_division, options) if options else None
     if args.format == "json":
         return dump_json(_score_json(mset, values, pd_rows, args.zero_division, ci, options))
     rows = [

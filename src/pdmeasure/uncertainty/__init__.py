@@ -7,7 +7,8 @@ registry measure and pd at any kappa accept:
   class a multinomial sample with a Dirichlet posterior; Caelen 2017, Totsch and Hoffmann
   2021);
 - :func:`bootstrap_draws`: a stratified bootstrap of the test samples, the same resampled
-  samples for every classifier (paired).
+  samples for every classifier (paired); :func:`matrix_bootstrap_draws` the same bootstrap
+  of one classifier from its counts alone (multinomial rows).
 
 From either: :func:`measure_draws` (every registry measure and pd at named kappa vectors),
 :func:`interval`, :func:`pairwise_probabilities` (with a region of practical equivalence),
@@ -40,6 +41,7 @@ from pdmeasure.uncertainty.draws import (
     DEFAULT_DRAWS,
     bootstrap_draws,
     default_prior,
+    matrix_bootstrap_draws,
     posterior_draws,
 )
 from pdmeasure.uncertainty.robust import DEFAULT_KAPPA_DRAWS, preference_robust
@@ -63,6 +65,7 @@ __all__ = [
     "default_prior",
     "correlated_ttest",
     "interval",
+    "matrix_bootstrap_draws",
     "measure_draws",
     "pairwise_probabilities",
     "pd_key",

@@ -1,4 +1,5 @@
-"""Draws of confusion matrices: the posterior of a matrix's counts, and a stratified bootstrap.
+"""Draws of confusion matrices: the posterior of a matrix's counts, and a stratified bootstrap
+(of the samples, or of the counts that tally them).
 
 Both return stacks of matrices, shape ``(draws, ..., C, C)`` (rows actual, columns predicted),
 that every registry measure and pd at any kappa accept as they are.
@@ -112,6 +113,58 @@ def posterior_draws(
     rng = np.random.default_rng(seed)
     gamma = rng.standard_gamma(np.broadcast_to(counts + prior, (draws, *counts.shape)))
     return gamma / gamma.sum(axis=-1, keepdims=True) * totals[..., None]
+
+
+def matrix_bootstrap_draws(
+    cm: ArrayLike,
+    draws: int = DEFAULT_DRAWS,
+    *,
+    seed: int | np.random.Generator | None = None,
+) -> np.ndarray:
+    r"""Confusion matrices of a stratified bootstrap of the samples a matrix counts.
+
+    The stratified bootstrap of :func:`bootstrap_draws` resamples, with replacement, the
+    :math:`n_i` samples of every actual class i within that class. Each resampled sample's
+    prediction is class j with probability :math:`n_{ij} / n_i`, so a draw's row i is
+
+    .. math:: (N_{i1}, \dots, N_{iC}) \sim
+        \mathrm{Multinomial}\left(n_i;\ \frac{n_{i1}}{n_i}, \dots, \frac{n_{iC}}{n_i}\right),
+
+    independently for each row and each matrix (Efron and Tibshirani 1993, An Introduction
+    to the Bootstrap, ch. 6 and 8). The draws have the distribution of
+    :func:`bootstrap_draws` for one classifier, from the counts alone: for predictions too
+    many to hold, counted by :class:`~pdmeasure.measures.ConfusionAccumulator`. Matrices of
+    several classifiers are resampled independently; differences between classifiers on
+    the same samples are paired only by :func:`bootstrap_draws`, which has the samples.
+
+    Parameters
+    ----------
+    cm : array_like, shape (..., C, C)
+        Counts: non-negative whole numbers. A row with no samples stays empty.
+    draws : int, default 4000
+        Number of matrices drawn (at least 2).
+    seed : int or numpy.random.Generator, optional
+        Seed of ``numpy.random.default_rng``: the same seed gives the same draws.
+
+    Returns
+    -------
+    numpy.ndarray
+        Int64 counts, shape ``(draws, ..., C, C)``; every row keeps its total.
+
+    Raises
+    ------
+    ValueError
+        Counts that are negative or not whole, or too few draws.
+    """
+    draws = _check_draws(draws)
+    counts = check_confusion(cm)
+    if not np.all(counts == np.round(counts)):
+        raise ValueError("matrix_bootstrap_draws needs whole counts (the samples of each cell)")
+    totals = counts.sum(axis=-1)
+    shares = counts / np.where(totals == 0, 1, totals)[..., None]
+    shares[totals == 0] = 1.0 / counts.shape[-1]  # any shares: a row of no samples draws none
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(totals.astype(np.int64), shares, size=(draws, *totals.shape))
 
 
 def _codes(values, index: dict, what: str) -> np.ndarray:
