@@ -44,6 +44,12 @@ def _check_draws(draws: int) -> int:
     return int(draws)
 
 
+def _check_whole(counts: np.ndarray, why: str) -> None:
+    """Counts that are not whole numbers are an error, ``why`` saying who needs them whole."""
+    if not np.all(counts == np.round(counts)):
+        raise ValueError(why)
+
+
 def posterior_draws(
     cm: ArrayLike,
     draws: int = DEFAULT_DRAWS,
@@ -100,8 +106,7 @@ def posterior_draws(
         raise ValueError(
             f"prior must be > 0 (default 1/(2(C-1)); 0.5: Jeffreys per cell), got {prior!r}"
         )
-    if not np.all(counts == np.round(counts)):
-        raise ValueError("posterior_draws needs whole counts (a multinomial sample per row)")
+    _check_whole(counts, "posterior_draws needs whole counts (a multinomial sample per row)")
     totals = counts.sum(axis=-1)
     if np.any(totals == 0):
         empty = [int(i) for i in np.argwhere(totals == 0)[0]]
@@ -158,8 +163,7 @@ def matrix_bootstrap_draws(
     """
     draws = _check_draws(draws)
     counts = check_confusion(cm)
-    if not np.all(counts == np.round(counts)):
-        raise ValueError("matrix_bootstrap_draws needs whole counts (the samples of each cell)")
+    _check_whole(counts, "matrix_bootstrap_draws needs whole counts (the samples of each cell)")
     totals = counts.sum(axis=-1)
     shares = counts / np.where(totals == 0, 1, totals)[..., None]
     shares[totals == 0] = 1.0 / counts.shape[-1]  # any shares: a row of no samples draws none
