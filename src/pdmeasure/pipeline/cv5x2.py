@@ -11,6 +11,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
+from pdmeasure.pipeline.engines.base import Only
 from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS, PREDICTION_KEYS
 
 
@@ -22,7 +23,7 @@ def cross_validate_5x2(
     params: Mapping,
     *,
     seed: int,
-    only: tuple[int, int] | None = None,
+    only: Only = None,
 ) -> pd.DataFrame:
     """Run 5 x 2-fold CV of one classifier through the engine interface (5x2cv tests).
 
@@ -45,8 +46,8 @@ def cross_validate_5x2(
         The classifier's configured parameters.
     seed : int
         CV seed of the pipeline (config ``cv.seed``).
-    only : (int, int), optional
-        ``(repeat, fold)``: that fold alone, exactly its rows of the whole run (see
+    only : tuple of (int, int), optional
+        ``(repeat, fold)`` pairs: those folds alone, exactly their rows of the whole run (see
         :meth:`pdmeasure.pipeline.engines.base.Engine.cross_validate`).
 
     Returns

@@ -69,16 +69,46 @@ class CVSpec:
     repeats: int = 1
 
 
-def repeats_to_run(cv: CVSpec, only: tuple[int, int] | None) -> range:
-    """The repeats of a cross-validation to compute: all, or that of ``only`` (checked)."""
+#: The ``(repeat, fold)`` pairs of a cross-validation to compute (both 1-based), in order;
+#: ``None`` means every fold of every repeat.
+Only = tuple[tuple[int, int], ...] | None
+
+
+def folds_to_run(cv: CVSpec, only: Only) -> list[tuple[int, tuple[int, ...] | None]]:
+    """The folds of a cross-validation to compute, repeat by repeat.
+
+    Parameters
+    ----------
+    cv : CVSpec
+    only : tuple of (int, int), optional
+        ``(repeat, fold)`` pairs, both 1-based, in (repeat, fold) order; ``None``: all.
+
+    Returns
+    -------
+    list of (int, tuple of int or None)
+        Each repeat to run with its folds in order; ``None`` stands for every fold of it.
+
+    Raises
+    ------
+    ValueError
+        A pair outside the ``cv.repeats`` repeats of ``cv.folds`` folds, a pair given twice,
+        or pairs out of (repeat, fold) order.
+    """
     if only is None:
-        return range(1, cv.repeats + 1)
-    repeat, fold = only
-    if not (1 <= repeat <= cv.repeats and 1 <= fold <= cv.folds):
-        raise ValueError(
-            f"(repeat, fold) = {only} is outside the {cv.repeats} repeats of {cv.folds} folds"
-        )
-    return range(repeat, repeat + 1)
+        return [(repeat, None) for repeat in range(1, cv.repeats + 1)]
+    pairs = [(int(repeat), int(fold)) for repeat, fold in only]
+    for repeat, fold in pairs:
+        if not (1 <= repeat <= cv.repeats and 1 <= fold <= cv.folds):
+            raise ValueError(
+                f"(repeat, fold) = {(repeat, fold)} is outside the {cv.repeats} repeats of "
+                f"{cv.folds} folds"
+            )
+    if pairs != sorted(set(pairs)):
+        raise ValueError(f"folds {pairs} are not distinct pairs in (repeat, fold) order")
+    runs: dict[int, list[int]] = {}
+    for repeat, fold in pairs:
+        runs.setdefault(repeat, []).append(fold)
+    return [(repeat, tuple(folds)) for repeat, folds in runs.items()]
 
 
 @dataclass(frozen=True)
@@ -90,7 +120,7 @@ class CVJob:
     classifier: str
     params: Params
     cv: CVSpec
-    only: tuple[int, int] | None = None
+    only: Only = None
 
 
 class FoldPredictions(NamedTuple):
@@ -164,6 +194,13 @@ class Engine(ABC):
         own (a JVM) size it from these.
         """
 
+    def prepare(self, params: Params) -> None:  # noqa: B027 (a hook: nothing to load by default)
+        """Load what fitting a classifier entry needs before any fit (its modules; a JVM).
+
+        Fitting loads it anyway on first use; calling this first lets a job measure the fits'
+        own CPU time apart from what every job pays once (:mod:`pdmeasure.pipeline.plan`).
+        """
+
     def cross_validate(
         self,
         data: pd.DataFrame,
@@ -172,7 +209,7 @@ class Engine(ABC):
         params: Params,
         cv: CVSpec,
         *,
-        only: tuple[int, int] | None = None,
+        only: Only = None,
     ) -> pd.DataFrame:
         """Cross-validate one classifier on one dataset.
 
@@ -187,10 +224,11 @@ class Engine(ABC):
         params : mapping
             That classifier's parameters from the config.
         cv : CVSpec
-        only : (int, int), optional
-            ``(repeat, fold)``, both 1-based: compute that fold alone. Its rows must be exactly
-            that fold's rows of the whole cross-validation, so that the folds, computed as
-            separate jobs and concatenated in order, give the whole run's table.
+        only : tuple of (int, int), optional
+            ``(repeat, fold)`` pairs, both 1-based, in that order: compute those folds alone.
+            Their rows must be exactly those folds' rows of the whole cross-validation, so
+            that parts of it, computed as separate jobs and concatenated in order, give the
+            whole run's table (:func:`folds_to_run` checks the pairs).
 
         Returns
         -------
@@ -206,6 +244,8 @@ class Engine(ABC):
         RuntimeError
             The engine's folds do not cover every row exactly once per repeat.
         """
+        if only is not None:
+            only = tuple((int(repeat), int(fold)) for repeat, fold in only)
         job = CVJob(data, dataset, classifier, params, cv, only)
         classes = np.asarray(dataset.classes, dtype=object)
         frames = [_labelled(part, classes) for part in self.predict_folds(job)]
@@ -218,6 +258,6 @@ class Engine(ABC):
     def predict_folds(self, job: CVJob) -> Iterator[FoldPredictions]:
         """The predictions of :meth:`cross_validate`, in order of repeat and fold.
 
-        The repeats are :func:`repeats_to_run`; with ``job.only`` set, only that fold of
-        that repeat is predicted, exactly as within the whole cross-validation.
+        The repeats and folds are :func:`folds_to_run`; with ``job.only`` set, only those
+        folds are predicted, each exactly as within the whole cross-validation.
         """

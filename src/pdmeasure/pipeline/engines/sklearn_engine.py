@@ -55,7 +55,7 @@ from pdmeasure.pipeline.engines.base import (
     Engine,
     EngineUnavailable,
     FoldPredictions,
-    repeats_to_run,
+    folds_to_run,
 )
 
 #: Quantile bins of a numeric feature under the ``categorical`` encoding.
@@ -343,6 +343,10 @@ class SklearnEngine(Engine):
         """Give every model of this process ``n_jobs = threads`` (the job's cores)."""
         _THREADS["n_jobs"] = max(1, int(threads))
 
+    def prepare(self, params: Mapping[str, Any]) -> None:
+        """Import the entry's estimator class and build it once (scikit-learn's imports)."""
+        make_estimator(params)
+
     def check_classifier(self, classifier: str, params: Mapping[str, Any]) -> None:
         """Raise ValueError for a class that cannot be imported, a parameter it does not accept,
         or a value outside the parameter's domain.
@@ -378,10 +382,10 @@ class SklearnEngine(Engine):
             )
         make_estimator(job.params)  # fail on bad parameters before any fitting
         warn_small_classes(y, dataset, cv.folds)
-        for repeat in repeats_to_run(cv, only):
+        for repeat, wanted in folds_to_run(cv, only):
             state = cv.seed + repeat - 1
             for fold, (train, test) in enumerate(_stratified_splits(X, y, cv.folds, state), 1):
-                if only is not None and fold != only[1]:
+                if wanted is not None and fold not in wanted:
                     continue  # the splits are drawn whole, so fold i is the same alone
                 model = make_estimator(
                     job.params,

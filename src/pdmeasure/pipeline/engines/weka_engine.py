@@ -473,6 +473,10 @@ class WekaEngine(Engine):
         """Size the JVM from the job's resources (:func:`configure_jvm`)."""
         configure_jvm(threads=threads, mem_mb=mem_mb)
 
+    def prepare(self, params: Mapping[str, Any]) -> None:
+        """Start the JVM and build the classifier once (:func:`make_classifier`)."""
+        make_classifier(params)
+
     def check_classifier(self, name: str, params: Mapping[str, Any]) -> None:
         """Validate one configured classifier entry (config check hook).
 
@@ -508,18 +512,19 @@ class WekaEngine(Engine):
 
         The data are encoded with the dataset's ``weka`` rules
         (:mod:`pdmeasure.pipeline.engines.weka_encoding`); repeat ``r`` uses seed ``cv.seed + r - 1``.
-        A single ``(repeat, fold)`` replays Weka's random draws (:func:`evaluate_one_fold`).
+        Each fold of ``job.only`` replays Weka's random draws (:func:`evaluate_one_fold`).
         """
         cv = job.cv
         if cv.repeats < 1:
             raise ValueError(f"cv.repeats must be >= 1, got {cv.repeats}")
         model = make_classifier(job.params)
         instances = to_instances(job.data, job.dataset)
-        only_fold = None if job.only is None else job.only[1]
-        for repeat in base.repeats_to_run(cv, job.only):
-            result = cross_validate_instances(
-                instances, model, cv.folds, cv.seed + repeat - 1, only_fold=only_fold
-            )
-            yield base.FoldPredictions(
-                repeat, result.fold, result.row, result.actual, result.predicted
-            )
+        for repeat, wanted in base.folds_to_run(cv, job.only):
+            seed = cv.seed + repeat - 1
+            for only_fold in [None] if wanted is None else wanted:
+                result = cross_validate_instances(
+                    instances, model, cv.folds, seed, only_fold=only_fold
+                )
+                yield base.FoldPredictions(
+                    repeat, result.fold, result.row, result.actual, result.predicted
+                )
