@@ -63,7 +63,7 @@ def resolve_run(config: Mapping) -> dict:
     out["engines"] = engines
     out["classifiers"] = classifiers
     out["datasets"] = {name: resolve_dataset(config, name) for name in names}
-    out["cv"]["per_fold"] = per_fold_datasets(config["cv"].get("per_fold", False), defined, names)
+    out["cv"]["per_fold"] = per_fold_datasets(config["cv"].get("per_fold", "auto"), defined, names)
     return out
 
 
@@ -106,27 +106,34 @@ def _selected_classifiers(engines: list[str], selection: Mapping, defined: Mappi
 
 
 def per_fold_datasets(
-    per_fold: bool | Sequence[str], defined: Mapping, names: Sequence[str]
-) -> list[str]:
-    """The datasets of the run whose cross-validations run as one job per fold.
+    per_fold: bool | str | Sequence[str], defined: Mapping, names: Sequence[str]
+) -> str | list[str]:
+    """``cv.per_fold`` resolved: ``"auto"``, or the datasets of the run whose every fold is a
+    job of its own.
 
-    ``cv.per_fold`` is ``true`` (every dataset), ``false`` (none) or a list of dataset names
-    (only those: fold jobs pay off where a fold costs much more than a job's start-up, that
-    is on large datasets). Names defined but not selected by ``run.datasets`` are skipped.
+    ``cv.per_fold`` is ``auto`` (the split follows the estimated costs and the cores at hand:
+    :func:`pdmeasure.pipeline.plan.choose_parts`), ``true`` (every dataset), ``false`` (none)
+    or a list of dataset names (only those: fold jobs pay off where a fold costs much more
+    than a job's start-up, that is on large datasets). Names defined but not selected by
+    ``run.datasets`` are skipped.
 
     Returns
     -------
-    list of str
-        In run order.
+    "auto" or list of str
+        The list in run order.
 
     Raises
     ------
     ConfigError
         A listed name is not defined under ``datasets``.
     """
+    if per_fold == "auto":
+        return "auto"
     if per_fold is True or per_fold is False:
         return list(names) if per_fold else []
-    _require_defined("cv.per_fold", per_fold, defined, "use true (every dataset) or false (none)")
+    _require_defined(
+        "cv.per_fold", per_fold, defined, "use auto, true (every dataset) or false (none)"
+    )
     return [n for n in names if n in per_fold]
 
 

@@ -1,0 +1,410 @@
+"""How the model fitting is cut into jobs: one job per classifier, or its folds spread over
+part jobs where one job would hold up the run.
+
+The unit of fitting work is one ``(engine, dataset, classifier)``: its k-fold cross-validation
+(scheme ``cv``: ``cv.repeats`` x ``cv.folds`` folds) and, with ``stats.cv5x2``, its 5 x 2-fold
+cross-validation (scheme ``cv5x2``: 10 folds). A unit runs as one job (rule
+``cross_validate``), or as part jobs (rule ``cross_validate_part``), each a contiguous range
+of one scheme's folds in (repeat, fold) order, that the unit's job then assembles. Both give
+byte-identical files (the engines compute any fold alone exactly as within the whole run).
+
+``cv.per_fold`` chooses: ``false`` (every unit one job), ``true`` (every fold its own part),
+a list of datasets (their folds as parts), or ``auto`` (:func:`choose_parts`): a unit whose
+estimated cost is more than its fair share of the run (the whole fitting work over the cores
+at hand) is cut into parts of about half that share, so that no single job holds up the run
+while the cores idle, and small units stay whole, because a part pays a process start (and a
+JVM for Weka) of its own.
+
+The cost of a unit is the fitting CPU time its last run logged (:func:`measured_costs`, from
+the lines :func:`fit_log_line` writes), else an estimate from the data's size
+(:func:`estimate_cost`: rows x classes x a per-classifier factor). The plan only shapes the
+DAG and orders the jobs (:meth:`CVPlan.priority`); no result depends on it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pdmeasure.pipeline.data.mirror import manifest_entry
+
+#: The cross-validation schemes of a unit, in the order a unit's job writes them.
+SCHEMES = ("cv", "cv5x2")
+
+#: A unit of fitting work: (engine, dataset, classifier).
+Unit = tuple[str, str, str]
+
+#: Fitting CPU seconds per (row x class) of one whole cross-validation, by classifier class,
+#: measured on the papers' largest dataset (krkopt: 28,056 rows, 18 classes; 10-fold CV, one
+#: core of the 2-core development machine, 2026-11-26). Only the order of magnitude matters:
+#: a unit's own logged time replaces the estimate after its first run.
+COST_PER_ROW_CLASS = {
+    "weka.classifiers.trees.RandomForest": 1.1e-4,
+    "weka.classifiers.rules.DecisionTable": 4.2e-5,
+    "weka.classifiers.meta.Bagging": 3.0e-5,
+    "weka.classifiers.bayes.BayesNet": 1.0e-5,
+    "weka.classifiers.trees.J48": 1.4e-5,
+    "sklearn.ensemble.RandomForestClassifier": 4.3e-5,
+    "sklearn.ensemble.BaggingClassifier": 9.3e-6,
+    "sklearn.tree.DecisionTreeClassifier": 3.4e-6,
+    "sklearn.naive_bayes.CategoricalNB": 1.9e-6,
+}
+#: The factor of a classifier class not in :data:`COST_PER_ROW_CLASS`: the largest known one,
+#: so that an unknown classifier on a large dataset is rather split than left whole.
+DEFAULT_COST_PER_ROW_CLASS = max(COST_PER_ROW_CLASS.values())
+
+#: CPU seconds a fitting job spends before and around its work, by engine: the interpreter,
+#: pandas and scikit-learn imports, reading the data; for Weka also the JVM's start and the
+#: encoding of the data as Weka instances (the smallest fitting jobs of the papers' run).
+START_SECONDS = {"sklearn": 1.8, "weka": 2.6}
+DEFAULT_START_SECONDS = 2.6
+
+#: Shortest part ``auto`` cuts: below it a part's start would cost a large share of its work.
+MIN_PART_SECONDS = 10.0
+
+#: How a job's log records its fitting time (:func:`fit_log_line`, :func:`measured_costs`).
+_FIT_LINE = re.compile(r"fit CPU time (\w+) ([0-9.]+) s for (\d+) of (\d+) folds")
+
+
+def scheme_folds(scheme: str, cv: Mapping[str, Any]) -> tuple[int, int]:
+    """``(repeats, folds)`` of a scheme: the ``cv`` block's, or 5 x 2 for ``cv5x2``.
+
+    Raises
+    ------
+    ValueError
+        An unknown scheme.
+    """
+    if scheme == "cv":
+        return int(cv["repeats"]), int(cv["folds"])
+    if scheme == "cv5x2":
+        return 5, 2
+    raise ValueError(f"unknown cross-validation scheme {scheme!r}; known: {SCHEMES}")
+
+
+@dataclass(frozen=True, order=True)
+class Part:
+    """The folds ``first`` .. ``last`` (1-based positions in (repeat, fold) order) of one
+    scheme of a unit; its file name is :attr:`name`, e.g. ``cv_1-5``."""
+
+    scheme: str
+    first: int
+    last: int
+
+    @property
+    def name(self) -> str:
+        """``<scheme>_<first>-<last>``, the ``part`` wildcard of rule cross_validate_part."""
+        return f"{self.scheme}_{self.first}-{self.last}"
+
+    @classmethod
+    def parse(cls, name: str) -> Part:
+        """The part named ``name`` (:attr:`name`); a path's file stem works too.
+
+        Raises
+        ------
+        ValueError
+            ``name`` is not ``<scheme>_<first>-<last>`` with 1 <= first <= last.
+        """
+        match = re.fullmatch(r"(\w+?)_(\d+)-(\d+)", Path(name).stem)
+        if not match or match.group(1) not in SCHEMES:
+            raise ValueError(f"{name!r} is not a part name such as cv_1-5 or cv5x2_3-4")
+        part = cls(match.group(1), int(match.group(2)), int(match.group(3)))
+        if not 1 <= part.first <= part.last:
+            raise ValueError(f"part {name!r}: folds {part.first}-{part.last} are not a range")
+        return part
+
+    def pairs(self, folds: int) -> tuple[tuple[int, int], ...]:
+        """The ``(repeat, fold)`` pairs of the part, for ``folds`` folds per repeat."""
+        return tuple(
+            ((position - 1) // folds + 1, (position - 1) % folds + 1)
+            for position in range(self.first, self.last + 1)
+        )
+
+    @property
+    def size(self) -> int:
+        """Number of folds in the part."""
+        return self.last - self.first + 1
+
+
+def split_positions(scheme: str, n: int, k: int) -> tuple[Part, ...]:
+    """``n`` folds cut into ``k`` contiguous parts whose sizes differ by at most one (the
+    larger first), ``1 <= k <= n``."""
+    k = max(1, min(int(k), int(n)))
+    sizes = [n // k + (1 if i < n % k else 0) for i in range(k)]
+    parts, first = [], 1
+    for size in sizes:
+        parts.append(Part(scheme, first, first + size - 1))
+        first += size
+    return tuple(parts)
+
+
+def is_tiling(parts: Sequence[Part], sizes: Mapping[str, int]) -> bool:
+    """Whether ``parts`` cover each scheme of ``sizes`` (scheme -> folds) exactly, in order,
+    and no other scheme."""
+    by_scheme: dict[str, list[Part]] = {}
+    for part in parts:
+        by_scheme.setdefault(part.scheme, []).append(part)
+    if set(by_scheme) != set(sizes):
+        return False
+    for scheme, own in by_scheme.items():
+        expected = 1
+        for part in own:
+            if part.first != expected:
+                return False
+            expected = part.last + 1
+        if expected != sizes[scheme] + 1:
+            return False
+    return [p.scheme for p in parts] == sorted((p.scheme for p in parts), key=SCHEMES.index)
+
+
+def estimate_cost(classifier_class: str, rows: int | None, classes: int) -> float:
+    """Estimated fitting CPU seconds of one whole cross-validation: rows x classes x the
+    classifier's factor (:data:`COST_PER_ROW_CLASS`); 1,000 rows when the size is unknown."""
+    factor = COST_PER_ROW_CLASS.get(classifier_class, DEFAULT_COST_PER_ROW_CLASS)
+    return factor * (1000 if rows is None else rows) * classes
+
+
+def fit_log_line(scheme: str, seconds: float, done: int, total: int) -> str:
+    """The log line that records the fitting CPU time of ``done`` of a scheme's ``total``
+    folds (read back by :func:`measured_costs`)."""
+    return f"fit CPU time {scheme} {seconds:.3f} s for {done} of {total} folds"
+
+
+def measured_costs(logs: Path, units: Iterable[Unit]) -> dict[Unit, dict[str, float]]:
+    """The fitting CPU seconds of each unit's schemes, as their last runs logged them.
+
+    Reads ``logs/cv/<engine>/<dataset>/<classifier>.log`` (a unit's job) and the logs of its
+    parts (``.../<classifier>/parts/*.log``); a scheme fitted in parts costs the sum of its
+    parts' times scaled to all its folds. Where both kinds of log record a scheme, the newest
+    wins. Units or schemes with no record are left out.
+    """
+    costs: dict[Unit, dict[str, float]] = {}
+    for unit in units:
+        base = logs / "cv" / unit[0] / unit[1]
+        whole = _fit_records([base / f"{unit[2]}.log"])
+        parts = _fit_records(sorted((base / unit[2] / "parts").glob("*.log")))
+        found = {}
+        for scheme in SCHEMES:
+            newest = max(
+                (r for r in (whole.get(scheme), parts.get(scheme)) if r is not None),
+                default=None,
+                key=lambda record: record[0],
+            )
+            if newest is not None:
+                found[scheme] = newest[1]
+        if found:
+            costs[unit] = found
+    return costs
+
+
+def _fit_records(paths: Iterable[Path]) -> dict[str, tuple[float, float]]:
+    """Scheme -> (newest mtime, CPU seconds scaled to all folds) over the logs ``paths``,
+    their fitting lines summed."""
+    sums: dict[str, list[float]] = {}  # scheme -> [mtime, seconds, done, total]
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            mtime = path.stat().st_mtime
+        except OSError:
+            continue
+        for scheme, seconds, done, total in _FIT_LINE.findall(text):
+            entry = sums.setdefault(scheme, [0.0, 0.0, 0, int(total)])
+            entry[0] = max(entry[0], mtime)
+            entry[1] += float(seconds)
+            entry[2] += int(done)
+    return {
+        scheme: (mtime, seconds * total / done)
+        for scheme, (mtime, seconds, done, total) in sums.items()
+        if done
+    }
+
+
+@dataclass(frozen=True)
+class CVPlan:
+    """The jobs of the run's model fitting.
+
+    Attributes
+    ----------
+    costs : mapping
+        Unit -> scheme -> estimated fitting CPU seconds.
+    parts : mapping
+        Unit -> its parts, in order; empty: the unit runs as one job.
+    start : mapping
+        Engine -> CPU seconds a job spends besides fitting (:data:`START_SECONDS`).
+    """
+
+    costs: Mapping[Unit, Mapping[str, float]]
+    parts: Mapping[Unit, tuple[Part, ...]]
+    start: Mapping[str, float] = field(default_factory=lambda: dict(START_SECONDS))
+
+    def part_cost(self, unit: Unit, part: Part, folds: int) -> float:
+        """Estimated CPU seconds of a part job: its share of the scheme's cost and a start."""
+        share = self.costs[unit].get(part.scheme, 0.0) * part.size / folds
+        return share + self.start.get(unit[0], DEFAULT_START_SECONDS)
+
+    def job_cost(self, unit: Unit) -> float:
+        """Estimated CPU seconds of a unit's job: every scheme when it runs whole; assembling
+        its parts (about a start) when it is split."""
+        start = self.start.get(unit[0], DEFAULT_START_SECONDS)
+        if self.parts.get(unit):
+            return start
+        return sum(self.costs[unit].values()) + start
+
+
+def choose_parts(
+    costs: Mapping[Unit, Mapping[str, float]],
+    folds: Mapping[str, int],
+    per_fold: str | Sequence[str],
+    cores: int | None,
+    start: Mapping[str, float] | None = None,
+) -> dict[Unit, tuple[Part, ...]]:
+    """Which units run as parts, and which parts.
+
+    Parameters
+    ----------
+    costs : mapping
+        Unit -> scheme -> fitting CPU seconds; the schemes listed are the unit's.
+    folds : mapping
+        Scheme -> its number of folds over all repeats.
+    per_fold : "auto" or sequence of str
+        ``cv.per_fold`` as resolved: ``"auto"``, or the datasets whose every fold is a part
+        (empty: none).
+    cores : int or None
+        Jobs that run at once (``--cores``, or ``--jobs`` on a cluster); ``auto`` splits
+        nothing on one core or when unknown.
+    start : mapping, optional
+        Engine -> CPU seconds of a job besides fitting (default :data:`START_SECONDS`).
+
+    Returns
+    -------
+    dict
+        Unit -> parts in scheme then fold order; ``()`` for a unit that runs whole.
+
+    Notes
+    -----
+    ``auto``: with ``W`` the run's fitting work including one start per unit and ``P`` the
+    cores, a unit of cost above ``W / P`` (its fair share) would end after the balanced run
+    ends; it is cut into parts of about ``max(W / (2 P), MIN_PART_SECONDS)``, each scheme
+    separately, at most one part per fold. Everything else stays whole, and so does a unit
+    that fits in less than ``2 * MIN_PART_SECONDS``: cutting it would mostly add starts.
+    """
+    start = dict(START_SECONDS if start is None else start)
+    if per_fold != "auto":
+        chosen = set(per_fold)
+        return {
+            unit: tuple(p for s in schemes for p in split_positions(s, folds[s], folds[s]))
+            if unit[1] in chosen
+            else ()
+            for unit, schemes in costs.items()
+        }
+    if not cores or cores < 2:
+        return {unit: () for unit in costs}
+    whole = {
+        unit: sum(schemes.values()) + start.get(unit[0], DEFAULT_START_SECONDS)
+        for unit, schemes in costs.items()
+    }
+    share = sum(whole.values()) / cores
+    target = max(share / 2, MIN_PART_SECONDS)
+    plan: dict[Unit, tuple[Part, ...]] = {}
+    for unit, schemes in costs.items():
+        if whole[unit] <= share or sum(schemes.values()) < 2 * MIN_PART_SECONDS:
+            plan[unit] = ()
+            continue
+        plan[unit] = tuple(
+            part
+            for scheme in SCHEMES
+            if scheme in schemes
+            for part in split_positions(scheme, folds[scheme], math.ceil(schemes[scheme] / target))
+        )
+    return plan
+
+
+def plan_record(plan: CVPlan, key: Mapping[Unit, str]) -> dict[str, list[str]]:
+    """The parts of every unit by its key (a path that names it), for :func:`save_plan`."""
+    return {key[unit]: [part.name for part in parts] for unit, parts in plan.parts.items()}
+
+
+def load_plan(path: Path) -> dict[str, list[str]]:
+    """The recorded parts by unit key (:func:`save_plan`); empty when there is no readable
+    record."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    units = record.get("units") if isinstance(record, dict) else None
+    if not isinstance(units, dict):
+        return {}
+    return {
+        str(key): [str(name) for name in names]
+        for key, names in units.items()
+        if isinstance(names, list)
+    }
+
+
+def save_plan(path: Path, units: Mapping[str, Sequence[str]], cores: int | None) -> None:
+    """Record the parts of every unit by key, atomically (a temporary file renamed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"cores": cores, "units": dict(sorted(units.items()))}, indent=1)
+    temp = path.with_name(f".{path.name}.{os.getpid()}")
+    temp.write_text(text + "\n", encoding="utf-8")
+    os.replace(temp, path)
+
+
+def settle_parts(
+    fresh: Mapping[Unit, tuple[Part, ...]],
+    recorded: Mapping[str, Sequence[str]],
+    key: Mapping[Unit, str],
+    finished: Mapping[Unit, bool],
+    folds: Mapping[Unit, Mapping[str, int]],
+) -> dict[Unit, tuple[Part, ...]]:
+    """The parts to use: a finished unit keeps the parts it was made with, so that running
+    again with other cores (or after new timings) reruns nothing; every other unit gets its
+    ``fresh`` plan.
+
+    A recorded split that no longer tiles the unit's schemes (``folds``: unit -> scheme ->
+    folds; e.g. after ``cv.folds`` changed, which reruns the unit anyway) is replaced by the
+    fresh one.
+    """
+    settled = {}
+    for unit, parts in fresh.items():
+        names = recorded.get(key[unit])
+        if finished.get(unit) and names is not None:
+            try:
+                kept = tuple(Part.parse(name) for name in names)
+            except ValueError:
+                kept = None
+            if kept is not None and (not kept or is_tiling(kept, folds[unit])):
+                settled[unit] = kept
+                continue
+        settled[unit] = parts
+    return settled
+
+
+def known_rows(
+    block: Mapping[str, Any], fetched: Path, manifest: Mapping[str, Any] | None
+) -> int | None:
+    """A dataset's number of rows where it is known without running anything: its fetched
+    canonical table's description (``<results>/data/<name>.json``), the UCI mirror's
+    ``MANIFEST.json`` entry, or the lines of its local file; ``None`` otherwise."""
+    try:
+        about = json.loads(fetched.with_suffix(".json").read_text(encoding="utf-8"))
+        return int(about["rows"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    if manifest is not None and block.get("uci_id") is not None:
+        entry = manifest_entry(manifest, block["uci_id"])
+        rows = None if entry is None else entry.get("rows")
+        return rows if isinstance(rows, int) else None
+    if block.get("path"):
+        try:
+            with open(block["path"], "rb") as handle:
+                lines = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+        except OSError:
+            return None
+        return max(lines - 1, 1)
+    return None

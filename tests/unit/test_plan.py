@@ -1,0 +1,206 @@
+"""The CV plan (pdmeasure.pipeline.plan): how the model fitting is cut into jobs.
+
+Parts are ranges of folds; ``auto`` splits only the units that exceed their fair share of the
+run; a finished unit keeps the parts it was made with; costs come from the logs of the last
+run, else from the data's size. tests/workflow/test_pipeline_e2e.py and
+tests/system/test_per_fold.py run the plan's jobs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pdmeasure.pipeline import plan
+from pdmeasure.pipeline.plan import Part
+
+FOLDS = {"cv": 10, "cv5x2": 10}
+
+
+def units(*specs):
+    """{(engine, dataset, classifier): {scheme: cost}} from (classifier, cv, cv5x2) costs."""
+    return {("weka", "d", name): {"cv": cv, "cv5x2": cv5x2} for name, cv, cv5x2 in specs}
+
+
+def test_part_names_round_trip_and_map_to_repeat_fold_pairs():
+    part = Part.parse("cv_4-7")
+    assert part == Part("cv", 4, 7) and part.name == "cv_4-7" and part.size == 4
+    assert Part.parse("results/cv/x/parts/cv5x2_3-4.csv") == Part("cv5x2", 3, 4)
+    # 3 folds per repeat: positions 4..7 are repeat 2 folds 1-3, then repeat 3 fold 1.
+    assert part.pairs(3) == ((2, 1), (2, 2), (2, 3), (3, 1))
+
+
+@pytest.mark.parametrize("name", ["cv_0-3", "cv_5-4", "loo_1-2", "cv1-2", "cv_1-2x"])
+def test_bad_part_names_are_refused(name):
+    with pytest.raises(ValueError, match="part"):
+        Part.parse(name)
+
+
+@given(st.integers(1, 60), st.integers(1, 80))
+def test_split_positions_tiles_the_folds_evenly(n, k):
+    parts = plan.split_positions("cv", n, k)
+    assert plan.is_tiling(parts, {"cv": n})
+    sizes = [p.size for p in parts]
+    assert len(parts) == min(k, n) and max(sizes) - min(sizes) <= 1
+
+
+def test_is_tiling_needs_every_scheme_in_order_without_gaps():
+    cv = plan.split_positions("cv", 10, 2)
+    cv5x2 = plan.split_positions("cv5x2", 10, 3)
+    assert plan.is_tiling(cv + cv5x2, FOLDS)
+    assert not plan.is_tiling(cv5x2 + cv, FOLDS)  # scheme order
+    assert not plan.is_tiling(cv, FOLDS)  # a scheme missing
+    assert not plan.is_tiling((Part("cv", 1, 4), Part("cv", 6, 10), *cv5x2), FOLDS)
+    assert not plan.is_tiling(plan.split_positions("cv", 12, 2) + cv5x2, FOLDS)
+
+
+def test_per_fold_false_true_and_a_list():
+    costs = {**units(("A", 50.0, 50.0)), ("weka", "e", "A"): {"cv": 1.0, "cv5x2": 1.0}}
+    assert set(plan.choose_parts(costs, FOLDS, [], cores=64).values()) == {()}
+    listed = plan.choose_parts(costs, FOLDS, ["e"], cores=1)
+    assert listed[("weka", "d", "A")] == ()
+    assert [p.size for p in listed[("weka", "e", "A")]] == [1] * 20
+    everything = plan.choose_parts(costs, FOLDS, ["d", "e"], cores=1)
+    assert all(len(parts) == 20 for parts in everything.values())
+
+
+def test_auto_splits_nothing_on_one_core_or_when_every_unit_fits_its_share():
+    costs = units(("A", 60.0, 60.0), ("B", 2.0, 2.0), ("C", 1.0, 1.0))
+    for cores in (None, 1):
+        assert set(plan.choose_parts(costs, FOLDS, "auto", cores).values()) == {()}
+    # On 2 cores the share is about 67 CPU-s: A (120 and a start) exceeds it and is cut into
+    # parts of at most half the share; B and C stay whole.
+    two = plan.choose_parts(costs, FOLDS, "auto", 2)
+    assert [p.name for p in two[("weka", "d", "A")]] == [
+        "cv_1-5",
+        "cv_6-10",
+        "cv5x2_1-5",
+        "cv5x2_6-10",
+    ]
+    assert two[("weka", "d", "B")] == two[("weka", "d", "C")] == ()
+    # Without the long unit, B exceeds its share but is too short to be worth a part.
+    del costs[("weka", "d", "A")]
+    assert set(plan.choose_parts(costs, FOLDS, "auto", 2).values()) == {()}
+
+
+def test_auto_cuts_a_long_unit_into_parts_of_about_half_the_fair_share():
+    costs = units(("A", 120.0, 60.0), *((f"S{i}", 10.0, 10.0) for i in range(20)))
+    whole = sum(sum(c.values()) + plan.START_SECONDS["weka"] for c in costs.values())
+    cores = 16
+    share = whole / cores
+    chosen = plan.choose_parts(costs, FOLDS, "auto", cores)
+    parts = chosen[("weka", "d", "A")]
+    assert plan.is_tiling(parts, FOLDS)
+    target = max(share / 2, plan.MIN_PART_SECONDS)
+    counts = {s: [p.scheme for p in parts].count(s) for s in ("cv", "cv5x2")}
+    assert counts == {"cv": -(-120.0 // target), "cv5x2": -(-60.0 // target)}
+    # Folds are whole: a part holds at most one fold more than an even share.
+    assert all(p.size <= -(-10 // counts[p.scheme]) for p in parts)
+    # The small units fit their share and stay whole.
+    assert all(chosen[u] == () for u in costs if u[2] != "A")
+
+
+def test_auto_never_cuts_below_one_fold_or_the_shortest_part():
+    costs = units(("A", 1000.0, 30.0))
+    chosen = plan.choose_parts(costs, FOLDS, "auto", cores=10_000)[("weka", "d", "A")]
+    assert [p.scheme for p in chosen].count("cv") == 10  # one fold each, no finer
+    # 30 CPU-s of 5 x 2-fold CV in parts of at least MIN_PART_SECONDS.
+    assert [p.scheme for p in chosen].count("cv5x2") == -(-30 // plan.MIN_PART_SECONDS)
+
+
+def test_estimates_scale_with_rows_and_classes_and_know_the_papers_classifiers():
+    rf = "weka.classifiers.trees.RandomForest"
+    assert plan.estimate_cost(rf, 2000, 4) == pytest.approx(2 * plan.estimate_cost(rf, 1000, 4))
+    assert plan.estimate_cost(rf, 1000, 8) == pytest.approx(2 * plan.estimate_cost(rf, 1000, 4))
+    # krkopt (28,056 rows, 18 classes): Weka's RandomForest about a minute, J48 a few seconds.
+    assert 40 < plan.estimate_cost(rf, 28056, 18) < 80
+    assert plan.estimate_cost("weka.classifiers.trees.J48", 28056, 18) < 10
+    unknown = plan.estimate_cost("my.Classifier", 28056, 18)
+    assert unknown == pytest.approx(plan.DEFAULT_COST_PER_ROW_CLASS * 28056 * 18)
+    assert plan.estimate_cost(rf, None, 4) == plan.estimate_cost(rf, 1000, 4)
+
+
+def _log(path, *lines, age=0.0):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(["2026 INFO pdmeasure: start", *lines, ""]), encoding="utf-8")
+    stamp = 1_700_000_000 - age
+    os.utime(path, (stamp, stamp))
+
+
+def test_measured_costs_read_whole_and_part_logs_newest_first(tmp_path):
+    base = tmp_path / "cv" / "weka" / "d"
+    whole = base / "A.log"
+    _log(
+        whole,
+        "x " + plan.fit_log_line("cv", 30.0, 10, 10),
+        "x " + plan.fit_log_line("cv5x2", 8.0, 10, 10),
+        age=100,
+    )
+    # A newer split run of the k-fold CV: two parts of 4 and 6 folds, 22 CPU-s in all.
+    _log(base / "A" / "parts" / "cv_1-4.log", plan.fit_log_line("cv", 9.0, 4, 10))
+    _log(base / "A" / "parts" / "cv_5-10.log", plan.fit_log_line("cv", 13.0, 6, 10))
+    # Parts of an older run cover half the folds only: scaled to all of them.
+    _log(base / "B" / "parts" / "cv5x2_1-5.log", plan.fit_log_line("cv5x2", 5.0, 5, 10))
+    costs = plan.measured_costs(tmp_path, [("weka", "d", "A"), ("weka", "d", "B"), ("x", "y", "z")])
+    assert costs == {
+        ("weka", "d", "A"): {"cv": pytest.approx(22.0), "cv5x2": pytest.approx(8.0)},
+        ("weka", "d", "B"): {"cv5x2": pytest.approx(10.0)},
+    }
+
+
+def test_a_finished_unit_keeps_its_recorded_parts(tmp_path):
+    unit, other = ("weka", "d", "A"), ("weka", "d", "B")
+    key = {unit: "results/cv/weka/d/A/confusion.csv", other: "results/cv/weka/d/B/confusion.csv"}
+    fresh = {unit: (), other: plan.split_positions("cv", 10, 2)}
+    recorded = {key[unit]: ["cv_1-5", "cv_6-10"], key[other]: []}
+    folds = {u: {"cv": 10} for u in fresh}
+    settled = plan.settle_parts(fresh, recorded, key, {unit: True, other: False}, folds)
+    assert [p.name for p in settled[unit]] == ["cv_1-5", "cv_6-10"]  # kept: finished
+    assert settled[other] == fresh[other]  # not finished: planned again
+    # A record that no longer tiles the unit (cv.folds changed) is planned again.
+    settled = plan.settle_parts(fresh, recorded, key, {unit: True}, {u: {"cv": 4} for u in fresh})
+    assert settled[unit] == ()
+    # A whole unit stays whole however many cores the next run has.
+    recorded[key[other]] = []
+    settled = plan.settle_parts(fresh, recorded, key, {other: True, unit: True}, folds)
+    assert settled[other] == ()
+
+
+def test_the_plan_file_round_trips_and_a_damaged_one_is_ignored(tmp_path):
+    path = tmp_path / "sub" / "plan.json"
+    plan.save_plan(path, {"b": ["cv_1-2"], "a": []}, cores=16)
+    assert plan.load_plan(path) == {"a": [], "b": ["cv_1-2"]}
+    assert json.loads(path.read_text())["cores"] == 16
+    path.write_text("{not json", encoding="utf-8")
+    assert plan.load_plan(path) == {}
+    assert plan.load_plan(tmp_path / "missing.json") == {}
+
+
+def test_job_and_part_costs_of_a_plan():
+    unit = ("sklearn", "d", "A")
+    costs = {unit: {"cv": 20.0, "cv5x2": 10.0}}
+    whole = plan.CVPlan(costs, {unit: ()})
+    start = plan.START_SECONDS["sklearn"]
+    assert whole.job_cost(unit) == pytest.approx(30.0 + start)
+    split = plan.CVPlan(costs, {unit: plan.split_positions("cv", 10, 4)})
+    assert split.job_cost(unit) == pytest.approx(start)
+    assert split.part_cost(unit, Part("cv", 1, 3), 10) == pytest.approx(6.0 + start)
+
+
+def test_known_rows_from_the_fetched_table_the_manifest_or_the_file(tmp_path, uci_mirror):
+    from pdmeasure.pipeline.data.mirror import load_manifest
+
+    fetched = tmp_path / "data" / "car.csv"
+    fetched.parent.mkdir()
+    manifest = load_manifest(uci_mirror)
+    assert plan.known_rows({"uci_id": 19}, fetched, manifest) == 1728
+    fetched.with_suffix(".json").write_text(json.dumps({"rows": 77}), encoding="utf-8")
+    assert plan.known_rows({"uci_id": 19}, fetched, manifest) == 77
+    local = tmp_path / "mine.csv"
+    local.write_text("a,b\n1,2\n3,4\n5,6\n", encoding="utf-8")
+    assert plan.known_rows({"path": str(local)}, tmp_path / "none.csv", None) == 3
+    assert plan.known_rows({"openml_id": 61}, tmp_path / "none.csv", None) is None
