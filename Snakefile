@@ -12,41 +12,31 @@ configfile: "config.yaml"
 report: "workflow/report/workflow.rst"
 
 
-# Schema validation, engine availability checks, paths and input functions.
+# Schema validation, engine availability checks, paths, input functions and the CV plan.
 include: "workflow/rules/common.smk"
 # 1. UCI data (ucimlrepo, then the offline mirror) -> canonical tables.
 include: "workflow/rules/data.smk"
-# 2-3. Cross-validation per engine, dataset and classifier -> predictions, confusion matrices.
+# 2-3. Model fitting per engine, dataset and classifier (whole, or in parts where the plan
+#      splits it) -> predictions, confusion matrices, 5 x 2-fold CV predictions.
 include: "workflow/rules/cv.smk"
-# 4. Every registry measure and pd at every configured kappa vector.
-include: "workflow/rules/measures.smk"
-# 5. pd over each dataset's full kappa grid -> histograms, Figure 7.
+# 5. pd over each dataset's full kappa grid -> histograms (Figure 7's data).
 include: "workflow/rules/grids.smk"
-# 6. Ranking tables (paper Tables 6-9).
-include: "workflow/rules/tables.smk"
+# 4, 6 and the analyses per engine and dataset: measures, ranking tables (paper Tables 6-9),
+#    statistics within the dataset, exact kappa-space analysis, uncertainty, the explorer;
+#    then their figures and the explorer page.
+include: "workflow/rules/dataset.smk"
 # 7. Paper tables and figures that need no data (cm1..cm9, Pacc matrices).
 include: "workflow/rules/paper.smk"
-# 8. Published numbers against reproduced ones.
-include: "workflow/rules/reproduction.smk"
-# Statistical comparison of classifiers.
-include: "workflow/rules/stats.smk"
-# Exact analysis of the kappa space.
-include: "workflow/rules/exact.smk"
-# Interactive kappa explorer per engine and dataset (self-contained HTML).
-include: "workflow/rules/explorer.smk"
-# Intervals, probabilities of winning and ranking, Bayesian tests (config `uncertainty`).
-include: "workflow/rules/uncertainty.smk"
+# 8. Across datasets: every table collected, statistics and Bayesian tests across datasets,
+#    published numbers against reproduced ones; CD diagrams, reports, Figure 7.
+include: "workflow/rules/summary.smk"
 
 
-# Jobs of a few seconds that only collect or reformat tables: on a cluster they run on the
-# submitting node instead of waiting in the queue.
+# The paper's tables and figures need no data and take a second or two: on a cluster they run
+# on the submitting node instead of waiting in the queue.
 localrules:
-    aggregate_confusion,
-    aggregate_measures,
-    ranking_table,
-    paper_markdown,
-    reproduction_summary,
-    exact_collect,
+    paper_tables,
+    paper_render,
 
 
 rule all:

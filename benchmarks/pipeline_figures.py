@@ -29,15 +29,8 @@ import pandas as pd
 
 from pdmeasure.pipeline.run import CPU_LOG_LABEL
 
-#: Rules whose jobs fit models or assemble their folds (the cross-validation stage).
-CV_RULES = (
-    "cross_validate",
-    "cross_validate_fold",
-    "assemble_folds",
-    "stats_cv5x2",
-    "stats_cv5x2_fold",
-    "assemble_cv5x2",
-)
+#: Rules whose jobs fit models or assemble their parts (the model-fitting stage).
+CV_RULES = ("cross_validate", "cross_validate_part")
 
 _FINISHED = re.compile(
     r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]\n(?:Finished jobid: \d+ \(Rule: (\w+)\))?"

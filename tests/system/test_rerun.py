@@ -45,54 +45,21 @@ SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config" / "config.schem
 
 #: Which rules read the outputs of which (rule level, written from the rule files' intent).
 #: A consumer job depends on a producer job when their shared wildcards agree.
-CV_READERS = [
-    "aggregate_confusion",
-    "measures",
-    "grid_histogram",
-    "exact_analysis",
-    "stats_within",
-    "explorer_data",
-    "uncertainty",
-]
 CONSUMERS = {
-    "fetch_data": ["cross_validate", "cross_validate_fold", "stats_cv5x2", "stats_cv5x2_fold"],
-    "cross_validate_fold": ["assemble_folds"],
-    "stats_cv5x2_fold": ["assemble_cv5x2"],
-    "assemble_cv5x2": ["stats_within"],
-    # The per-fold CV and the whole CV write the same files, read by the same rules.
-    "assemble_folds": CV_READERS,
-    "cross_validate": CV_READERS,
-    "aggregate_confusion": ["reproduction"],
-    "measures": ["aggregate_measures", "ranking_table"],
-    "aggregate_measures": ["reproduction", "stats_across", "uncertainty_across"],
-    "grid_histogram": ["grid_figure7"],
-    "ranking_table": ["reproduction"],
-    "paper_tables": ["paper_markdown", "paper_figure", "reproduction"],
-    "reproduction": ["reproduction_summary"],
-    "stats_cv5x2": ["stats_within"],
-    "stats_within": ["stats_report"],
-    "stats_across": ["stats_cd_diagrams", "stats_report"],
-    "stats_cd_diagrams": ["stats_report"],
-    "exact_analysis": ["exact_figures", "exact_figure7", "exact_collect"],
-    "uncertainty": ["explorer_data", "uncertainty_figures"],
-    "explorer_data": ["explorer"],
-    "uncertainty_across": ["stats_report"],
+    "fetch_data": ["cross_validate", "cross_validate_part"],
+    "cross_validate_part": ["cross_validate"],
+    "cross_validate": ["analyse", "grid_histogram", "collect"],
+    "grid_histogram": ["render_figure7"],
+    "analyse": ["render", "collect", "render_summary", "render_figure7"],
+    "collect": ["render_summary"],
+    "paper_tables": ["paper_render", "collect"],
 }
 
 Job = tuple  # (rule, frozenset of (wildcard, value))
 
 #: The jobs that read every engine's or dataset's results: they rerun when the run's
 #: selection (engines, datasets, classifiers) changes.
-COLLECTING = [
-    "aggregate_confusion",
-    "aggregate_measures",
-    "reproduction",
-    "stats_across",
-    "stats_cd_diagrams",
-    "stats_report",
-    "exact_collect",
-    "uncertainty_across",
-]
+COLLECTING = ["collect", "render_summary"]
 
 
 @dataclass
@@ -152,14 +119,7 @@ def mirror_copy(config, workdir):
     config["mirror"] = str(workdir / "mirror_link")
 
 
-CAR_SEEDS_KAPPA = [
-    "measures dataset=car",
-    "uncertainty dataset=car",
-    "ranking_table dataset=car",
-    "stats_within dataset=car",
-    "stats_across",
-    "reproduction",
-]
+CAR_SEEDS_KAPPA = ["analyse dataset=car", "render dataset=car", "collect"]
 
 #: Schema key ('*' for a name) -> the change made on the base run and what it must rerun.
 CHANGES: dict[str, Change] = {
@@ -167,16 +127,7 @@ CHANGES: dict[str, Change] = {
     "results": Change(setter("results", "results_other"), everything=True, new_jobs=True),
     "zero_division": Change(
         setter("zero_division", "nan"),
-        [
-            "measures",
-            "grid_histogram",
-            "exact_analysis",
-            "stats_within",
-            "paper_tables",
-            "reproduction",
-            "explorer_data",
-            "uncertainty",
-        ],
+        ["analyse", "grid_histogram", "paper_tables", "collect"],
     ),
     "run.engines": Change(
         setter("run.engines", ["sklearn"]),
@@ -186,53 +137,44 @@ CHANGES: dict[str, Change] = {
     # Fewer datasets: besides the collecting jobs, each engine's Figure 7 (all datasets) reruns.
     "run.datasets": Change(
         setter("run.datasets", ["car"]),
-        ["grid_figure7", "exact_figure7", *COLLECTING],
+        ["render_figure7", *COLLECTING],
         new_jobs=True,
     ),
     "run.classifiers": Change(
         setter("run.classifiers", {"sklearn": ["NaiveBayes"]}),
-        [
-            *COLLECTING,
-            "measures engine=sklearn",
-            "grid_histogram engine=sklearn",
-            "exact_analysis engine=sklearn",
-            "stats_within engine=sklearn",
-            "explorer_data engine=sklearn",
-            "uncertainty engine=sklearn",
-        ],
+        [*COLLECTING, "analyse engine=sklearn", "grid_histogram engine=sklearn"],
         new_jobs=True,
     ),
     # No dataset of the run comes from OpenML: the OpenML folders change nothing.
     "openml.cache": Change(setter("openml.cache", "elsewhere"), []),
     "openml.mirror": Change(setter("openml.mirror", "elsewhere"), []),
-    "cv.folds": Change(setter("cv.folds", 4), ["cross_validate", "reproduction"]),
-    "cv.seed": Change(setter("cv.seed", 2), ["cross_validate", "reproduction"]),
-    "cv.repeats": Change(setter("cv.repeats", 2), ["cross_validate", "reproduction"]),
-    # Per-fold jobs write the same files, but through other rules: Snakemake reruns them.
-    "cv.per_fold": Change(
-        setter("cv.per_fold", True), ["cross_validate_fold", "reproduction"], new_jobs=True
-    ),
+    "cv.folds": Change(setter("cv.folds", 4), ["cross_validate", "collect"]),
+    "cv.seed": Change(setter("cv.seed", 2), ["cross_validate", "collect"]),
+    "cv.repeats": Change(setter("cv.repeats", 2), ["cross_validate", "collect"]),
+    # How the fitting is cut into jobs changes no file: a finished classifier keeps the parts
+    # it was made with (the CV plan's record), so nothing reruns.
+    "cv.per_fold": Change(setter("cv.per_fold", True), []),
     # A classifier defined for an engine outside the run changes nothing.
     "classifiers.*.*": Change(setter("classifiers.orange.Tree", {"depth": 1}), []),
     "classifiers.sklearn.*.class": Change(
         setter("classifiers.sklearn.DecisionTree.class", "sklearn.tree.ExtraTreeClassifier"),
-        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
+        ["cross_validate engine=sklearn classifier=DecisionTree", "collect"],
     ),
     "classifiers.sklearn.*.params": Change(
         setter("classifiers.sklearn.DecisionTree.params.min_samples_leaf", 3),
-        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
+        ["cross_validate engine=sklearn classifier=DecisionTree", "collect"],
     ),
     "classifiers.sklearn.*.encoding": Change(
         setter("classifiers.sklearn.DecisionTree.encoding", "onehot"),
-        ["cross_validate engine=sklearn classifier=DecisionTree", "reproduction"],
+        ["cross_validate engine=sklearn classifier=DecisionTree", "collect"],
     ),
     "classifiers.weka.*.class": Change(
         setter("classifiers.weka.J48.class", "weka.classifiers.trees.REPTree"),
-        ["cross_validate engine=weka classifier=J48", "reproduction"],
+        ["cross_validate engine=weka classifier=J48", "collect"],
     ),
     "classifiers.weka.*.options": Change(
         setter("classifiers.weka.J48.options", ["-C", "0.2"]),
-        ["cross_validate engine=weka classifier=J48", "reproduction"],
+        ["cross_validate engine=weka classifier=J48", "collect"],
     ),
     # What the jobs ask of a scheduler changes no result.
     "resources.scale": Change(setter("resources.scale", 2.0), []),
@@ -267,13 +209,7 @@ CHANGES: dict[str, Change] = {
     ),
     "datasets.*.kappa_grid": Change(
         setter("datasets.car.kappa_grid", [0, 1]),
-        [
-            "grid_histogram dataset=car",
-            "exact_analysis dataset=car",
-            "explorer_data dataset=car",
-            "uncertainty dataset=car",
-            "reproduction",
-        ],
+        ["grid_histogram dataset=car", "analyse dataset=car", "collect"],
     ),
     "datasets.*.kappa_vectors": Change(
         setter("datasets.car.kappa_vectors.p1", [0, 0.8, 0.6, 0.9]), CAR_SEEDS_KAPPA
@@ -293,15 +229,12 @@ CHANGES: dict[str, Change] = {
         setter("datasets.toy.weka.keep_file_order", False),
         ["cross_validate engine=weka dataset=toy"],
     ),
-    "stats.alpha": Change(
-        setter("stats.alpha", 0.1), ["stats_within", "stats_across", "stats_report"]
-    ),
-    "stats.cv5x2": Change(
-        setter("stats.cv5x2", True), ["stats_cv5x2", "stats_within"], new_jobs=True
-    ),
-    "stats.mcnemar_exact_below": Change(setter("stats.mcnemar_exact_below", 10), ["stats_within"]),
+    "stats.alpha": Change(setter("stats.alpha", 0.1), ["analyse", "collect", "render_summary"]),
+    # The 5 x 2-fold CV is written by each classifier's cross_validate job: a new output.
+    "stats.cv5x2": Change(setter("stats.cv5x2", True), ["cross_validate"], new_jobs=True),
+    "stats.mcnemar_exact_below": Change(setter("stats.mcnemar_exact_below", 10), ["analyse"]),
     **{
-        f"exact.{key}": Change(setter(f"exact.{key}", value), ["exact_analysis"])
+        f"exact.{key}": Change(setter(f"exact.{key}", value), ["analyse"])
         for key, value in {
             "fine_grid_values": 6,
             "monte_carlo_samples": 1000,
@@ -314,18 +247,14 @@ CHANGES: dict[str, Change] = {
             "cdf_points": 51,
         }.items()
     },
-    # The draws and their intervals: only the uncertainty jobs (and the explorer pages that
+    # The draws and their intervals: the analyses per dataset (and the explorer pages that
     # show them); the ROPE and the seed also reach the signed-rank tests across datasets.
-    "uncertainty.method": Change(setter("uncertainty.method", "bootstrap"), ["uncertainty"]),
-    "uncertainty.draws": Change(setter("uncertainty.draws", 500), ["uncertainty"]),
-    "uncertainty.prior": Change(setter("uncertainty.prior", 1.0), ["uncertainty"]),
-    "uncertainty.level": Change(setter("uncertainty.level", 0.9), ["uncertainty"]),
-    "uncertainty.rope": Change(
-        setter("uncertainty.rope", 0.02), ["uncertainty", "uncertainty_across"]
-    ),
-    "uncertainty.seed": Change(
-        setter("uncertainty.seed", 1), ["uncertainty", "uncertainty_across"]
-    ),
+    "uncertainty.method": Change(setter("uncertainty.method", "bootstrap"), ["analyse"]),
+    "uncertainty.draws": Change(setter("uncertainty.draws", 500), ["analyse"]),
+    "uncertainty.prior": Change(setter("uncertainty.prior", 1.0), ["analyse"]),
+    "uncertainty.level": Change(setter("uncertainty.level", 0.9), ["analyse"]),
+    "uncertainty.rope": Change(setter("uncertainty.rope", 0.02), ["analyse", "collect"]),
+    "uncertainty.seed": Change(setter("uncertainty.seed", 1), ["analyse", "collect"]),
 }
 
 

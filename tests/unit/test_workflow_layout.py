@@ -32,7 +32,7 @@ WORKING = sorted(set(RULES) - TARGET_RULES)
 
 
 def test_the_rules_are_found():
-    assert len(WORKING) >= 30 and "exact_analysis" in WORKING and "explorer_data" in WORKING
+    assert len(WORKING) >= 10 and "cross_validate_part" in WORKING and "analyse" in WORKING
 
 
 @pytest.mark.parametrize("rule", WORKING)

@@ -89,8 +89,9 @@ def test_null_grid_plans_no_grid_histogram(tmp_path, snakemake_runner):
     done = snakemake_runner(tmp_path, "--dry-run", "--cores", "1")
     assert done.returncode == 0, done.stdout[-3000:]
     assert "rule grid_histogram:" not in done.stdout
-    assert "rule grid_figure7:" not in done.stdout
-    assert "rule exact_analysis:" in done.stdout
+    assert "figure7_sklearn.png" not in done.stdout  # no grid Figure 7
+    assert "figure7_fine_sklearn.png" in done.stdout  # the exact analysis's, over the fine grid
+    assert "rule analyse:" in done.stdout
 
 
 def test_bad_classifier_parameter_stops_snakemake_before_any_job(tmp_path, snakemake_runner):

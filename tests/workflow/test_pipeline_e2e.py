@@ -188,7 +188,7 @@ def test_simulated_cores_replay_the_run_within_its_bounds(small_pipeline, snakem
     simulate_cores = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(simulate_cores)
     cpu, needs, rule = simulate_cores.read_dag(done.stdout, workdir / "logs")
-    assert set(rule.values()) >= {"fetch_data", "cross_validate", "measures", "stats_report"}
+    assert set(rule.values()) >= {"fetch_data", "cross_validate", "analyse", "render_summary"}
     assert all(needs[job] for job in cpu if rule[job] == "cross_validate")
     work = sum(cpu.values())
     chain = simulate_cores.critical_path(cpu, needs)

@@ -6,12 +6,15 @@
 import dataclasses
 import math
 import re
+from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 import pdmeasure.pipeline.config as pdconfig
+from pdmeasure.pipeline import plan as cvplan
 from pdmeasure.paper.facts import PD_DATASET_TABLES
+from pdmeasure.pipeline.data.mirror import load_manifest
 from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS
 from pdmeasure.tables.stats import comparison_keys, file_stem
 
@@ -45,22 +48,11 @@ def one_of(names):
     return "|".join(re.escape(name) for name in names)
 
 
-def per_fold_datasets():
-    """Datasets whose CVs run as one job per fold (`cv.per_fold`), in run order."""
-    return list(RUN["cv"]["per_fold"])
-
-
-def whole_cv_datasets():
-    """Datasets whose CVs run as one job per classifier: the others."""
-    return [name for name in datasets() if name not in RUN["cv"]["per_fold"]]
-
-
 wildcard_constraints:
     dataset=one_of(datasets()),
     engine=one_of(engines()),
     classifier="[A-Za-z0-9_]+",
-    repeat="[0-9]+",
-    fold="[0-9]+",
+    part="(cv|cv5x2)_[0-9]+-[0-9]+",
 
 
 def grid_datasets():
@@ -98,8 +90,8 @@ def cd_figures():
     ]
 
 
-# The tables that stats_across writes, by output name -> the file (under the results folder),
-# its report caption and its table label.
+# The tables of the statistics across datasets (rule collect), by name -> the file (under the
+# results folder), its report caption and its table label.
 STATS_ACROSS = {
     "ranks": ("stats/across_ranks.csv", "stats_across_ranks", "average ranks"),
     "omnibus": ("stats/across_omnibus.csv", "stats_across_omnibus", "omnibus tests"),
@@ -109,29 +101,24 @@ STATS_ACROSS = {
 
 
 def stats_across_files():
-    """The files of the tables that stats_across writes, by output name (rule inputs and
-    final targets)."""
+    """The files of the statistics across datasets, by name (rule inputs and final
+    targets)."""
     return {name: results_path(path) for name, (path, _, _) in STATS_ACROSS.items()}
 
 
-def paper_figure_points(wildcards):
-    """The marked points of Figure 2 (the other paper figures have none)."""
-    return results_path("paper", "pd_figure2_points.csv") if wildcards.n == "2" else []
-
-
 # Job order. profiles/default selects Snakemake's greedy scheduler, which starts the ready jobs
-# of highest priority first and, among equals, those with the largest input. Every dataset is
-# fetched first (a fetch takes under a second); every job that is not a model fit runs as soon
-# as its inputs exist; the model fits (cross_validate, stats_cv5x2 and their per-fold jobs,
-# priority 0) fill the cores otherwise, largest dataset first. The run then ends on small
-# datasets' short fits and the little work that follows them, not on a large dataset's fit
-# with every summary still to do.
-# Among the summary jobs, the longest chain after the last fit goes first: measures ->
-# aggregate_measures -> stats_across -> stats_cd_diagrams -> stats_report (about 7 CPU-s
-# measured, against about 4 for the exact-analysis chain).
-FETCH_PRIORITY = 20
-CHAIN_PRIORITY = 11
-SUMMARY_PRIORITY = 10
+# of highest priority first. Every dataset is fetched first (a fetch takes under a second);
+# every job that is not a model fit runs as soon as its inputs exist; the model fits
+# (cross_validate and cross_validate_part) fill the cores otherwise, the longest first (their
+# priority is their estimated CPU seconds x 10, from the CV plan): the run then ends on short
+# fits and the little work that follows them, not on a long fit started late.
+# Among the summary jobs, the chain after the last fit goes first: analyse -> collect ->
+# render_summary.
+FETCH_PRIORITY = 10**8
+CHAIN_PRIORITY = 10**7 + 1
+SUMMARY_PRIORITY = 10**7
+#: The fits' priorities stay below the summary jobs'.
+MAX_FIT_PRIORITY = 10**7 - 1
 
 
 def scaled(**measured):
@@ -149,20 +136,20 @@ def scaled(**measured):
 
 
 def cv_threads():
-    """Cores of a cross-validation job: `resources.cv_threads`."""
+    """Cores of a model-fitting job: `resources.cv_threads`."""
     return RUN["resources"]["cv_threads"]
 
 
 def cv_mem_mb(wildcards, attempt):
-    """Memory (MB) of a cross-validation job of {engine}: `resources.cv_mem_mb` (the Weka
+    """Memory (MB) of a model-fitting job of {engine}: `resources.cv_mem_mb` (the Weka
     engine gives the JVM all but 512 MB of it as heap)."""
     base = RUN["resources"]["cv_mem_mb"].get(wildcards.engine, 1024)
     return math.ceil(base * RUN["resources"]["scale"] * attempt)
 
 
 def fit_resources():
-    """Resources of a model-fitting job (rules cross_validate, stats_cv5x2 and their per-fold
-    rules): 30 minutes, scaled(), and the memory of its engine, cv_mem_mb()."""
+    """Resources of a model-fitting job (rule cross_validate_part, and cross_validate when it
+    fits): 30 minutes, scaled(), and the memory of its engine, cv_mem_mb()."""
     return {**scaled(runtime=30), "mem_mb": cv_mem_mb}
 
 
@@ -213,27 +200,182 @@ def engine_cv_files(wildcards, name):
     ]
 
 
-def fold_files(wildcards, stage, repeats, folds):
-    """The fold predictions under `stage` of {engine}/{dataset}/{classifier}, in
-    (repeat, fold) order: the order of the whole cross-validation (`cv.per_fold`)."""
-    folder = results_path(
-        *stage, wildcards.engine, wildcards.dataset, wildcards.classifier, "folds"
-    )
+# The CV plan (pdmeasure.pipeline.plan): which classifiers run as one job and which as part
+# jobs of one or more folds. Decided once, by the Snakemake process that plans the run, from
+# the estimated costs and the cores at hand (`cv.per_fold: auto`), and recorded in
+# CV_PLAN_FILE: a classifier whose files exist keeps the parts it was made with (so a run on
+# other cores reruns nothing), and the processes that run jobs on a cluster read the record
+# instead of planning again.
+CV_PLAN_FILE = Path(".snakemake", "pdmeasure", "cv_plan.json")
+
+
+def cv_schemes():
+    """The cross-validation schemes of every classifier: its k-fold CV, and the 5 x 2-fold
+    CV of the statistics (`stats.cv5x2`)."""
+    return ["cv", "cv5x2"] if RUN["stats"]["cv5x2"] else ["cv"]
+
+
+def scheme_fold_counts():
+    """Scheme -> its number of folds over all repeats."""
+    return {
+        scheme: math.prod(cvplan.scheme_folds(scheme, RUN["cv"]))
+        for scheme in cv_schemes()
+    }
+
+
+def plan_cores():
+    """The jobs that run at once: --jobs on a cluster, else --cores."""
+    nodes = workflow.global_resources["_nodes"].value
+    return nodes if nodes is not None else workflow.global_resources["_cores"].value
+
+
+def _cv_costs(units):
+    """Unit -> scheme -> estimated fitting CPU seconds: the last run's logs, else the size."""
+    mirror = pdconfig.mirror_path(RUN)
+    manifest = None
+    if mirror is not None and (mirror / "MANIFEST.json").is_file():
+        try:
+            manifest = load_manifest(mirror)
+        except (OSError, pdconfig.ConfigError):
+            manifest = None
+    rows = {
+        name: cvplan.known_rows(
+            block, pdconfig.results_dir(RUN) / "data" / f"{name}.csv", manifest
+        )
+        for name, block in RUN["datasets"].items()
+    }
+    measured = cvplan.measured_costs(Path("logs"), units)
+    costs = {}
+    for unit in units:
+        engine, dataset, classifier = unit
+        estimate = cvplan.estimate_cost(
+            RUN["classifiers"][engine][classifier].get("class", ""),
+            rows[dataset],
+            len(RUN["datasets"][dataset]["classes"]),
+        )
+        costs[unit] = {
+            scheme: measured.get(unit, {}).get(scheme, estimate)
+            for scheme in cv_schemes()
+        }
+    return costs
+
+
+def _cv_plan():
+    """The CV plan of this run (see CV_PLAN_FILE)."""
+    units = cv_jobs()
+    costs = _cv_costs(units)
+    folds = scheme_fold_counts()
+    fresh = cvplan.choose_parts(costs, folds, RUN["cv"]["per_fold"], plan_cores())
+    key = {unit: results_path("cv", *unit, "confusion.csv") for unit in units}
+    recorded = cvplan.load_plan(CV_PLAN_FILE)
+    if workflow.exec_mode.name == "DEFAULT":
+        finished = {
+            unit: all(Path(path).exists() for path in cv_unit_outputs(unit))
+            for unit in units
+        }
+        parts = cvplan.settle_parts(
+            fresh, recorded, key, finished, {unit: folds for unit in units}
+        )
+        record = {
+            **recorded,
+            **{key[unit]: [p.name for p in parts[unit]] for unit in units},
+        }
+        cvplan.save_plan(CV_PLAN_FILE, record, plan_cores())
+    else:
+        everything = {unit: True for unit in units}
+        parts = cvplan.settle_parts(
+            fresh, recorded, key, everything, {unit: folds for unit in units}
+        )
+    return cvplan.CVPlan(costs, parts)
+
+
+def cv_unit_outputs(unit):
+    """The files of one classifier's fitting: (engine, dataset, classifier) -> paths."""
+    engine, dataset, classifier = unit
+    paths = [
+        results_path("cv", engine, dataset, classifier, "predictions.csv"),
+        results_path("cv", engine, dataset, classifier, "confusion.csv"),
+    ]
+    if RUN["stats"]["cv5x2"]:
+        paths.append(
+            results_path(
+                "stats", "cv5x2", engine, dataset, classifier, "predictions.csv.gz"
+            )
+        )
+    return paths
+
+
+def _unit(wildcards):
+    return (wildcards.engine, wildcards.dataset, wildcards.classifier)
+
+
+def cv_part_files(wildcards):
+    """The part files {engine}/{dataset}/{classifier} is assembled from, in order; [] when it
+    runs whole."""
     return [
-        f"{folder}/{repeat}_{fold}.csv"
-        for repeat in range(1, repeats + 1)
-        for fold in range(1, folds + 1)
+        results_path("cv", *_unit(wildcards), "parts", f"{part.name}.csv")
+        for part in CV_PLAN.parts.get(_unit(wildcards), ())
     ]
 
 
-def cv_fold_files(wildcards):
-    """The fold predictions of the configured CV of {engine}/{dataset}/{classifier}."""
-    return fold_files(wildcards, ["cv"], RUN["cv"]["repeats"], RUN["cv"]["folds"])
+def cv_split(wildcards):
+    """Whether {engine}/{dataset}/{classifier} runs as parts."""
+    return bool(CV_PLAN.parts.get(_unit(wildcards)))
 
 
-def cv5x2_fold_files(wildcards):
-    """The fold predictions of the 5 x 2-fold CV of {engine}/{dataset}/{classifier}."""
-    return fold_files(wildcards, ["stats", "cv5x2"], CV5X2_REPEATS, CV5X2_FOLDS)
+def _fit_priority(seconds):
+    return min(int(seconds * 10), MAX_FIT_PRIORITY)
+
+
+def cv_priority(wildcards):
+    """The longest fits first; a split classifier's assembling job as soon as it can run."""
+    if cv_split(wildcards):
+        return SUMMARY_PRIORITY
+    return _fit_priority(CV_PLAN.job_cost(_unit(wildcards)))
+
+
+def part_priority(wildcards):
+    """The longest parts first."""
+    part = cvplan.Part.parse(wildcards.part)
+    folds = scheme_fold_counts().get(part.scheme, part.last)
+    return _fit_priority(CV_PLAN.part_cost(_unit(wildcards), part, folds))
+
+
+def cv_job_threads(wildcards):
+    """Cores of a cross_validate job: resources.cv_threads when it fits, one to assemble."""
+    return 1 if cv_split(wildcards) else cv_threads()
+
+
+def cv_job_resources():
+    """Resources of a cross_validate job: those of a fit, or a little to assemble parts."""
+    fit = fit_resources()
+    light = scaled(mem_mb=512, runtime=5)
+
+    def pick(name):
+        def value(wildcards, attempt):
+            chosen = light if cv_split(wildcards) else fit
+            return chosen[name](wildcards, attempt)
+
+        return value
+
+    return {name: pick(name) for name in ("mem_mb", "runtime")}
+
+
+def scheme_params(wildcards):
+    """The settings of the scheme of {part} (a parameter): name, folds, repeats, seed."""
+    scheme = cvplan.Part.parse(wildcards.part).scheme
+    repeats, folds = cvplan.scheme_folds(scheme, RUN["cv"])
+    return {
+        "name": scheme,
+        "folds": folds,
+        "repeats": repeats,
+        "seed": RUN["cv"]["seed"],
+    }
+
+
+def cv5x2_params():
+    """The 5 x 2-fold CV of the statistics (a parameter): its seed, or None when off."""
+    return {"seed": RUN["cv"]["seed"]} if RUN["stats"]["cv5x2"] else None
 
 
 def engine_confusion_files(wildcards):
@@ -312,7 +454,7 @@ def classifier_params(wildcards):
 
 
 def cv_params():
-    """The cv block as a plain dict (rule params)."""
+    """The cv block as a plain dict (rule params); how it is cut into jobs left out."""
     return dataclasses.asdict(pdconfig.cv_spec(RUN))
 
 
@@ -360,13 +502,14 @@ def reproduction_params():
 
     Engines, their classifiers, the cv block and zero-division policy (quoted in reasons and
     used to recompute), and per dataset its classes, kappa vectors and kappa grid (searched
-    for a misprinted vector). Histogram chunking only bounds memory and is left out.
+    for a misprinted vector). Histogram chunking only bounds memory and how the fitting is cut
+    into jobs changes no result: both are left out.
     """
     keys = ("classes", "kappa_vectors", "kappa_grid")
     return {
         "engines": engines(),
         "classifiers": {engine: RUN["classifiers"][engine] for engine in engines()},
-        "cv": dict(RUN["cv"]),
+        "cv": cv_params(),
         "zero_division": RUN["zero_division"],
         "datasets": {
             name: {key: block[key] for key in keys}
@@ -410,14 +553,16 @@ def engine_report(path, caption, category, dataset="{dataset}", **labels):
 
 
 def cv_outputs():
-    """The outputs of the CV of {engine}/{dataset}/{classifier}, whether one job writes them
-    (rule cross_validate) or they are assembled from its folds (rule assemble_folds).
+    """The outputs of rule cross_validate for {engine}/{dataset}/{classifier}, whether it fits
+    them or assembles them from part jobs: the predictions and matrices of its k-fold CV, and
+    with `stats.cv5x2` the predictions of its 5 x 2-fold CV.
 
     The per-sample predictions stay out of the report: one row per sample and fold of every
     job (tens of MB over a full run, base64-inflated in a self-contained HTML report),
-    summarised by the reported confusion matrices and statistics.
+    summarised by the reported confusion matrices and statistics; the 5 x 2-fold ones are
+    gzipped (91 MB of CSV -> 6 MB over the papers' run).
     """
-    return {
+    outputs = {
         "predictions": results_path(
             "cv/{engine}/{dataset}/{classifier}/predictions.csv"
         ),
@@ -428,6 +573,279 @@ def cv_outputs():
             classifier="{classifier}",
         ),
     }
+    if RUN["stats"]["cv5x2"]:
+        outputs["cv5x2"] = results_path(
+            "stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv.gz"
+        )
+    return outputs
+
+
+def analyse_outputs():
+    """The outputs of rule analyse for {engine}/{dataset}, by name.
+
+    Not in the report: the measures and warnings parts (the rows of the reported
+    measures.csv and warnings.csv of rule collect), the exact analysis's tables (summary, win,
+    share and robustness are the rows of the collected tables; cdf and histogram, about 1 MB
+    per engine and dataset, are drawn by the reported figures), and the JSON the explorer
+    page embeds.
+    """
+    return {
+        "measures": results_path("measures/{engine}/{dataset}.csv"),
+        "warnings": results_path("warnings/{engine}/{dataset}.csv"),
+        "ranking_csv": engine_report(
+            "tables/table_{dataset}_{engine}.csv",
+            "ranking_table",
+            "Rankings",
+            format="CSV",
+        ),
+        "ranking_md": engine_report(
+            "tables/table_{dataset}_{engine}.md",
+            "ranking_table",
+            "Rankings",
+            format="Markdown",
+        ),
+        **{
+            f"exact_{name}": results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv")
+            for name in EXACT_TABLES
+        },
+        **{
+            f"unc_{name}": engine_report(
+                f"uncertainty/{{engine}}/{{dataset}}/{name}.csv",
+                f"uncertainty_{name}",
+                "Uncertainty",
+                table=table,
+            )
+            for name, table in (
+                ("intervals", "intervals"),
+                ("pairwise", "pairwise probabilities"),
+                ("ranks", "rank probabilities"),
+                ("within", "correlated t-tests (folds)"),
+                ("posterior", "pairwise posteriors"),
+            )
+        },
+        "unc_explorer": results_path("uncertainty/{engine}/{dataset}/explorer.json"),
+        "unc_table": engine_report(
+            "tables/table_{dataset}_{engine}_ci.csv",
+            "uncertainty_table",
+            "Uncertainty",
+            table="ranking table with intervals (CSV)",
+        ),
+        "explorer": results_path("explorer/{engine}/{dataset}.json"),
+        "stats_folds": engine_report(
+            "stats/{engine}/{dataset}/fold_measures.csv",
+            "stats_fold_measures",
+            "Statistics",
+            table="fold measures",
+            format="CSV",
+        ),
+        "stats_pairwise": engine_report(
+            "stats/{engine}/{dataset}/pairwise.csv",
+            "stats_pairwise",
+            "Statistics",
+            table="pairwise tests",
+            format="CSV",
+        ),
+        "stats_significance": engine_report(
+            "stats/{engine}/{dataset}/significance.csv",
+            "stats_significance",
+            "Statistics",
+            table="significance",
+            format="CSV",
+        ),
+        "stats_markdown": engine_report(
+            "stats/{engine}/{dataset}/significance.md",
+            "stats_significance",
+            "Statistics",
+            table="significance",
+            format="Markdown",
+        ),
+    }
+
+
+def render_outputs():
+    """The outputs of render for {engine}/{dataset}, by name (the exact analysis's
+    figures, the ranking table with intervals in Markdown and its figures, the explorer
+    page)."""
+    return {
+        **{
+            f"exact_{name}": engine_report(
+                f"exact/figures/{{engine}}/{{dataset}}_{name}.png",
+                f"exact_figure_{name}",
+                "Exact analysis",
+                figure=name,
+            )
+            for name in EXACT_FIGURES
+        },
+        "table_md": engine_report(
+            "tables/table_{dataset}_{engine}_ci.md",
+            "uncertainty_table",
+            "Uncertainty",
+            table="ranking table with intervals (Markdown)",
+        ),
+        "forest": engine_report(
+            "figures/uncertainty/{engine}/{dataset}_forest.png",
+            "uncertainty_forest",
+            "Uncertainty",
+            table="interval (forest) plot",
+        ),
+        "posterior_figure": engine_report(
+            "figures/uncertainty/{engine}/{dataset}_posterior.png",
+            "uncertainty_posterior_figure",
+            "Uncertainty",
+            table="pairwise posterior plot",
+        ),
+        "html": engine_report(
+            "explorer/{engine}/{dataset}.html",
+            "explorer",
+            "Exact analysis",
+            figure="kappa explorer (HTML)",
+        ),
+    }
+
+
+def collect_inputs():
+    """What collect gathers (every CV matrix, the measures, warnings and exact-analysis
+    parts of every engine and dataset, and for a run that touches the papers their example
+    tables and the ranking tables, for the comparison with the printed numbers)."""
+    inputs = {
+        "confusion": cv_files("confusion.csv"),
+        "measures": per_engine_dataset("measures/{engine}/{dataset}.csv"),
+        "warnings": per_engine_dataset("warnings/{engine}/{dataset}.csv"),
+        **{
+            f"exact_{name}": per_engine_dataset(
+                f"exact/{{engine}}/{{dataset}}/{name}.csv"
+            )
+            for name in EXACT_COLLECTED
+        },
+    }
+    if paper_run():
+        inputs["paper"] = [
+            results_path("paper", f"{name}.csv") for name in PAPER_TABLE_NAMES
+        ]
+        inputs["rankings"] = per_dataset_engine("tables/table_{dataset}_{engine}.csv")
+    return inputs
+
+
+def collect_outputs():
+    """The outputs of rule collect, by name, each in the report."""
+    outputs = {
+        "confusion": reported(
+            results_path("confusion_matrices.csv"),
+            "confusion_matrices",
+            "Cross-validation",
+            "All engines",
+        ),
+        "measures": reported(
+            results_path("measures.csv"), "measures", "Measures", table="measures"
+        ),
+        "warnings": reported(
+            results_path("warnings.csv"), "warnings", "Measures", table="warnings"
+        ),
+        **{
+            f"exact_{name}": reported(
+                results_path("exact", file),
+                f"exact_{name}",
+                "Exact analysis",
+                "All engines and datasets",
+                table=name,
+            )
+            for name, file in EXACT_COLLECTED.items()
+        },
+        "exact_robustness_summary": reported(
+            results_path("exact/robustness_summary.csv"),
+            "exact_robustness_summary",
+            "Exact analysis",
+            "All engines and datasets",
+            table="robustness summary",
+        ),
+        **{
+            f"across_{name}": reported(
+                results_path(path),
+                caption,
+                "Statistics",
+                "Across datasets",
+                table=table,
+            )
+            for name, (path, caption, table) in STATS_ACROSS.items()
+        },
+        "signed_rank": reported(
+            results_path("uncertainty/across_signed_rank.csv"),
+            "uncertainty_across",
+            "Uncertainty",
+            "Across datasets",
+            table="Bayesian signed-rank tests",
+        ),
+    }
+    if paper_run():
+        outputs["reproduction"] = reported(
+            results_path("reproduction.csv"),
+            "reproduction",
+            "Paper reproduction",
+            "Published vs reproduced",
+            format="CSV, one row per number",
+        )
+    return outputs
+
+
+def reproduction_table_input():
+    """reproduction.csv as an input of rule render_summary (runs that touch the papers)."""
+    return [results_path("reproduction.csv")] if paper_run() else []
+
+
+def render_summary_outputs():
+    """The outputs of the render_summary rule, by name: the CD diagrams, the statistics report,
+    and for a run that touches the papers the reproduction summary."""
+    outputs = {
+        "figures": [
+            reported(
+                figure,
+                "stats_cd_diagram",
+                "Statistics",
+                "Critical-difference diagrams",
+                measure=file_stem(measure, kappa),
+                engine=engine,
+            )
+            for figure, (engine, measure, kappa) in zip(cd_figures(), cd_keys())
+        ],
+        "report": reported(
+            results_path("stats/report.md"), "stats_report", "Statistics", "Report"
+        ),
+    }
+    if paper_run():
+        outputs["reproduction"] = reported(
+            results_path("reproduction.md"),
+            "reproduction_summary",
+            "Paper reproduction",
+            "Published vs reproduced",
+            format="Markdown summary",
+        )
+    return outputs
+
+
+def figure7_outputs():
+    """The outputs of render_figure7 for {engine} (Figure 7 over the configured grids,
+    when some dataset has one, and over the fine grid)."""
+    outputs = {}
+    if grid_datasets():
+        outputs["grid"] = engine_report(
+            "figures/figure7_{engine}.png",
+            "figure7",
+            "Kappa grids",
+            dataset="all datasets",
+            output="Figure 7",
+        )
+    outputs["fine"] = engine_report(
+        "exact/figures/figure7_fine_{engine}.png",
+        "exact_figure7",
+        "Exact analysis",
+        dataset="all datasets",
+        figure="Figure 7 (fine grid)",
+    )
+    return outputs
+
+
+# The CV plan of this run, decided once at parse time (see CV_PLAN_FILE).
+CV_PLAN = _cv_plan()
 
 
 # Final targets of `rule all`, one function per module of the workflow.
@@ -549,19 +967,6 @@ def exact_targets():
 def explorer_targets():
     """One interactive kappa explorer page per engine and dataset."""
     return per_engine_dataset("explorer/{engine}/{dataset}.html")
-
-
-def uncertainty_prediction_files(wildcards):
-    """predictions.csv of every classifier of {engine} on {dataset} for method bootstrap; []
-    for method posterior (the pooled matrices suffice)."""
-    if RUN["uncertainty"]["method"] != "bootstrap":
-        return []
-    return engine_prediction_files(wildcards)
-
-
-def uncertainty_input(*parts):
-    """The uncertainty output at `parts` as a rule input."""
-    return results_path(*parts)
 
 
 def uncertainty_targets():

@@ -1,6 +1,7 @@
 # Module paper (DAG step 7): the papers' tables and figures that need no data, computed from the
-# example matrices in pdmeasure.paper.examples (cm1..cm9, Table 4, the Pacc matrices). Compute writes
-# tidy CSVs; Markdown tables and PNG figures are rendered from those files only.
+# example matrices in pdmeasure.paper.examples (cm1..cm9, Table 4, the Pacc matrices). Rule
+# paper_tables writes tidy CSVs; rule paper_render draws the Markdown tables and PNG figures
+# from those files only.
 
 # Tidy paper tables (pdmeasure.paper.example_tables format: paper, table, row, column, value, decimals).
 PAPER_TABLE_NAMES = [
@@ -70,56 +71,44 @@ rule paper_tables:
         "../scripts/paper_tables.py"
 
 
-rule paper_markdown:
+rule paper_render:
     input:
-        results_path("paper", "{name}.csv"),
+        tables=[results_path("paper", f"{name}.csv") for name in PAPER_TABLE_NAMES],
+        figures=[results_path("paper", f"pd_figure{n}.csv") for n in PAPER_FIGURES],
+        figure2_points=results_path("paper", "pd_figure2_points.csv"),
     output:
-        reported(
-            results_path("paper", "{name}.md"),
-            "paper_table",
-            "Paper reproduction",
-            "Paper tables",
-            table="{name}",
-            format="Markdown",
-        ),
+        tables=[
+            reported(
+                results_path("paper", f"{name}.md"),
+                "paper_table",
+                "Paper reproduction",
+                "Paper tables",
+                table=name,
+                format="Markdown",
+            )
+            for name in PAPER_TABLE_NAMES
+        ],
+        figures=[
+            reported(
+                results_path("paper", f"pd_figure{n}.png"),
+                "paper_figure",
+                "Paper reproduction",
+                "Paper 000 figures",
+                figure=f"Figure {n}",
+                file="PNG",
+            )
+            for n in PAPER_FIGURES
+        ],
     log:
-        "logs/paper/{name}_md.log",
+        "logs/paper/paper_render.log",
     benchmark:
-        benchmark_path("paper/{name}_md.tsv")
-    wildcard_constraints:
-        name="|".join(PAPER_TABLE_NAMES),
+        benchmark_path("paper/paper_render.tsv")
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
     resources:
         **scaled(mem_mb=512, runtime=5),
+    params:
+        figures=PAPER_FIGURES,
     script:
-        "../scripts/paper_markdown.py"
-
-
-rule paper_figure:
-    input:
-        data=results_path("paper", "pd_figure{n}.csv"),
-        points=paper_figure_points,
-    output:
-        reported(
-            results_path("paper", "pd_figure{n}.png"),
-            "paper_figure",
-            "Paper reproduction",
-            "Paper 000 figures",
-            figure="Figure {n}",
-            file="PNG",
-        ),
-    log:
-        "logs/paper/pd_figure{n}.log",
-    benchmark:
-        benchmark_path("paper/pd_figure{n}.tsv")
-    wildcard_constraints:
-        n="|".join(str(n) for n in PAPER_FIGURES),
-    priority: SUMMARY_PRIORITY
-    conda:
-        CONDA_ENV
-    resources:
-        **scaled(mem_mb=512, runtime=5),
-    script:
-        "../scripts/paper_figure.py"
+        "../scripts/paper_render.py"

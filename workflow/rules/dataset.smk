@@ -1,0 +1,73 @@
+# Module dataset (DAG steps 4 and 6, statistics within datasets, exact analysis, uncertainty,
+# explorer): everything computed from the CV files of one engine and dataset, in one job per
+# engine and dataset (rule analyse, tidy CSV and JSON), then the figures and the explorer page
+# drawn from those files only (rule render). One process per step instead of one per table:
+# each table costs well under a second of work, a process start about one.
+
+# The exact analysis's tables and figures, and the tables rule collect gathers from it.
+EXACT_TABLES = ["summary", "cdf", "histogram", "win", "share", "robustness"]
+EXACT_FIGURES = ["win", "cdf", "share"]
+EXACT_COLLECTED = {
+    "win": "win_probabilities.csv",
+    "share": "best_shares.csv",
+    "robustness": "robustness.csv",
+    "summary": "summary.csv",
+}
+
+
+rule analyse:
+    input:
+        confusion=engine_confusion_files,
+        predictions=engine_prediction_files,
+        cv5x2=engine_cv5x2_files,
+    output:
+        **analyse_outputs(),
+    log:
+        "logs/analyse/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("analyse/{engine}/{dataset}.tsv")
+    priority: CHAIN_PRIORITY
+    conda:
+        CONDA_ENV
+    resources:
+        **scaled(mem_mb=1536, runtime=20),
+    params:
+        classes=dataset_classes,
+        classifiers=engine_classifiers,
+        kappa_vectors=dataset_kappa_vectors,
+        kappa_grid=dataset_kappa_grid,
+        zero_division=RUN["zero_division"],
+        exact=exact_settings(),
+        uncertainty=dict(RUN["uncertainty"]),
+        alpha=RUN["stats"]["alpha"],
+        mcnemar_exact_below=RUN["stats"]["mcnemar_exact_below"],
+    script:
+        "../scripts/analyse.py"
+
+
+rule render:
+    input:
+        **{
+            name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv")
+            for name in EXACT_FIGURES
+        },
+        intervals=results_path("uncertainty/{engine}/{dataset}/intervals.csv"),
+        posterior=results_path("uncertainty/{engine}/{dataset}/posterior.csv"),
+        table_csv=results_path("tables/table_{dataset}_{engine}_ci.csv"),
+        explorer=results_path("explorer/{engine}/{dataset}.json"),
+    output:
+        **render_outputs(),
+    log:
+        "logs/render/{engine}/{dataset}.log",
+    benchmark:
+        benchmark_path("render/{engine}/{dataset}.tsv")
+    priority: SUMMARY_PRIORITY
+    conda:
+        CONDA_ENV
+    resources:
+        **scaled(mem_mb=512, runtime=10),
+    params:
+        classifiers=engine_classifiers,
+        kappa_vectors=dataset_kappa_vectors,
+    script:
+        "../scripts/render.py"

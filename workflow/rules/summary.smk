@@ -1,0 +1,87 @@
+# Module summary: everything across datasets and engines. Rule collect gathers the parts of
+# every engine and dataset into the reported tables and computes what needs all of them (the
+# statistics across datasets, the Bayesian signed-rank tests, the comparison with the papers);
+# rule render_summary draws the critical-difference diagrams and writes the statistics report
+# and the reproduction summary from those files; rule render_figure7 draws each engine's
+# Figure 7, over the configured grids and over the fine grid.
+
+
+rule collect:
+    input:
+        **collect_inputs(),
+    output:
+        **collect_outputs(),
+    log:
+        "logs/collect.log",
+    benchmark:
+        benchmark_path("collect.tsv")
+    priority: CHAIN_PRIORITY
+    conda:
+        CONDA_ENV
+    resources:
+        **scaled(mem_mb=1024, runtime=10),
+    params:
+        kappa_vectors=all_kappa_vectors(),
+        classifiers=all_classifiers(),
+        alpha=RUN["stats"]["alpha"],
+        comparisons=comparison_keys(all_kappa_vectors()),
+        rope=RUN["uncertainty"]["rope"],
+        seed=RUN["uncertainty"]["seed"],
+        reproduction=reproduction_params() if paper_run() else None,
+    script:
+        "../scripts/collect.py"
+
+
+rule render_summary:
+    input:
+        **stats_across_files(),
+        significance=per_engine_dataset("stats/{engine}/{dataset}/significance.csv"),
+        # The Bayesian section of the report: signed-rank tests across datasets.
+        bayesian=results_path("uncertainty/across_signed_rank.csv"),
+        reproduction=reproduction_table_input(),
+    output:
+        **render_summary_outputs(),
+    log:
+        "logs/render_summary.log",
+    benchmark:
+        benchmark_path("render_summary.tsv")
+    priority: CHAIN_PRIORITY
+    conda:
+        CONDA_ENV
+    resources:
+        **scaled(mem_mb=512, runtime=10),
+    params:
+        figure_keys=cd_keys(),
+        alpha=RUN["stats"]["alpha"],
+    script:
+        "../scripts/render_summary.py"
+
+
+rule render_figure7:
+    input:
+        grids=expand(
+            results_path("grids/{engine}/{dataset}/histogram.csv"),
+            dataset=grid_datasets(),
+            allow_missing=True,
+        ),
+        exact=expand(
+            results_path("exact/{engine}/{dataset}/histogram.csv"),
+            dataset=datasets(),
+            allow_missing=True,
+        ),
+    output:
+        **figure7_outputs(),
+    log:
+        "logs/render_figure7/{engine}.log",
+    benchmark:
+        benchmark_path("render_figure7/{engine}.tsv")
+    priority: SUMMARY_PRIORITY
+    conda:
+        CONDA_ENV
+    resources:
+        **scaled(mem_mb=512, runtime=10),
+    params:
+        classifiers=engine_classifiers,
+        values=RUN["exact"]["fine_grid_values"],
+    script:
+        "../scripts/render_figure7.py"

@@ -1,0 +1,200 @@
+"""Snakemake script of rule analyse: the CV files of one engine and dataset -> its tidy tables.
+
+In order: every measure on the pooled matrices, and the classes whose precision (never
+predicted) or recall (never actual) is 0/0; the ranking table (paper Tables 6-9); the exact
+analysis of the kappa space; the uncertainty tables and the draws the explorer shows; the
+explorer's data; the statistical comparisons within the dataset. One step per function below,
+each the work of a former rule of its own (the map in docs/pipeline.md).
+``snakemake`` is the object injected by Snakemake's ``script:`` directive.
+"""
+
+import json
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from pdmeasure.exact import ExactSettings
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.render.markdown import ranking_table_markdown
+from pdmeasure.render.stats_report import significance_markdown
+from pdmeasure.tables import uncertainty as ut
+from pdmeasure.tables.confusion import pooled_matrices, read_long, undefined_precision
+from pdmeasure.tables.exact import DatasetAnalysis
+from pdmeasure.tables.explorer import explorer_data, write_explorer_data
+from pdmeasure.tables.folds import check_paired_folds, fold_measure_values, read_predictions
+from pdmeasure.tables.io import write_csv, write_json, write_text
+from pdmeasure.tables.measures import measures_table, read_measures
+from pdmeasure.tables.rankings import ranking_table
+from pdmeasure.tables.stats_within import compare_within_dataset, significance_table
+
+
+def measures(smk, log, pooled):
+    """Every registry measure and pd at each kappa vector; the 0/0 classes as warnings."""
+    dataset, p = smk.wildcards.dataset, smk.params
+    table = measures_table(pooled, {dataset: p.kappa_vectors}, zero_division=p.zero_division)
+    undefined = undefined_precision(pooled, {dataset: p.classes})
+    for row in undefined.itertuples(index=False):
+        log.warning(
+            "%s/%s/%s: class %r %s; measures built on it take zero_division=%s",
+            row.engine,
+            row.dataset,
+            row.classifier,
+            row[3],
+            row.reason,
+            p.zero_division,
+        )
+    write_csv(table, smk.output.measures)
+    write_csv(undefined, smk.output.warnings)
+    log.info(
+        "%d measure rows for %d matrices; %d warnings", len(table), len(pooled), len(undefined)
+    )
+
+
+def rankings(smk, log):
+    """The ranking table in the layout of Tables 6-9, as CSV and Markdown, from the measures
+    file just written (the values as every later reader sees them)."""
+    w, p = smk.wildcards, smk.params
+    ranks = ranking_table(
+        read_measures(smk.output.measures),
+        engine=w.engine,
+        dataset=w.dataset,
+        classifiers=p.classifiers,
+        kappa_vectors=p.kappa_vectors,
+    )
+    write_csv(ranks, smk.output.ranking_csv)
+    write_text(ranking_table_markdown(ranks, p.kappa_vectors), smk.output.ranking_md)
+    log.info("ranking table: %d cells", len(ranks))
+
+
+def exact(smk, log, matrices):
+    """The exact analysis of the kappa space: distributions, win probabilities, shares,
+    ranking robustness."""
+    w, p = smk.wildcards, smk.params
+    analysis = DatasetAnalysis(
+        matrices,
+        p.kappa_grid,
+        ExactSettings(**p.exact),
+        engine=w.engine,
+        dataset=w.dataset,
+        classes=p.classes,
+    )
+    steps = {
+        "summary": lambda: {"summary": analysis.summary()},
+        "distributions": lambda: dict(zip(("cdf", "histogram"), analysis.distributions())),
+        "win": lambda: {"win": analysis.win_probabilities()},
+        "share": lambda: {"share": analysis.shares()},
+        "robustness": lambda: {"robustness": analysis.robustness()},
+    }
+    for step, compute in steps.items():
+        start = time.perf_counter()
+        for name, frame in compute().items():
+            write_csv(frame, smk.output[f"exact_{name}"])
+        log.info("exact %s: %.2f s", step, time.perf_counter() - start)
+
+
+def uncertainty(smk, log):
+    """Intervals, pairwise and rank probabilities, fold tests, posteriors, the companion of
+    the ranking table, and the draws the explorer page shows."""
+    w, p, out = smk.wildcards, smk.params, smk.output
+    bootstrap = p.uncertainty["method"] == "bootstrap"
+    tables, matrices = ut.dataset_tables(
+        read_long(smk.input.confusion),
+        read_predictions(smk.input.predictions) if bootstrap else None,
+        engine=w.engine,
+        dataset=w.dataset,
+        classes=p.classes,
+        classifiers=p.classifiers,
+        kappa_vectors=p.kappa_vectors,
+        kappa_grid=p.kappa_grid,
+        settings=p.uncertainty,
+        zero_division=p.zero_division,
+    )
+    for name, frame in tables.items():
+        write_csv(frame, out["unc_table" if name == "table_csv" else f"unc_{name}"])
+    draws = ut.explorer_draws(
+        matrices,
+        classifiers=p.classifiers,
+        settings=p.uncertainty,
+        zero_division=p.zero_division,
+    )
+    write_json(draws, out.unc_explorer)
+    log.info(
+        "uncertainty: %s, %d draws of %d classifiers -> %d intervals, %d pairwise rows",
+        p.uncertainty["method"],
+        len(matrices),
+        len(p.classifiers),
+        len(tables["intervals"]),
+        len(tables["pairwise"]),
+    )
+
+
+def explorer(smk, log, matrices):
+    """What the explorer page shows: matrices, exact histograms, win probabilities, draws."""
+    p = smk.params
+    drawn = json.loads(Path(smk.output.unc_explorer).read_text(encoding="utf-8"))
+    data = explorer_data(
+        matrices,
+        p.classes,
+        dataset=smk.wildcards.dataset,
+        grid_values=p.kappa_grid,
+        zero_division=p.zero_division,
+        uncertainty=drawn,
+    )
+    write_explorer_data(data, smk.output.explorer)
+    log.info("explorer data: %d classifiers", len(matrices))
+
+
+def fold_values(smk, paths, scheme):
+    """The predictions of ``paths`` and the measures of each of their folds."""
+    pred = pd.concat([read_predictions(path) for path in paths], ignore_index=True)
+    check_paired_folds(pred)
+    values = fold_measure_values(
+        pred,
+        classes=smk.params.classes,
+        kappa_vectors=smk.params.kappa_vectors,
+        zero_division=smk.params.zero_division,
+        scheme=scheme,
+    )
+    return pred, values
+
+
+def within(smk, log):
+    """Corrected resampled t-test, McNemar and the 5x2cv tests of every pair of classifiers."""
+    p, out = smk.params, smk.output
+    cv_pred, cv_values = fold_values(smk, smk.input.predictions, "cv")
+    cv5x2 = fold_values(smk, smk.input.cv5x2, "cv5x2")[1] if smk.input.cv5x2 else None
+    pairwise = compare_within_dataset(
+        cv_values,
+        alpha=p.alpha,
+        cv_predictions=cv_pred,
+        cv5x2_values=cv5x2,
+        classifiers=p.classifiers,
+        mcnemar_exact_below=p.mcnemar_exact_below,
+    )
+    table = significance_table(pairwise)
+    write_csv(cv_values if cv5x2 is None else pd.concat([cv_values, cv5x2]), out.stats_folds)
+    write_csv(pairwise, out.stats_pairwise)
+    write_csv(table, out.stats_significance)
+    write_text(significance_markdown(table, alpha=p.alpha), out.stats_markdown)
+    log.info(
+        "%d pairwise tests, %d significant after Holm",
+        len(pairwise),
+        int(pairwise["significant"].sum()),
+    )
+
+
+def main(smk, log) -> None:
+    dataset = smk.wildcards.dataset
+    pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
+    matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
+    measures(smk, log, pooled)
+    rankings(smk, log)
+    exact(smk, log, matrices)
+    uncertainty(smk, log)
+    explorer(smk, log, matrices)
+    within(smk, log)
+
+
+if __name__ == "__main__":
+    run_script(main, snakemake)  # noqa: F821

@@ -1,0 +1,57 @@
+"""Snakemake script of rule render: the tables of one engine and dataset (rule analyse) ->
+the exact analysis's figures, the ranking table with intervals in Markdown with its forest and
+posterior figures, and the self-contained kappa explorer page. Drawn from the files only.
+
+``snakemake`` is the object injected by Snakemake's ``script:`` directive.
+"""
+
+from pdmeasure.pipeline.run import run_script
+from pdmeasure.render.exact_figures import cdf_figure, read_exact_table, share_bars, win_heatmap
+from pdmeasure.render.explorer import write_explorer
+from pdmeasure.render.figures import save_figure
+from pdmeasure.render.uncertainty_figures import forest_figure, posterior_figure
+from pdmeasure.render.uncertainty_markdown import companion_markdown
+from pdmeasure.tables.explorer import read_explorer_data
+from pdmeasure.tables.io import write_text
+from pdmeasure.tables.uncertainty_schema import read_companion, read_intervals, read_posterior
+
+
+def exact_figures(smk, label):
+    """Win probabilities, the distribution of pd and first-place shares over kappa."""
+    win, cdf, share = (read_exact_table(smk.input[name]) for name in ("win", "cdf", "share"))
+    out = smk.output
+    save_figure(win_heatmap(win, title=f"Win probabilities over kappa: {label}"), out.exact_win)
+    save_figure(cdf_figure(cdf, title=f"Distribution of pd over kappa: {label}"), out.exact_cdf)
+    save_figure(
+        share_bars(share, title=f"Share of kappa space ranked first: {label}"), out.exact_share
+    )
+
+
+def uncertainty_figures(smk, label):
+    """The ranking table with intervals in Markdown, the forest and the posterior figures."""
+    p, out = smk.params, smk.output
+    companion = companion_markdown(read_companion(smk.input.table_csv), p.kappa_vectors)
+    write_text(companion, out.table_md)
+    forest = forest_figure(
+        read_intervals(smk.input.intervals),
+        classifiers=p.classifiers,
+        kappa_vectors=p.kappa_vectors,
+        title=label,
+    )
+    save_figure(forest, out.forest)
+    posterior = read_posterior(smk.input.posterior)
+    save_figure(
+        posterior_figure(posterior, title=f"{label}: pd default, a - b"), out.posterior_figure
+    )
+
+
+def main(smk, log) -> None:
+    label = f"{smk.wildcards.dataset} ({smk.wildcards.engine})"
+    exact_figures(smk, label)
+    uncertainty_figures(smk, label)
+    write_explorer(read_explorer_data(smk.input.explorer), smk.output.html)
+    log.info("%s: %d files", label, len(smk.output))
+
+
+if __name__ == "__main__":
+    run_script(main, snakemake)  # noqa: F821
