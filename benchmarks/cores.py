@@ -1,0 +1,192 @@
+"""The pipeline on real cores: wall time, job count, summed job CPU and the critical path of a
+fresh run at each given core count, measured in one invocation.
+
+Run from the repository root (with ``UCI_MIRROR`` set where ``ucimlrepo`` cannot download)::
+
+    python benchmarks/cores.py --cores 1 2 [--replay 8 16]
+    python benchmarks/cores.py --cores 2 --config 'run={engines: [sklearn]}'
+    python benchmarks/cores.py --cores 2 --from .test --configfile .test/config/config.yaml
+    python benchmarks/cores.py --cores 2 --repo ../other-checkout --python ../other-checkout/.venv/bin/python
+
+Each core count runs the whole DAG from scratch in a fresh working folder of its own (empty
+``results/``, ``logs/`` and ``.snakemake/``; the repository's ``config.yaml``, or the folder
+given with ``--from``, copied in), so no run reuses another's files or timings. For each it
+prints:
+
+- the wall time of ``snakemake --cores N`` and its job count;
+- the CPU seconds of the jobs (the kernel's account, the last line of every job's log:
+  :func:`pdmeasure.pipeline.run.run_script`) and of Snakemake itself (the run's CPU minus the
+  jobs': scheduling, job start-up, benchmark threads);
+- the critical path (the longest chain of dependent jobs, by job CPU) and the ten longest jobs;
+- per rule, its jobs and the CPU seconds of its lightest job: what a job of that kind costs
+  besides its work (interpreter, imports, a JVM).
+
+With ``--replay``, the last run's DAG and job times are replayed on those core counts
+(``benchmarks/simulate_cores.py``), raw and calibrated against the 16-core measurements of
+:data:`simulate_cores.CALIBRATION`; such figures are a replay, not a measurement.
+Not part of ``make bench``: minutes per core count, and its figures are times, not ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import simulate_cores  # noqa: E402 (the sibling scripts of this folder)
+from pipeline_figures import job_cpu_table  # noqa: E402
+
+#: The checkout whose Snakefile and config.yaml run (``--repo``: another one, e.g. the landed
+#: main, measured the same way in the same session).
+REPO = Path(__file__).resolve().parents[1]
+#: The interpreter that runs Snakemake (``--python``: the other checkout's environment).
+PYTHON = sys.executable
+
+
+def children_cpu() -> float:
+    """User + system CPU seconds of this process's finished children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def prepare(workdir: Path, source: Path | None, configfiles: list[Path]) -> list[str]:
+    """A fresh working folder: ``source`` copied (without results, logs, .snakemake), else
+    the repository's config.yaml; returns the --configfile arguments, copied in too."""
+    if source is not None:
+        shutil.copytree(
+            source,
+            workdir,
+            ignore=shutil.ignore_patterns("results", "logs", ".snakemake"),
+            dirs_exist_ok=True,
+        )
+    else:
+        shutil.copy(REPO / "config.yaml", workdir / "config.yaml")
+    copies = []
+    for number, path in enumerate(configfiles):
+        copies.append(workdir / f"configfile_{number}_{path.name}")
+        shutil.copy(path, copies[-1])
+    return ["--configfile", *map(str, copies)] if copies else []
+
+
+def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    command = [
+        PYTHON,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        *args,
+    ]
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if check and done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr[-4000:]}")
+    return done
+
+
+def run_once(workdir: Path, cores: int, extra: list[str]) -> dict:
+    """Run the whole DAG on ``cores`` cores in ``workdir``; its figures."""
+    before = children_cpu()
+    started = time.perf_counter()
+    snakemake(workdir, "--cores", str(cores), *extra)
+    wall = time.perf_counter() - started
+    total_cpu = children_cpu() - before
+    jobs = job_cpu_table(workdir / "logs")
+    summary = snakemake(workdir, "--detailed-summary", *extra).stdout
+    cpu, needs, rule = simulate_cores.read_dag(summary, workdir / "logs")
+    chain = simulate_cores.critical_path(cpu, needs)
+    return {
+        "cores": cores,
+        "wall": wall,
+        "jobs": len(jobs),
+        "job_cpu": float(jobs["cpu"].sum()),
+        "startup_cpu": float(jobs["startup"].sum()),
+        "snakemake_cpu": total_cpu - float(jobs["cpu"].sum()),
+        "chain": [(job, rule[job], cpu[job]) for job in chain],
+        "longest": sorted(((cpu[j], rule[j], j) for j in cpu), reverse=True)[:10],
+        "rules": _per_rule(cpu, rule),
+        "dag": (cpu, needs),
+    }
+
+
+def _per_rule(cpu: dict, rule: dict) -> list[tuple[str, int, float, float]]:
+    """(rule, jobs, CPU of its lightest job, CPU of all its jobs), heaviest rule first."""
+    by_rule: dict[str, list[float]] = {}
+    for job, seconds in cpu.items():
+        by_rule.setdefault(rule[job], []).append(seconds)
+    rows = [(name, len(v), min(v), sum(v)) for name, v in by_rule.items()]
+    return sorted(rows, key=lambda row: -row[3])
+
+
+def report(result: dict) -> None:
+    path = sum(seconds for _, _, seconds in result["chain"])
+    print(
+        f"--cores {result['cores']}: wall {result['wall']:.1f} s, {result['jobs']} jobs, "
+        f"job CPU {result['job_cpu']:.1f} s (start-up and imports {result['startup_cpu']:.1f} s), "
+        f"Snakemake's own CPU {result['snakemake_cpu']:.1f} s, critical path {path:.1f} s"
+    )
+    for job, rule, seconds in result["chain"]:
+        print(f"    path {seconds:7.1f} s  {rule:20s} {job}")
+    print("  ten longest jobs (CPU s):")
+    for seconds, rule, job in result["longest"]:
+        print(f"    {seconds:7.1f}  {rule:20s} {job}")
+    print(f"  {'rule':20s} {'jobs':>5} {'lightest job (CPU s)':>21} {'all jobs (CPU s)':>17}")
+    for name, count, lightest, total in result["rules"]:
+        print(f"  {name:20s} {count:>5} {lightest:>21.2f} {total:>17.1f}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cores", type=int, nargs="+", default=[1, 2])
+    parser.add_argument(
+        "--replay", type=int, nargs="*", default=[], help="core counts to replay the last run on"
+    )
+    parser.add_argument("--from", dest="source", type=Path, help="a folder to copy (e.g. .test)")
+    parser.add_argument("--configfile", type=Path, nargs="*", default=[])
+    parser.add_argument("--config", nargs="*", default=[], help="as snakemake --config")
+    parser.add_argument("--keep", type=Path, help="keep the working folders under this folder")
+    parser.add_argument("--repo", type=Path, help="run another checkout's Snakefile and config")
+    parser.add_argument("--python", help="the interpreter with that checkout's environment")
+    args = parser.parse_args(argv)
+    global REPO, PYTHON
+    REPO = (args.repo or REPO).resolve()
+    PYTHON = args.python or PYTHON
+    base = Path(tempfile.mkdtemp(prefix="pdmeasure-cores-", dir=args.keep))
+    results = []
+    try:
+        for cores in args.cores:
+            workdir = base / f"cores-{cores}"
+            workdir.mkdir()
+            extra = prepare(workdir, args.source, args.configfile)
+            if args.config:
+                extra += ["--config", *args.config]
+            results.append(run_once(workdir, cores, extra))
+            report(results[-1])
+    finally:
+        if args.keep is None:
+            shutil.rmtree(base, ignore_errors=True)
+    if args.replay and results:
+        cpu, needs = results[-1]["dag"]
+        print(f"replay of the --cores {results[-1]['cores']} run (not a measurement):")
+        start = {job: seconds + 0.3 for job, seconds in cpu.items()}
+        simulate_cores.print_replay(start, needs, args.replay)
+    print(f"{'cores':>6} {'wall (s)':>9} {'jobs':>5} {'job CPU (s)':>12} {'Snakemake CPU (s)':>18}")
+    for r in results:
+        print(
+            f"{r['cores']:>6} {r['wall']:>9.1f} {r['jobs']:>5} {r['job_cpu']:>12.1f} "
+            f"{r['snakemake_cpu']:>18.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
