@@ -61,9 +61,22 @@ def as_stdin(monkeypatch, data: bytes) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
 
 
+def without(monkeypatch, *modules: str) -> None:
+    """Read as if ``pyarrow`` (and ``pandas``) were not installed."""
+    for module in modules:
+        monkeypatch.setattr(readers, f"{module}_or_none", lambda: None)
+
+
+#: The CSV readers, each chosen by hiding the modules of the ones before it.
+HIDDEN = {"pyarrow": (), "pandas": ("pyarrow",), "standard library": ("pyarrow", "pandas")}
+
+
 @pytest.mark.parametrize("compression", COMPRESSIONS)
-@pytest.mark.parametrize("reader", ["pyarrow", "standard library", "stdin"])
-def test_compressed_csv_gives_the_plain_files_matrices(tmp_path, monkeypatch, compression, reader):
+@pytest.mark.parametrize("where", ["file", "stdin"])
+@pytest.mark.parametrize("reader", sorted(HIDDEN))
+def test_compressed_csv_gives_the_plain_files_matrices(
+    tmp_path, monkeypatch, compression, where, reader
+):
     data = predictions()
     plain = tmp_path / "p.csv"
     plain.write_bytes(data)
@@ -72,17 +85,16 @@ def test_compressed_csv_gives_the_plain_files_matrices(tmp_path, monkeypatch, co
     packed.write_bytes(compress(data, compression))
     monkeypatch.setattr(readers, "BLOCK_BYTES", 256)  # many blocks of decompressed rows
     monkeypatch.setattr(stream, "COUNT_ROWS", 7)
-    if reader == "stdin":
+    monkeypatch.setattr(readers, "BATCH_ROWS", 4)  # batches without pyarrow
+    if where == "stdin":
         as_stdin(monkeypatch, packed.read_bytes())
         packed = "-"
-    if reader == "standard library":
-        monkeypatch.setattr(readers, "BATCH_ROWS", 4)
-        if compression == "zstd":  # the standard library has no zstd before Python 3.14
-            monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
-            with pytest.raises(stream.CliError, match=r"zstd, which needs pyarrow: pip install"):
-                score(packed)
-            return
-        monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
+    without(monkeypatch, *HIDDEN[reader])
+    if reader != "pyarrow" and compression == "zstd":
+        # the standard library has no zstd before Python 3.14
+        with pytest.raises(stream.CliError, match=r"zstd, which needs pyarrow: pip install"):
+            score(packed)
+        return
     assert score(packed) == want
 
 
@@ -142,9 +154,9 @@ def test_truncated_compressed_data_is_one_line_and_exit_2(
     assert f"cannot decompress its {compression} data" in err and "compress it again" in err
 
 
-@pytest.mark.parametrize("with_pyarrow", [True, False])
+@pytest.mark.parametrize("reader", sorted(HIDDEN))
 def test_bad_rows_of_a_compressed_file_are_named_with_their_line(
-    tmp_path, capsys, monkeypatch, with_pyarrow
+    tmp_path, capsys, monkeypatch, reader
 ):
     lines = predictions().split(b"\n")
     lines[300] = b"m1,k1"  # line 301: two cells
@@ -154,8 +166,7 @@ def test_bad_rows_of_a_compressed_file_are_named_with_their_line(
     lines[400] = b"m1,k1,\xff\xfe"
     undecodable = tmp_path / "bytes.csv.xz"
     undecodable.write_bytes(lzma.compress(b"\n".join(lines)))
-    if not with_pyarrow:
-        monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
+    without(monkeypatch, *HIDDEN[reader])
     status, _, err = run(capsys, path)
     assert status == 2 and "ragged.csv.gz: line 301 has 2 cells" in err, err
     status, _, err = run(capsys, undecodable)

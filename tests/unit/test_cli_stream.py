@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -80,19 +81,56 @@ def test_blocks_smaller_than_the_classes_give_the_whole_array_matrix(tmp_path, m
     np.testing.assert_array_equal(matrix, expected(model, true, pred, LABELS))
 
 
-def test_the_standard_library_reader_gives_the_same_matrix(tmp_path, monkeypatch):
+def standard_library(monkeypatch):
+    """Read CSV through the standard library's reader, as without pyarrow and pandas."""
+    monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
+    monkeypatch.setattr(readers, "pandas_or_none", lambda: None)
+
+
+def pandas_reader(monkeypatch):
+    """Read CSV through pandas' C parser, as without pyarrow."""
+    monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
+
+
+#: The CSV readers: pyarrow's, pandas' (without pyarrow), the standard library's (without
+#: either), each chosen by hiding the ones before it.
+READERS = {
+    "pyarrow": lambda monkeypatch: None,
+    "pandas": pandas_reader,
+    "standard library": standard_library,
+}
+#: The function that reads the batches of a CSV file, by reader.
+BATCHES = {
+    "pyarrow": "arrow_csv_batches",
+    "pandas": "pandas_csv_batches",
+    "standard library": "stdlib_csv_batches",
+}
+
+
+def use_reader(monkeypatch, reader: str) -> list[str]:
+    """Read CSV with ``reader``; returns the list of the CSV readers then called."""
+    READERS[reader](monkeypatch)
+    called: list[str] = []
+    for name in BATCHES.values():
+        function = getattr(readers, name)
+        monkeypatch.setattr(
+            readers,
+            name,
+            lambda *args, _f=function, _n=name, **kw: called.append(_n) or _f(*args, **kw),
+        )
+    return called
+
+
+@pytest.mark.parametrize("reader", ["pandas", "standard library"])
+def test_the_readers_without_pyarrow_give_the_same_matrix(tmp_path, monkeypatch, reader):
     model, true, pred = rows()
     path = write_csv(tmp_path / "p.tsv", model, true, pred, sep="\t")
-    monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
+    called = use_reader(monkeypatch, reader)
     monkeypatch.setattr(readers, "BATCH_ROWS", 4)  # fewer rows per batch than classes
     matrix, labels = matrix_of(path)
+    assert called == [BATCHES[reader]]
     assert labels == LABELS
     np.testing.assert_array_equal(matrix, expected(model, true, pred, LABELS))
-
-
-def standard_library(monkeypatch):
-    """Read CSV through the standard library's reader, as without pyarrow."""
-    monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
 
 
 @pytest.mark.parametrize(
@@ -112,14 +150,16 @@ def test_pyarrow_and_standard_library_readers_give_the_same_matrices(
     monkeypatch.setattr(tally, "hash_count", lambda *a: tallies.append(1) or hash_count(*a))
     fast, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
     assert tallies and (len(tallies) > 1) == (count_rows < 600)  # the grouped count ran
-    with monkeypatch.context() as patch:
-        standard_library(patch)
-        slow, slow_labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
-    assert labels == slow_labels == LABELS  # k5, in the last row only, in its sorted place
-    assert list(fast) == list(slow) == ["m3", "m2", "m1"]
-    for group in fast:
-        np.testing.assert_array_equal(fast[group], slow[group])
-        np.testing.assert_array_equal(fast[group], expected(model, true, pred, LABELS, group))
+    for reader in ("pandas", "standard library"):
+        with monkeypatch.context() as patch:
+            use_reader(patch, reader)
+            patch.setattr(readers, "BATCH_ROWS", count_rows)
+            slow, slow_labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+        assert labels == slow_labels == LABELS  # k5, in the last row only, in its sorted place
+        assert list(fast) == list(slow) == ["m3", "m2", "m1"]  # first appearance
+        for group in fast:
+            np.testing.assert_array_equal(fast[group], slow[group])
+            np.testing.assert_array_equal(fast[group], expected(model, true, pred, LABELS, group))
 
 
 @pytest.mark.parametrize("count_rows", [1, 7, 1 << 18])
@@ -312,14 +352,11 @@ BAD_CSV = {
 }
 
 
-@pytest.mark.parametrize("with_pyarrow", [True, False])
+@pytest.mark.parametrize("reader", sorted(READERS))
 @pytest.mark.parametrize("case", sorted(BAD_CSV))
-def test_bad_csv_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, case, with_pyarrow):
+def test_bad_csv_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, case, reader):
     content, message = BAD_CSV[case]
-    if not with_pyarrow:
-        monkeypatch.setattr(readers, "pyarrow_or_none", lambda: None)
-        if case == "undecodable":
-            message = "line 4 has bytes that are not UTF-8"
+    use_reader(monkeypatch, reader)
     path = tmp_path / "bad.csv"
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
     extra = ["--by", "model"] if case == "single_group" else []
@@ -341,11 +378,11 @@ LATE = {
 }
 
 
-@pytest.mark.parametrize("with_pyarrow", [True, False])
+@pytest.mark.parametrize("reader", sorted(READERS))
 @pytest.mark.parametrize(("block", "count_rows"), [(64, 1), (64, 7), (1 << 20, 1 << 18)])
 @pytest.mark.parametrize("case", sorted(LATE))
 def test_bad_rows_late_in_the_file_are_named_with_their_line(
-    tmp_path, capsys, monkeypatch, case, block, count_rows, with_pyarrow
+    tmp_path, capsys, monkeypatch, case, block, count_rows, reader
 ):
     bad, message = LATE[case]
     good = b"".join(b"m%d,%c,%c\n" % (i % 3, b"xy"[i % 2], b"yx"[i % 2]) for i in range(200))
@@ -353,11 +390,12 @@ def test_bad_rows_late_in_the_file_are_named_with_their_line(
     path.write_bytes(b"model,y,p\nm0,x,x\n\n" + good + bad + b"m1,x,y\n")
     monkeypatch.setattr(readers, "BLOCK_BYTES", block)
     monkeypatch.setattr(stream, "COUNT_ROWS", count_rows)
-    if not with_pyarrow:
-        standard_library(monkeypatch)
+    monkeypatch.setattr(readers, "BATCH_ROWS", count_rows)  # batches without pyarrow
+    called = use_reader(monkeypatch, reader)
     status, out, err = run(
         capsys, "score", "--predictions", path, "--true", "y", "--pred", "p", "--labels", "x,y"
     )
+    assert called == [BATCHES[reader]]
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err, err
 
@@ -388,9 +426,9 @@ def test_bad_eight_byte_labels_are_named_with_their_line(
     assert folds and {t.byte_width for t in folds} == {8}
 
 
-@pytest.mark.parametrize("with_pyarrow", [True, False])
+@pytest.mark.parametrize("reader", sorted(READERS))
 def test_the_first_bad_row_is_named_when_a_ragged_row_follows(
-    tmp_path, capsys, monkeypatch, with_pyarrow
+    tmp_path, capsys, monkeypatch, reader
 ):
     good = b"m0,x,y\n"
     path = tmp_path / "two.csv"
@@ -399,8 +437,7 @@ def test_the_first_bad_row_is_named_when_a_ragged_row_follows(
     monkeypatch.setattr(readers, "BLOCK_BYTES", 512)
     monkeypatch.setattr(stream, "COUNT_ROWS", 100)
     monkeypatch.setattr(readers, "BATCH_ROWS", 100)
-    if not with_pyarrow:
-        standard_library(monkeypatch)
+    use_reader(monkeypatch, reader)
     encode = tally.encode_group
 
     def slow(*args):  # encoding lags behind the reader
@@ -498,7 +535,7 @@ def test_a_split_inside_a_quoted_line_break_is_read_again(tmp_path, monkeypatch)
         np.testing.assert_array_equal(again[group], one[group])
 
 
-@pytest.mark.parametrize("reader", ["pyarrow", "halves", "standard library"])
+@pytest.mark.parametrize("reader", ["pyarrow", "halves", "pandas", "standard library"])
 def test_header_cells_are_stripped_and_quoted_ones_read_by_every_reader(
     tmp_path, monkeypatch, reader
 ):
@@ -508,8 +545,8 @@ def test_header_cells_are_stripped_and_quoted_ones_read_by_every_reader(
     path.write_text('"model" , y ,"p"\n' + body)  # spaces around cells, quoted names
     if reader == "halves":
         outcomes = in_halves(monkeypatch)
-    elif reader == "standard library":
-        standard_library(monkeypatch)
+    else:
+        use_reader(monkeypatch, reader)
     matrices, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
     assert reader != "halves" or outcomes == [True]
     assert labels == LABELS and list(matrices) == list(dict.fromkeys(model))
@@ -585,3 +622,114 @@ def test_progress_only_on_a_terminal(tmp_path, monkeypatch, terminal, halves):
     assert outcomes == [True]
     assert ("rows" in shown and "MB read" in shown and shown.endswith("\n")) == terminal
     assert terminal or shown == ""
+
+
+def missing_column_files(tmp_path) -> dict[str, tuple[str, str]]:
+    """The same table (columns model, y, q) in every format: source -> (path, name shown)."""
+    table = pa.table({"model": ["m1", "m2"], "y": ["a", "b"], "q": ["a", "a"]})
+    csv_path = write_csv(tmp_path / "p.csv", *(np.array(table[c]) for c in ("model", "y", "q")))
+    csv_path.write_text(csv_path.read_text().replace("model,y,p", "model,y,q"))
+    tsv_path = tmp_path / "p.tsv"
+    tsv_path.write_text(csv_path.read_text().replace(",", "\t"))
+    gz_path = tmp_path / "p.csv.gz"
+    gz_path.write_bytes(gzip.compress(csv_path.read_bytes()))
+    pq.write_table(table, tmp_path / "p.parquet")
+    with pa.ipc.new_file(str(tmp_path / "p.arrow"), table.schema) as writer:
+        writer.write_table(table)
+    with pa.ipc.new_stream(str(tmp_path / "p.arrows"), table.schema) as writer:
+        writer.write_table(table)
+    files = {
+        "csv": csv_path,
+        "tsv": tsv_path,
+        "csv gzip": gz_path,
+        "parquet": tmp_path / "p.parquet",
+        "arrow file": tmp_path / "p.arrow",
+        "arrow stream": tmp_path / "p.arrows",
+    }
+    return {kind: (str(path), str(path)) for kind, path in files.items()}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+@pytest.mark.parametrize(
+    "kind", ["csv", "tsv", "csv gzip", "csv stdin", "parquet", "arrow file", "arrow stream"]
+)
+def test_a_missing_column_is_named_with_the_columns_in_every_format(
+    tmp_path, capsys, monkeypatch, kind, reader
+):
+    if reader != "pyarrow" and kind in ("parquet", "arrow file", "arrow stream"):
+        pytest.skip("Parquet and Arrow files need pyarrow")
+    files = missing_column_files(tmp_path)
+    if kind == "csv stdin":
+        path, name = "-", "stdin"
+        data = (tmp_path / "p.csv").read_bytes()
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    else:
+        path, name = files[kind]
+    use_reader(monkeypatch, reader)
+    status, out, err = run(capsys, "score", "--predictions", path, "--true", "y", "--pred", "p")
+    assert status == 2 and out == "" and err.count("\n") == 1, err
+    assert err == (
+        f"pdmeasure: error: {name}: no column 'p' for --pred (the columns are "
+        "['model', 'y', 'q']); give --pred one of them\n"
+    )
+    if kind != "csv stdin":
+        status, _, err = run(capsys, "score", "--predictions", path, "--true", "y",
+                             "--pred", "q", "--by", "classifier")  # fmt: skip
+        assert status == 2 and "no column 'classifier' for --by (the columns are" in err, err
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_labels_that_read_as_missing_elsewhere_are_labels(tmp_path, monkeypatch, reader):
+    path = tmp_path / "p.csv"
+    path.write_text("y,p\nNA,null\nnan,NA\nNone,None\nnull,nan\n#N/A,NA\n")
+    use_reader(monkeypatch, reader)
+    matrix, labels = matrix_of(path)
+    assert labels == ["#N/A", "NA", "None", "nan", "null"]
+    assert matrix.sum() == 5 and matrix[labels.index("None"), labels.index("None")] == 1
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_without_pyarrow_a_note_says_once_that_the_arrow_extra_is_faster(
+    tmp_path, capsys, monkeypatch, reader
+):
+    model, true, pred = rows()
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    use_reader(monkeypatch, reader)
+    monkeypatch.setattr(stream, "_noted", [])
+    bad = tmp_path / "bad.csv"
+    bad.write_text("y,p\na,\n")
+    argv = ["--predictions", path, "--true", "y", "--pred", "p"]
+    status, _, err = run(capsys, "score", *argv[:1], bad, *argv[2:])
+    assert status == 2 and err.count("\n") == 1  # an error stays one line
+    status, _, err = run(capsys, "score", *argv)
+    note = (
+        f"pdmeasure: note: {path} was read without pyarrow, by "
+        f"{'pandas' if reader == 'pandas' else 'the standard library'}; the arrow extra reads "
+        "CSV faster: pip install 'pdmeasure[arrow]'\n"
+    )
+    assert status == 0 and err == ("" if reader == "pyarrow" else note)
+    status, _, err = run(capsys, "score", *argv, "--by", "model")
+    assert status == 0 and err == ""  # once
+
+
+def test_pandas_names_undecodable_labels_from_stdin_by_their_bytes(capsys, monkeypatch):
+    data = b"y,p\n" + b"a,b\n" * 50 + b"a,\xff\xfeb\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    use_reader(monkeypatch, "pandas")
+    status, _, err = run(capsys, "score", "--predictions", "-", "--true", "y", "--pred", "p")
+    assert status == 2 and err.count("\n") == 1
+    assert "stdin: a label has bytes that are not UTF-8 (b'\\xff\\xfeb')" in err, err
+
+
+@given(
+    codes=st.lists(st.integers(0, 5), min_size=1, max_size=12_000),
+    shift=st.integers(0, 11_000),
+)
+@settings(max_examples=100, deadline=None)
+def test_categories_in_order_of_appearance(codes, shift):
+    # pandas sorts a categorical's categories; classifiers keep their order of appearance.
+    codes = np.roll(np.array(codes, dtype=np.int8), shift)  # late first appearances too
+    categories = [f"m{i}" for i in range(6)]
+    column = tally.in_order_of_appearance(tally.Coded(codes, categories))
+    assert column.categories == [categories[c] for c in dict.fromkeys(codes.tolist())]
+    assert [column.categories[c] for c in column.codes] == [categories[c] for c in codes]

@@ -9,8 +9,11 @@ number of rows. Formats, recognised by their first bytes:
 * CSV or TSV (tab separated when the header line has a tab and no comma): through
   ``pyarrow``'s streaming CSV reader when it is installed (several blocks at a time tallied
   by Arrow's hash grouping, in a worker thread while the next blocks parse; a regular file
-  of :data:`SPLIT_BYTES` or more as two halves, each parsed and tallied in its own thread),
-  else through the standard library's ``csv`` in chunks (slower, same result).
+  of :data:`SPLIT_BYTES` or more as two halves, each parsed and tallied in its own thread);
+  without it through pandas' C parser in chunks, each label column parsed as a categorical
+  (the ``pipeline`` extra); without either through the standard library's ``csv`` in
+  chunks (slowest). Each gives the same matrices; without pyarrow a note on standard error
+  says once that the ``arrow`` extra reads CSV faster.
 
 Labels are text, stripped of surrounding spaces; an empty or missing label is an error. The
 class order is ``--labels``, else :func:`pdmeasure.measures.sorted_labels` of every label
@@ -37,7 +40,7 @@ import numpy as np
 
 from pdmeasure._validation import check_confusion
 from pdmeasure.cli import readers, tally
-from pdmeasure.cli.errors import CliError, one_line
+from pdmeasure.cli.errors import PROG, CliError, one_line
 from pdmeasure.measures import ConfusionAccumulator
 
 #: Rows tallied at a time: consecutive CSV blocks (about 22,000 rows each) are tallied
@@ -61,6 +64,8 @@ SPLIT_BYTES = 8 << 20
 #: A progress bar appears once a file has taken this long (seconds), on a terminal only.
 PROGRESS_AFTER = 2.0
 _SINGLE = "value"
+#: Whether this process has said that the ``arrow`` extra reads CSV faster.
+_noted: list[bool] = []
 
 
 class _Progress:
@@ -114,22 +119,30 @@ def stream_predictions(
             head = readers.peek(reader)
             if not head.strip():
                 raise CliError(f"{name}: the predictions file is empty; it needs a header row")
-            _count_file(acc, reader, head, name, path, columns, labels)
+            used = _count_file(acc, reader, head, name, path, columns, labels)
     except CliError:
         raise
-    except Exception as exc:  # pyarrow's and the reader's errors, as one line
+    except Exception as exc:  # pyarrow's, pandas' and the reader's errors, as one line
         raise CliError(f"{name}: cannot read the predictions: {one_line(exc)}") from None
-    return _matrices(acc, name, by)
+    result = _matrices(acc, name, by)
+    if used in ("pandas", "csv") and not _noted:
+        _noted.append(True)
+        sys.stderr.write(
+            f"{PROG}: note: {name} was read without pyarrow, by "
+            f"{'pandas' if used == 'pandas' else 'the standard library'}; the arrow extra "
+            f"reads CSV faster: {readers.ARROW_HINT}\n"
+        )
+    return result
 
 
-def _count_file(acc, reader, head, name, path, columns, labels) -> None:
+def _count_file(acc, reader, head, name, path, columns, labels) -> str:
     """Feed every batch of the file to ``acc`` (see :func:`stream_predictions`); a
-    compressed file is decompressed as it is read."""
+    compressed file is decompressed as it is read. Returns the reader used (see
+    :func:`_count_data`)."""
     counter = readers.Counting(reader)
     compression = readers.compression_of(head)
     if compression is None:
-        _count_data(acc, counter, counter, head, (name, path, None), columns, labels)
-        return
+        return _count_data(acc, counter, counter, head, (name, path, None), columns, labels)
     try:
         data = readers.decompressed(counter, compression, name)
         head = readers.peek(data)
@@ -138,7 +151,7 @@ def _count_file(acc, reader, head, name, path, columns, labels) -> None:
                 f"{name}: the predictions file is empty ({compression}-compressed); it needs a "
                 "header row"
             )
-        _count_data(acc, counter, data, head, (name, path, compression), columns, labels)
+        return _count_data(acc, counter, data, head, (name, path, compression), columns, labels)
     except (EOFError, OSError, zlib.error, lzma.LZMAError) as exc:
         raise CliError(
             f"{name}: cannot decompress its {compression} data ({one_line(exc)}); the file may "
@@ -146,10 +159,11 @@ def _count_file(acc, reader, head, name, path, columns, labels) -> None:
         ) from None
 
 
-def _count_data(acc, counter, data, head, source, columns, labels) -> None:
+def _count_data(acc, counter, data, head, source, columns, labels) -> str:
     """Feed every batch of the file's ``data`` (its bytes, decompressed; ``head`` their
     start) to ``acc``; ``counter`` counts the bytes read from the file, ``source`` is its
-    name, path and compression."""
+    name, path and compression. Returns the reader used: ``parquet``, ``arrow`` (IPC),
+    ``pyarrow`` (CSV), ``pandas`` or ``csv`` (the standard library's)."""
     name, path, compression = source
     kind = readers.kind_of(head)
     pa = readers.pyarrow_or_none()
@@ -164,11 +178,13 @@ def _count_data(acc, counter, data, head, source, columns, labels) -> None:
         )
     progress = _Progress(name)
     where = _Where(name, path, kind)
+    used = kind
     if kind == "parquet":
         batches = readers.parquet_batches(path, name, columns)
     elif kind == "arrow":
         batches = readers.ipc_batches(pa, data, head, name, columns)
     elif pa is not None:
+        used = "pyarrow"
         delimiter = readers.delimiter_of(head)
         header = readers.header_of(head, delimiter)
         halves = None if compression else _halves(path, head, header)
@@ -176,7 +192,7 @@ def _count_data(acc, counter, data, head, source, columns, labels) -> None:
             try:
                 _count_halves(acc, pa, path, halves, (columns, delimiter, header), labels, progress)
                 progress.close()
-                return
+                return used
             except Exception:  # noqa: S110 (one reader reads it again and names the first bad row)
                 pass
         if path != "-" and os.path.isfile(path) and readers.arrow_reads(pa, compression):
@@ -189,13 +205,21 @@ def _count_data(acc, counter, data, head, source, columns, labels) -> None:
             source = pa.PythonFile(data, mode="r")
         batches = readers.arrow_csv_batches(pa, source, columns, delimiter, header, where)
     else:
-        batches = readers.stdlib_csv_batches(data, columns, readers.delimiter_of(head), name)
+        delimiter = readers.delimiter_of(head)
+        pd = readers.pandas_or_none()
+        if pd is not None:
+            used = "pandas"
+            header = readers.header_of(head, delimiter)
+            batches = readers.pandas_csv_batches(pd, data, columns, delimiter, header, where)
+        else:
+            batches = readers.stdlib_csv_batches(data, columns, delimiter, name)
     try:
         _count_batches(acc, batches, where, labels, progress, counter)
     finally:
         progress.close()
         if isinstance(counter, readers.NativeCounting):
             counter.close()
+    return used
 
 
 def _cpus() -> int:

@@ -2,21 +2,34 @@
 
 The streaming reader (:mod:`pdmeasure.cli.stream`) hands over groups of consecutive
 batches, each a list of the true, predicted and optional classifier columns: Arrow arrays,
-or lists of text from the standard library's reader. A group of plain Arrow arrays is
-tallied by Arrow's hash grouping (labels of eight bytes folded first), so only its
-distinct ``(actual, predicted, classifier)`` cells are encoded; other batches are
-dictionary-encoded one by one. Labels are decoded and checked here: undecodable bytes,
+codes and categories from pandas' reader (:class:`Coded`), or lists of text from the
+standard library's reader. A group of plain Arrow arrays is tallied by Arrow's hash
+grouping (labels of eight bytes folded first), so only its distinct ``(actual, predicted,
+classifier)`` cells are encoded; other batches are dictionary-encoded one by one. Labels are decoded and checked here: undecodable bytes,
 empty or missing labels and labels outside ``--labels`` are errors that name their row.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pdmeasure.cli.errors import CliError
+
+
+@dataclass(frozen=True)
+class Coded:
+    """A batch column already dictionary-encoded (pandas' categorical reader): each row's
+    position in ``categories``, which may be in any order. Its length is its rows'."""
+
+    codes: np.ndarray
+    categories: list[str]
+
+    def __len__(self) -> int:
+        return len(self.codes)
 
 
 def encode_group(
@@ -28,15 +41,41 @@ def encode_group(
         return [_tallied(group, row0, where, labels)]
     updates = []
     for columns in group:
+        if len(columns) > 2 and isinstance(columns[2], Coded):
+            # Classifiers keep the order of their first appearance; pandas sorts them.
+            columns = [*columns[:2], in_order_of_appearance(columns[2])]
         encoded = [_codes(column, row0, where) for column in columns]
         updates.append(_update(encoded, row0, where, labels, None))
         row0 += len(columns[0])
     return updates
 
 
+def in_order_of_appearance(column: Coded) -> Coded:
+    """``column`` with its categories in the order of their first appearance (those that
+    appear), codes renumbered to match.
+
+    The first appearances are looked for in blocks of rows that double in size, so a batch
+    whose every category appears early (the usual case: all classifiers within its first
+    rows) costs a few small ``np.unique`` calls, not a sort of the whole batch.
+    """
+    codes, k = column.codes, len(column.categories)
+    order: list[int] = []
+    seen = np.zeros(k, dtype=bool)
+    start, size = 0, 4096
+    while start < len(codes) and len(order) < k:
+        values, first = np.unique(codes[start : start + size], return_index=True)
+        new = ~seen[values]
+        order += values[new][np.argsort(first[new], kind="stable")].tolist()
+        seen[values] = True
+        start, size = start + size, size * 2
+    rank = np.zeros(k, dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return Coded(rank[codes], [column.categories[i] for i in order])
+
+
 def _plain_arrow(column) -> bool:
     """An Arrow array that is not dictionary-encoded (CSV, or IPC of plain strings)."""
-    return not isinstance(column, list) and not hasattr(column, "indices")
+    return not isinstance(column, (list, Coded)) and not hasattr(column, "indices")
 
 
 def _tallied(group: list[list], row0: int, where, labels) -> tuple:
@@ -204,15 +243,17 @@ def _update(encoded, row0: int, where, labels, counts) -> tuple:
 
 
 def _check_labels(encoded, row0: int, where, labels) -> None:
-    """A label outside ``--labels`` is named with its line."""
+    """A label outside ``--labels`` is named with its line (the first such row of a column:
+    the categories of pandas' reader are sorted, not in order of appearance)."""
     allowed = set(labels)
     for _, cats, locate in encoded:
-        for k, label in enumerate(cats):
-            if label not in allowed:
-                raise CliError(
-                    f"{where(row0 + locate(k))}: label {label!r} is not one of --labels "
-                    f"{','.join(labels)}; add it to --labels"
-                )
+        bad = [(locate(k), label) for k, label in enumerate(cats) if label not in allowed]
+        if bad:
+            row, label = min(bad)
+            raise CliError(
+                f"{where(row0 + row)}: label {label!r} is not one of --labels "
+                f"{','.join(labels)}; add it to --labels"
+            )
 
 
 def _first(codes: np.ndarray) -> Callable[[int], int]:
@@ -224,6 +265,9 @@ def _codes(column, row0: int, where) -> tuple[np.ndarray, list[str], Callable[[i
     """``(codes, categories, locate)`` of one batch column: Arrow dictionary arrays as they
     are, other Arrow arrays dictionary-encoded, lists of text through a dict. Categories
     are in order of first appearance (as Arrow's), so classifiers keep theirs."""
+    if isinstance(column, Coded):
+        locate = _first(column.codes)
+        return column.codes, _texts(column.categories, locate, row0, where), locate
     if isinstance(column, list):
         index: dict[str, int] = {}
         codes = np.fromiter(
@@ -245,19 +289,22 @@ def _codes(column, row0: int, where) -> tuple[np.ndarray, list[str], Callable[[i
 
 def _texts(values: list, locate: Callable[[int], int], row0: int, where) -> list[str]:
     """Category values as stripped text; undecodable bytes and empty labels are errors,
-    named with the row ``locate(k)`` of the batch where category ``k`` first appears."""
-    out = []
+    named with the row ``locate(k)`` of the batch where category ``k`` first appears (the
+    first such row of the batch, whatever the order of the categories)."""
+    out, bad = [], []
     for k, value in enumerate(values):
         if isinstance(value, bytes):
             try:
                 value = value.decode("utf-8")
             except UnicodeDecodeError:
-                raise CliError(
-                    f"{where(row0 + locate(k))} has bytes that are not UTF-8 "
-                    f"({value[:20]!r}); save the file as UTF-8"
-                ) from None
+                problem = f"has bytes that are not UTF-8 ({value[:20]!r}); save the file as UTF-8"
+                bad.append((locate(k), problem))
+                continue
         text = "" if value is None else str(value).strip()
         if not text:
-            raise CliError(f"{where(row0 + locate(k))} has an empty label; give every row a label")
+            bad.append((locate(k), "has an empty label; give every row a label"))
         out.append(text)
+    if bad:
+        row, problem = min(bad)
+        raise CliError(f"{where(row0 + row)} {problem}")
     return out
