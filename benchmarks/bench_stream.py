@@ -15,7 +15,13 @@ directory and reports, in one run:
   file (which decompresses it through Python's ``gzip``); report;
 * 100 classifiers with ``--by`` on a 10-million-row file against the same file without
   ``--by``; target: the same throughput within 20 %; and against ``pandas.read_csv`` of its
-  three columns.
+  three columns;
+* without pyarrow (``pip install 'pdmeasure[pipeline]'``), in a subprocess whose imports of
+  ``pyarrow`` fail (a meta-path finder), so that pandas too reads without it: the largest
+  CSV through pandas' chunked reader against ``pandas.read_csv(usecols=[true, pred])`` in
+  the same process, target at least 0.5x; the smallest through the standard library's
+  reader (pandas hidden from the reader as the tests hide it), report; and peak RSS of the
+  command on the largest CSV, target at most 300 MB.
 
 Labels are of one length per column (``class_0``, ``model_07``), which the reader groups as
 fixed-width keys; the middle CSV size and ``--by`` are measured again with labels of several
@@ -29,11 +35,13 @@ threads, so on a machine whose second core is busy with other work its wall-time
 toward the CPU ratio, while single-threaded pandas keeps its speed.
 
     python benchmarks/bench_stream.py [--rows 1e6,5e6,2e7] [--by-rows 1e7] [--repeat 3]
+                                      [--parts throughput,lengths,gzip,memory,by,no-pyarrow]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -197,6 +205,80 @@ def memory_rows(directory: Path, rows: int) -> list[list[str]]:
     ]  # fmt: skip
 
 
+#: Python code that makes every later import of pyarrow fail, as where it is not installed.
+WITHOUT_PYARROW = """
+import importlib.abc, sys
+class _NoPyarrow(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] == "pyarrow":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, _NoPyarrow())
+"""
+
+#: Run after :data:`WITHOUT_PYARROW` with the arguments PATH READER REPEAT: the streaming
+#: reader (``pandas``, or ``stdlib`` with pandas hidden from it) and ``pandas.read_csv`` in
+#: turn, best of REPEAT; prints the four times as JSON.
+_TIMES_WITHOUT_PYARROW = """
+import json
+import pandas as pd
+from pdmeasure.cli import readers
+from pdmeasure.cli.stream import stream_predictions
+sys.path.insert(0, {benchmarks!r})
+from timing import best_times
+path, reader, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if reader == "stdlib":
+    readers.pandas_or_none = lambda: None
+matrices, _, _ = stream_predictions(path, "true", "pred", None, None)
+assert "pyarrow" not in sys.modules and matrices["value"].sum() > 0
+ours, base = best_times(
+    [lambda: stream_predictions(path, "true", "pred", None, None),
+     lambda: pd.read_csv(path, usecols=["true", "pred"])],
+    repeat,
+)
+print(json.dumps([*ours, *base]))
+"""
+
+
+def without_pyarrow_rows(directory: Path, sizes: list[int], repeat: int) -> list[list[str]]:
+    """pandas' chunked reader on the largest CSV and the standard library's on the smallest,
+    against ``pandas.read_csv``, and the command's peak RSS, all where pyarrow cannot be
+    imported."""
+    table = []
+    script = WITHOUT_PYARROW + _TIMES_WITHOUT_PYARROW.format(
+        benchmarks=str(Path(__file__).resolve().parent)
+    )
+    for rows, reader, target in (
+        (max(sizes), "pandas", ">= 0.5x"),
+        (min(sizes), "stdlib", "report"),
+    ):
+        path = directory / f"predictions_{rows}_0_one.csv"
+        if not path.exists():
+            write_files(directory, rows)
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(path), reader, str(repeat)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        ow, oc, bw, bc = json.loads(done.stdout)
+        what = "pandas' chunked reader" if reader == "pandas" else "the standard library's reader"
+        table.append(
+            [f"{rows / 1e6:g}M rows CSV without pyarrow, {what}",
+             *_speeds(rows, (ow, oc), (bw, bc)), "(pandas.read_csv, without pyarrow)", target]
+        )  # fmt: skip
+    path = directory / f"predictions_{max(sizes)}_0_one.csv"
+    argv = ["score", "--predictions", str(path), "--true", "true", "--pred", "pred"]
+    command = WITHOUT_PYARROW + f"from pdmeasure.cli import main; sys.exit(main({argv!r}))"
+    wall, peak = peak_rss_mb([sys.executable, "-c", command])
+    _, imports = peak_rss_mb(
+        [sys.executable, "-c", WITHOUT_PYARROW + "import pandas, pdmeasure.cli.stream"]
+    )
+    table.append(
+        [f"pdmeasure score, {max(sizes) / 1e6:g}M-row CSV without pyarrow: peak RSS",
+         f"{peak:.0f} MB ({wall:.1f} s)", f"{imports:.0f} MB", f"{peak - imports:+.0f} MB", "",
+         "(its imports, pandas included)", "<= 300 MB"]
+    )  # fmt: skip
+    return table
+
+
 def by_rows(directory: Path, rows: int, repeat: int, lengths: str) -> list[list[str]]:
     """100 classifiers with ``--by`` against the same file read as one classifier."""
     path = str(write_files(directory, rows, groups=100, lengths=lengths))
@@ -220,22 +302,40 @@ def by_rows(directory: Path, rows: int, repeat: int, lengths: str) -> list[list[
     ]  # fmt: skip
 
 
+PARTS = ("throughput", "lengths", "gzip", "memory", "by", "no-pyarrow")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default="1e6,5e6,2e7", help="CSV sizes, comma separated")
     parser.add_argument("--by-rows", type=float, default=1e7)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--parts", default=",".join(PARTS), help=f"which rows, comma separated: {', '.join(PARTS)}"
+    )
     args = parser.parse_args(argv)
     sizes = [int(float(text)) for text in args.rows.split(",")]
+    parts = args.parts.split(",")
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        parser.error(f"unknown --parts {sorted(unknown)}; choose from {', '.join(PARTS)}")
+    middle = sorted(sizes)[len(sizes) // 2]
+    table = []
     with tempfile.TemporaryDirectory(prefix="bench_stream_") as tmp:
         directory = Path(tmp)
-        table = throughput_rows(directory, sizes, args.repeat)
-        middle = sorted(sizes)[len(sizes) // 2]
-        table += several_lengths_row(directory, middle, args.repeat)
-        table += gzip_row(directory, middle, args.repeat)
-        table += memory_rows(directory, max(sizes))
-        for lengths in ("one", "several"):
-            table += by_rows(directory, int(args.by_rows), args.repeat, lengths)
+        if "throughput" in parts:
+            table += throughput_rows(directory, sizes, args.repeat)
+        if "lengths" in parts:
+            table += several_lengths_row(directory, middle, args.repeat)
+        if "gzip" in parts:
+            table += gzip_row(directory, middle, args.repeat)
+        if "memory" in parts:
+            table += memory_rows(directory, max(sizes))
+        if "by" in parts:
+            for lengths in ("one", "several"):
+                table += by_rows(directory, int(args.by_rows), args.repeat, lengths)
+        if "no-pyarrow" in parts:
+            table += without_pyarrow_rows(directory, sizes, args.repeat)
     print("| workload | ours | baseline | ratio (wall) | ratio (CPU) | baseline is | target |")
     print("|---|---|---|---|---|---|---|")
     for row in table:

@@ -733,3 +733,25 @@ def test_categories_in_order_of_appearance(codes, shift):
     column = tally.in_order_of_appearance(tally.Coded(codes, categories))
     assert column.categories == [categories[c] for c in dict.fromkeys(codes.tolist())]
     assert [column.categories[c] for c in column.codes] == [categories[c] for c in codes]
+
+
+@pytest.mark.parametrize("cells", [tally.TALLY_CELLS, 1])  # counted per cell, or per row
+@pytest.mark.parametrize("reader", ["pandas", "standard library"])
+def test_many_classes_and_classifiers_without_pyarrow(tmp_path, monkeypatch, reader, cells):
+    # 100 classes: pandas' codes of up to 127 categories are 8-bit, and the predicted codes
+    # shift past the 100 actual ones; 130 classifiers, first seen in no sorted order.
+    rng = np.random.default_rng(8)
+    labels = np.array([f"c{i:03d}" for i in range(100)])
+    models = np.array([f"m{i}" for i in rng.permutation(130)])
+    n = 5000
+    model = models[rng.integers(0, 130, n)]
+    true, pred = labels[rng.integers(0, 100, n)], labels[rng.integers(0, 100, n)]
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    use_reader(monkeypatch, reader)
+    monkeypatch.setattr(readers, "BATCH_ROWS", 2000)
+    monkeypatch.setattr(tally, "TALLY_CELLS", cells)
+    matrices, order, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    assert order == sorted(set(true) | set(pred))
+    assert list(matrices) == list(dict.fromkeys(model))
+    for group in matrices:
+        np.testing.assert_array_equal(matrices[group], expected(model, true, pred, order, group))

@@ -45,9 +45,41 @@ def encode_group(
             # Classifiers keep the order of their first appearance; pandas sorts them.
             columns = [*columns[:2], in_order_of_appearance(columns[2])]
         encoded = [_codes(column, row0, where) for column in columns]
-        updates.append(_update(encoded, row0, where, labels, None))
+        updates.append(_update(*_counted(encoded), row0, where, labels))
         row0 += len(columns[0])
     return updates
+
+
+#: Most cells (actual x predicted x classifier categories of a batch) that
+#: :func:`_counted` counts with one ``np.bincount``; a batch with more is counted by the
+#: accumulator row by row.
+TALLY_CELLS = 1 << 20
+
+
+def _counted(encoded: list[tuple]) -> tuple[list[tuple], np.ndarray | None]:
+    """The ``(codes, texts, locate)`` of each column of one batch as its distinct
+    ``(actual, predicted, classifier)`` cells, and the number of rows of each.
+
+    Counted here, in the tally thread, with one ``np.bincount`` of the combined codes in
+    32-bit integers, so that the accumulator, in the reader's thread, adds at most
+    :data:`TALLY_CELLS` entries instead of encoding every row again in 64-bit integers.
+    A batch with more possible cells is left as it is (counts None).
+    """
+    sizes = [len(texts) for _, texts, _ in encoded]
+    cells = int(np.prod(sizes))
+    if not 0 < cells <= TALLY_CELLS:
+        return encoded, None
+    joint = encoded[0][0].astype(np.int32)
+    for (codes, _, _), size in zip(encoded[1:], sizes[1:], strict=True):
+        joint *= size
+        joint += codes
+    counts = np.bincount(joint, minlength=cells)
+    present = np.flatnonzero(counts)
+    cell_codes = np.unravel_index(present, sizes)
+    return [
+        (codes, texts, locate)
+        for codes, (_, texts, locate) in zip(cell_codes, encoded, strict=True)
+    ], counts[present]
 
 
 def in_order_of_appearance(column: Coded) -> Coded:
@@ -106,7 +138,7 @@ def _tallied(group: list[list], row0: int, where, labels) -> tuple:
         locate = _finder(table.column(name), keys.dictionary)
         texts = _texts(keys.dictionary.to_pylist(), locate, row0, where)
         encoded.append((keys.indices.to_numpy(), texts, locate))
-    return _update(encoded, row0, where, labels, counts)
+    return _update(encoded, counts, row0, where, labels)
 
 
 def fixed_width(chunks: list) -> Any:
@@ -231,15 +263,16 @@ def _aggregate(table: Any, names: list[str]) -> tuple[Any, np.ndarray]:
     return tallied, tallied.column("n").to_numpy()
 
 
-def _update(encoded, row0: int, where, labels, counts) -> tuple:
+def _update(encoded, counts, row0: int, where, labels) -> tuple:
     """The ``update_codes`` arguments of ``(codes, texts, locate)`` of the true, predicted
-    and optional group columns."""
+    and optional group columns (and ``counts`` of each row, or None for one each)."""
     (tc, tcat, _), (pc, pcat, _) = encoded[:2]
     if labels is not None:
         _check_labels(encoded[:2], row0, where, labels)
     by = encoded[2][:2] if len(encoded) > 2 else (None, None)
-    # One category list for both label columns: the predicted codes shift past the true ones.
-    return (tc, pc + len(tcat), tcat + pcat, *by, counts)
+    # One category list for both label columns: the predicted codes shift past the true ones
+    # (as ``intp``: pandas' codes of up to 127 categories are 8-bit).
+    return (tc, pc.astype(np.intp, copy=False) + len(tcat), tcat + pcat, *by, counts)
 
 
 def _check_labels(encoded, row0: int, where, labels) -> None:
