@@ -755,3 +755,26 @@ def test_many_classes_and_classifiers_without_pyarrow(tmp_path, monkeypatch, rea
     assert list(matrices) == list(dict.fromkeys(model))
     for group in matrices:
         np.testing.assert_array_equal(matrices[group], expected(model, true, pred, order, group))
+
+
+@pytest.mark.parametrize("halves", [False, True])
+@pytest.mark.parametrize("width", [1, 2, 4, 8, 9])
+@pytest.mark.parametrize("seed", range(4))
+def test_classifiers_keep_their_order_of_first_appearance(
+    tmp_path, monkeypatch, width, seed, halves
+):
+    # Arrow groups keys of one width (fixed_size_binary) in an order of its own, not that of
+    # first appearance; the classifiers are put back in theirs.
+    rng = np.random.default_rng(seed)
+    names = np.array([str(i).rjust(width, "m") for i in rng.permutation(9)])
+    model = names[rng.integers(0, 9, 3000)]
+    model[2000:2003] = "x" * width  # a classifier first seen late, in the second half
+    true = np.array(["a", "b", "c"])[rng.integers(0, 3, 3000)]
+    pred = np.array(["a", "b", "c"])[rng.integers(0, 3, 3000)]
+    path = write_csv(tmp_path / "p.csv", model, true, pred)
+    outcomes = in_halves(monkeypatch, block=1 << 20, count_rows=1 << 18) if halves else [True]
+    matrices, labels, _ = stream.stream_predictions(str(path), "y", "p", "model", None)
+    assert outcomes == [True]
+    assert list(matrices) == list(dict.fromkeys(model))
+    for group in matrices:
+        np.testing.assert_array_equal(matrices[group], expected(model, true, pred, labels, group))
