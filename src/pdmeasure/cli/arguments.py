@@ -8,6 +8,8 @@ from typing import NoReturn
 
 from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
 from pdmeasure.cli.errors import CliError
+from pdmeasure.cli.inputs import MatrixSet
+from pdmeasure.cli.outputs import write_matrices
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -53,6 +55,23 @@ def add_input_arguments(parser: argparse.ArgumentParser, what: str) -> None:
         "--by", metavar="COL", help="column of the classifier: one matrix per value (--predictions)"
     )
     parser.add_argument("--labels", metavar="A,B,C", help="class order (see 'Class order' below)")
+
+
+def add_save_matrices(parser: argparse.ArgumentParser) -> None:
+    """``--save-matrices FILE``: the input's matrices as a JSON matrix file."""
+    parser.add_argument(
+        "--save-matrices",
+        metavar="FILE",
+        help="also write the matrices (tallied from --predictions, or read from FILE) to "
+        'this file as JSON {"labels": [...], "matrices": {...}}, which score, compare and '
+        "explore read as FILE with the same results; written when the command succeeds",
+    )
+
+
+def save_matrices(mset: MatrixSet, args: argparse.Namespace) -> None:
+    """Write the matrices to ``--save-matrices`` when it is given."""
+    if args.save_matrices is not None:
+        write_matrices(mset, args.save_matrices)
 
 
 def add_zero_division(parser: argparse.ArgumentParser, note: str) -> None:

@@ -10,8 +10,10 @@ from pdmeasure import uncertainty as unc
 from pdmeasure._validation import ZeroDivision
 from pdmeasure.cli.arguments import (
     add_input_arguments,
+    add_save_matrices,
     add_zero_division,
     positive_int,
+    save_matrices,
     subparser,
     zero_division_value,
 )
@@ -226,6 +228,7 @@ def run_compare(args: argparse.Namespace) -> str:
     space = _space_text(grid, len(mset.labels))
     if args.plot:
         _plot_cdf(tables["cdf"], args.plot, f"{mset.dataset}: pd over {space}")
+    save_matrices(mset, args)
     if args.format == "json":
         data = {
             "labels": mset.labels,
@@ -292,5 +295,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "Under nan a classifier with a 0/0 precision or recall is left out of the "
         "analysis, with a warning that names it.",
     )
+    add_save_matrices(p)
     add_ci_arguments(p, seed=False)
     p.set_defaults(run=run_compare)

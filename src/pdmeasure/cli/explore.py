@@ -6,7 +6,9 @@ import argparse
 
 from pdmeasure.cli.arguments import (
     add_input_arguments,
+    add_save_matrices,
     add_zero_division,
+    save_matrices,
     subparser,
     zero_division_value,
 )
@@ -38,6 +40,7 @@ def run_explore(args: argparse.Namespace) -> str:
         raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise CliError(one_line(exc)) from None
+    save_matrices(mset, args)
     return f"wrote {args.output}\n"
 
 
@@ -55,4 +58,5 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--dataset", help="dataset name shown in the page (default: FILE's stem)")
     p.add_argument("--grid", metavar="V,V,...", help="kappa values of a product grid, e.g. 0,0.5,1")
     add_zero_division(p, "Under nan a 0/0 precision or recall makes pd undefined where it counts.")
+    add_save_matrices(p)
     p.set_defaults(run=run_explore)

@@ -13,7 +13,9 @@ from pdmeasure import uncertainty as unc
 from pdmeasure._validation import ZeroDivision
 from pdmeasure.cli.arguments import (
     add_input_arguments,
+    add_save_matrices,
     add_zero_division,
+    save_matrices,
     subparser,
     zero_division_value,
 )
@@ -28,7 +30,16 @@ from pdmeasure.cli.intervals import (
     interval_columns,
     matrix_draws,
 )
-from pdmeasure.cli.outputs import csv_table, dump_json, full, json_value, text_table
+from pdmeasure.cli.outputs import (
+    csv_table,
+    dump_json,
+    full,
+    json_value,
+    matrices_json,
+    matrices_text,
+    matrix_cells,
+    text_table,
+)
 from pdmeasure.measures.labels import kappa_vector
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD, format_kappa
 
@@ -113,12 +124,20 @@ def score_intervals(
 
 
 def run_score(args: argparse.Namespace) -> str:
-    """``pdmeasure score``: the measures table as text, CSV or JSON."""
+    """``pdmeasure score``: the measures table as text, CSV or JSON (with the matrices:
+    always in JSON, with ``--matrices`` in text and CSV)."""
     mset = load_input(args)
     zero_division = zero_division_value(args.zero_division)
     values, pd_rows = score_values(mset, args.kappa, zero_division)
     options = ci_options(args)
     ci = score_intervals(mset, pd_rows, zero_division, options) if options else None
+    output = _score_output(args, mset, values, pd_rows, ci, options)
+    save_matrices(mset, args)
+    return output
+
+
+def _score_output(args, mset: MatrixSet, values, pd_rows, ci, options) -> str:
+    """The report of :func:`run_score` in ``args.format``."""
     if args.format == "json":
         return dump_json(_score_json(mset, values, pd_rows, args.zero_division, ci, options))
     rows = [
@@ -131,6 +150,8 @@ def run_score(args: argparse.Namespace) -> str:
         [measure, kappa, *_cells(v, ci[key] if ci else None)] for measure, kappa, v, key in rows
     ]
     if args.format == "csv":
+        if args.matrices:
+            header, body = _with_cells(header, body, mset, 3 if ci else 1)
         return csv_table(header, body)
     intro = (
         f"# classes (rows actual, columns predicted): {', '.join(mset.labels)}\n"
@@ -139,7 +160,21 @@ def run_score(args: argparse.Namespace) -> str:
     )
     if options:
         intro += f"# {describe(options)}\n"
-    return intro + text_table(header, body)
+    text = intro + text_table(header, body)
+    return text + matrices_text(mset) if args.matrices else text
+
+
+def _with_cells(header: list[str], body: list[list[str]], mset: MatrixSet, width: int):
+    """The CSV table with the matrices: the columns ``actual`` and ``predicted`` after
+    ``kappa`` (empty in the measures' rows), and one row ``count`` per cell of the matrices,
+    row by row, its count under each matrix's value (``width`` columns per matrix: a value,
+    or a value and its two bounds, left empty)."""
+    cells = [
+        ["count", "", actual, predicted, *(x for n in counts for x in [n] + [""] * (width - 1))]
+        for actual, predicted, counts in matrix_cells(mset)
+    ]
+    header = [*header[:2], "actual", "predicted", *header[2:]]
+    return header, [[*row[:2], "", "", *row[2:]] for row in body] + cells
 
 
 def _cells(values, ci) -> list[str]:
@@ -152,9 +187,11 @@ def _cells(values, ci) -> list[str]:
 
 def _score_json(mset: MatrixSet, values, pd_rows, zero_division: str, ci=None, options=None):
     """``{"labels", "zero_division", "results": {matrix: {"measures", "default_kappa",
-    "preference_driven": [{"kappa", "value"}, ...]}}}``; NaN as null. With intervals, each
-    result also has ``"intervals": {measure: [lower, upper]}``, each pd row ``"lower"`` and
-    ``"upper"``, and the top level ``"ci"`` (level, method, draws, seed, prior)."""
+    "preference_driven": [{"kappa", "value"}, ...]}}, "matrices": {matrix: [[...]]}}``; NaN
+    as null. With intervals, each result also has ``"intervals": {measure: [lower, upper]}``,
+    each pd row ``"lower"`` and ``"upper"``, and the top level ``"ci"`` (level, method,
+    draws, seed, prior). ``labels`` and ``matrices`` make it a matrix file that ``score``,
+    ``compare`` and ``explore`` read (the other keys are left aside)."""
     results = {}
     for m, (name, cm) in enumerate(mset.matrices.items()):
         support = cm.sum(axis=1)
@@ -176,6 +213,7 @@ def _score_json(mset: MatrixSet, values, pd_rows, zero_division: str, ci=None, o
     out = {"labels": mset.labels, "zero_division": zero_division, "results": results}
     if options:
         out["ci"] = dict(vars(options))
+    out["matrices"] = matrices_json(mset)["matrices"]
     return out
 
 
@@ -207,8 +245,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         choices=("text", "csv", "json"),
         default="text",
         help="output format (default text; values at full precision, NaN as NaN "
-        "in text and CSV, null in JSON)",
+        "in text and CSV, null in JSON; JSON has the matrices too, under 'matrices')",
     )
+    p.add_argument(
+        "--matrices",
+        action="store_true",
+        help="also show the matrices in text and CSV: in text one table per matrix after "
+        "the measures, rows actual; in CSV one row 'count' per cell, with its classes in "
+        "the added columns actual and predicted",
+    )
+    add_save_matrices(p)
     add_zero_division(p, "")
     add_ci_arguments(p)
     p.set_defaults(run=run_score)
