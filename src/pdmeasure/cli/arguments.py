@@ -23,6 +23,7 @@ FORMATS_HELP = """\
 FILE formats (FILE may be - for standard input):
   JSON  [[...], ...]  |  {"labels": [...], "matrix": [[...]]}
         | {"labels": [...], "matrices": {"A": [[...]], "B": [[...]]}}
+        (the form --save-matrices and score --format json write)
   CSV   a square matrix of counts, with or without a header row and a first
         column of class labels (detected); or a long table with the columns
         classifier, actual, predicted, count (absent cells count 0).

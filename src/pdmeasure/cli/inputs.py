@@ -5,7 +5,8 @@ FILE is recognised by its content:
 * JSON (text starting with ``[`` or ``{``): a list of lists (one matrix); an object
   ``{"labels": [...], "matrix": [[...]]}`` (one matrix); or an object
   ``{"labels": [...], "matrices": {"A": [[...]], "B": [[...]]}}`` (one matrix per
-  classifier). ``labels`` is optional.
+  classifier). ``labels`` is optional. ``pdmeasure score --format json`` and
+  ``--save-matrices`` write the last form (the report has other keys too, left aside here).
 * a long CSV whose header has the columns ``actual``, ``predicted`` and ``count`` (and
   ``classifier`` for several matrices); absent cells count 0. This is the layout of the
   pipeline's confusion-matrix files, with one row per cell.
