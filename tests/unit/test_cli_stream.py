@@ -606,12 +606,16 @@ class _Terminal(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize("halves", [False, True])
+@pytest.mark.parametrize("reader", ["pyarrow", "halves", "pandas"])
 @pytest.mark.parametrize("terminal", [True, False])
-def test_progress_only_on_a_terminal(tmp_path, monkeypatch, terminal, halves):
+def test_progress_only_on_a_terminal(tmp_path, monkeypatch, terminal, reader):
     model, true, pred = rows()
     path = write_csv(tmp_path / "p.csv", model, true, pred)
-    outcomes = in_halves(monkeypatch) if halves else [True]
+    outcomes = in_halves(monkeypatch) if reader == "halves" else [True]
+    if reader == "pandas":
+        use_reader(monkeypatch, reader)
+        monkeypatch.setattr(readers, "BATCH_ROWS", 50)
+        monkeypatch.setattr(stream, "_noted", [True])  # the note said before
     err = _Terminal() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     monkeypatch.setattr(stream, "PROGRESS_AFTER", 0.0)
