@@ -12,11 +12,13 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import logging
 import os
 import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -177,6 +179,88 @@ def run_snakemake(
         timeout=timeout,
         check=False,
     )
+
+
+#: A job of a planned DAG: (rule, frozenset of (wildcard, value)).
+Job = tuple
+
+
+@dataclass
+class DryRun:
+    """What a dry run reported: whether the workflow parsed and planned (``ok``), the jobs it
+    would run (the ``all`` target left out) and every message it logged (``text``, the errors
+    included, as the command line prints them)."""
+
+    ok: bool
+    jobs: set[Job]
+    text: str
+
+
+class _JobRecorder(logging.Handler):
+    """Keeps the jobs (Snakemake's JOB_INFO events, the records behind the ``rule X:`` blocks
+    of a printed dry run) and the text of every record of Snakemake's logger."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.jobs: set[Job] = set()
+        self.lines: list[str] = []
+
+    def emit(self, record):
+        from snakemake_interface_logger_plugins.common import LogEvent
+
+        if getattr(record, "event", None) == LogEvent.JOB_INFO:
+            self.jobs.add((record.rule_name, frozenset((record.wildcards or {}).items())))
+        self.lines.append(record.getMessage())
+
+
+def dry_run(workdir: Path, *, forceall: bool = False) -> DryRun:
+    """``snakemake --dry-run --cores 2 [--forceall]`` of the repository's Snakefile in
+    ``workdir``, through Snakemake's Python API in this process.
+
+    A subprocess per dry run spent about 70 % of its time (cProfile) importing Snakemake,
+    scikit-learn and SciPy again; here they are imported once, and each dry run parses the
+    Snakefile with the current ``config.yaml`` and plans its DAG afresh (a new workflow object,
+    the command line's default rerun triggers). As in :func:`run_snakemake`, the run
+    is offline. Parse-time checks run here too: a Weka entry with options starts a JVM in
+    this process, as the ``weka`` fixture does.
+    """
+    from snakemake.api import SnakemakeApi
+    from snakemake.logging import logger
+    from snakemake.settings.enums import Quietness
+    from snakemake.settings.types import DAGSettings, OutputSettings, ResourceSettings
+
+    recorder = _JobRecorder()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MPLBACKEND", "Agg")
+        for name in ("https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"):
+            patch.setenv(name, OFFLINE_PROXY)
+        for name in ("no_proxy", "NO_PROXY"):
+            patch.setenv(name, "")
+        with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
+            # added after SnakemakeApi() has set up (and cleared) the logger's handlers
+            logger.addHandler(recorder)
+            try:
+                workflow = api.workflow(
+                    resource_settings=ResourceSettings(cores=2),
+                    snakefile=SNAKEFILE,
+                    workdir=workdir,
+                )
+                workflow.dag(DAGSettings(forceall=forceall)).execute_workflow(executor="dryrun")
+                ok = True
+            except Exception as exc:  # noqa: BLE001 - reported as the command line does
+                api.print_exception(exc)
+                ok = False
+            finally:
+                logger.removeHandler(recorder)
+    jobs = {job for job in recorder.jobs if job[0] != "all"}
+    return DryRun(ok, jobs, "\n".join(recorder.lines))
+
+
+def planned_jobs(workdir: Path, *, forceall: bool = False) -> set[Job]:
+    """The jobs a dry run plans (without the `all` target)."""
+    done = dry_run(workdir, forceall=forceall)
+    assert done.ok, done.text[-3000:]
+    return done.jobs
 
 
 def many_classes_config(classes: list[str], **dataset) -> dict:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import copy
 import filecmp
 import hashlib
-import logging
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,11 +25,12 @@ import pytest
 import yaml
 
 from helpers import (
-    OFFLINE_PROXY,
     REPO_ROOT,
-    SNAKEFILE,
+    Job,
+    dry_run,
     grade_block,
     grade_csv,
+    planned_jobs,
     run_snakemake,
     select,
     sklearn_entry,
@@ -54,8 +54,6 @@ CONSUMERS = {
     "collect": ["render_summary"],
     "paper_tables": ["paper_render", "collect"],
 }
-
-Job = tuple  # (rule, frozenset of (wildcard, value))
 
 #: The jobs that read every engine's or dataset's results: they rerun when the run's
 #: selection (engines, datasets, classifiers) changes.
@@ -105,6 +103,13 @@ def both(*applies):
 def copy_toy(config, workdir):
     shutil.copy(workdir / "toy.csv", workdir / "toy_copy.csv")
     config["datasets"]["toy"]["path"] = "toy_copy.csv"
+
+
+def files_not_selected(config, workdir):
+    """A folder of one more dataset by `dataset_files`, which `run.datasets` does not name."""
+    (workdir / "extra").mkdir(exist_ok=True)
+    shutil.copy(workdir / "toy.csv", workdir / "extra" / "grade-b.csv")
+    config["dataset_files"] = [{"glob": "extra/*.csv", "target": "grade"}]
 
 
 def pin_toy(config, workdir):
@@ -187,6 +192,8 @@ CHANGES: dict[str, Change] = {
     "histogram.max_grid_vectors": Change(setter("histogram.max_grid_vectors", 10**9), []),
     # Every dataset of the run has an explicit grid: the budget of `auto` changes nothing.
     "histogram.auto_grid_vectors": Change(setter("histogram.auto_grid_vectors", 100), []),
+    # Defining datasets runs none of them: `run.datasets` (car, toy) selects what runs.
+    "dataset_files": Change(files_not_selected, []),
     "datasets.*.uci_id": Change(setter("datasets.car.uci_id", 76), refused="datasets.car.classes"),
     "datasets.*.openml_id": Change(setter("datasets.toy.openml_id", 61), refused="datasets.toy"),
     "datasets.*.path": Change(copy_toy, ["fetch_data dataset=toy"]),
@@ -309,84 +316,6 @@ def base_config(mirror: Path) -> dict:
     }
     config["stats"] = {**config.get("stats", {}), "cv5x2": False}
     return config
-
-
-@dataclass
-class DryRun:
-    """What a dry run reported: whether the workflow parsed and planned (``ok``), the jobs it
-    would run (the ``all`` target left out) and every message it logged (``text``, the errors
-    included, as the command line prints them)."""
-
-    ok: bool
-    jobs: set[Job]
-    text: str
-
-
-class _Recorder(logging.Handler):
-    """Keeps the jobs (Snakemake's JOB_INFO events, the records behind the ``rule X:`` blocks
-    of a printed dry run) and the text of every record of Snakemake's logger."""
-
-    def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.jobs: set[Job] = set()
-        self.lines: list[str] = []
-
-    def emit(self, record):
-        from snakemake_interface_logger_plugins.common import LogEvent
-
-        if getattr(record, "event", None) == LogEvent.JOB_INFO:
-            self.jobs.add((record.rule_name, frozenset((record.wildcards or {}).items())))
-        self.lines.append(record.getMessage())
-
-
-def dry_run(workdir: Path, *, forceall: bool = False) -> DryRun:
-    """``snakemake --dry-run --cores 2 [--forceall]`` of the repository's Snakefile in
-    ``workdir``, through Snakemake's Python API in this process.
-
-    A subprocess per dry run spent about 70 % of its time (cProfile) importing Snakemake,
-    scikit-learn and SciPy again; here they are imported once, and each dry run parses the
-    Snakefile with the current ``config.yaml`` and plans its DAG afresh (a new workflow object,
-    the command line's default rerun triggers). As in :func:`helpers.run_snakemake`, the run
-    is offline. Parse-time checks run here too: a Weka entry with options starts a JVM in
-    this process, as the ``weka`` fixture does.
-    """
-    from snakemake.api import SnakemakeApi
-    from snakemake.logging import logger
-    from snakemake.settings.enums import Quietness
-    from snakemake.settings.types import DAGSettings, OutputSettings, ResourceSettings
-
-    recorder = _Recorder()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MPLBACKEND", "Agg")
-        for name in ("https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"):
-            patch.setenv(name, OFFLINE_PROXY)
-        for name in ("no_proxy", "NO_PROXY"):
-            patch.setenv(name, "")
-        with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
-            # added after SnakemakeApi() has set up (and cleared) the logger's handlers
-            logger.addHandler(recorder)
-            try:
-                workflow = api.workflow(
-                    resource_settings=ResourceSettings(cores=2),
-                    snakefile=SNAKEFILE,
-                    workdir=workdir,
-                )
-                workflow.dag(DAGSettings(forceall=forceall)).execute_workflow(executor="dryrun")
-                ok = True
-            except Exception as exc:  # noqa: BLE001 - reported as the command line does
-                api.print_exception(exc)
-                ok = False
-            finally:
-                logger.removeHandler(recorder)
-    jobs = {job for job in recorder.jobs if job[0] != "all"}
-    return DryRun(ok, jobs, "\n".join(recorder.lines))
-
-
-def planned_jobs(workdir: Path, *, forceall: bool = False) -> set[Job]:
-    """The jobs a dry run plans (without the `all` target)."""
-    done = dry_run(workdir, forceall=forceall)
-    assert done.ok, done.text[-3000:]
-    return done.jobs
 
 
 def matches(job: Job, pattern: str) -> bool:

@@ -53,7 +53,8 @@ snakemake --configfile config/examples/mydata.yaml --cores 2
 ```
 
 In the key paths below, `<name>` stands for a name you choose (a dataset, a classifier, a
-kappa vector) and `<engine>` for an engine (`sklearn`, `weka`).
+kappa vector), `<engine>` for an engine (`sklearn`, `weka`) and `<i>` for the position of an
+entry in a list (0, 1, ...), as error messages write it.
 """
 
 
@@ -100,7 +101,8 @@ def _type(node: dict[str, Any], schema: dict[str, Any]) -> str:
 
 
 def _children(node: dict[str, Any], schema: dict[str, Any]) -> Iterator[tuple[str, dict]]:
-    """Named properties, then the entries of a free-named mapping as ``<name>``."""
+    """Named properties, then the entries of a free-named mapping as ``<name>``, and the
+    entries of a list of mappings as ``<i>``."""
     node = _resolve(node, schema)
     yield from node.get("properties", {}).items()
     extra = node.get("additionalProperties")
@@ -108,6 +110,11 @@ def _children(node: dict[str, Any], schema: dict[str, Any]) -> Iterator[tuple[st
         extra = _resolve(extra, schema)
         if "description" in extra or "properties" in extra:
             yield "<name>", extra
+    items = node.get("items")
+    if node.get("type") == "array" and isinstance(items, dict):
+        items = _resolve(items, schema)
+        if "properties" in items:
+            yield "<i>", items
 
 
 def keys(schema: dict[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
@@ -170,8 +177,8 @@ def render(schema: dict[str, Any] | None = None) -> str:
     sections: dict[str, list[tuple[str, dict[str, Any]]]] = {"": []}
     for path, node in keys(schema):
         top = path.split(".")[0]
-        if path == top and node.get("type") != "object":
-            sections[""].append((path, node))  # a scalar top-level key
+        if path == top and next(_children(node, schema), None) is None:
+            sections[""].append((path, node))  # a top-level key without keys of its own
         else:
             sections.setdefault(top, []).append((path, node))
     for top, rows in sections.items():

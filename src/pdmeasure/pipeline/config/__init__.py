@@ -1,6 +1,7 @@
 """The pipeline configuration: schema validation, resolution, checks across keys, and spec builders.
 
 One module per step: :mod:`~pdmeasure.pipeline.config.schema` (the JSON schema),
+:mod:`~pdmeasure.pipeline.config.files` (the datasets of ``dataset_files``, one per file),
 :mod:`~pdmeasure.pipeline.config.resolve` (the run and its datasets resolved),
 :mod:`~pdmeasure.pipeline.config.checks` (rules across keys, the class order against the data)
 and :mod:`~pdmeasure.pipeline.config.specs` (what the jobs are given). This package joins them
@@ -10,8 +11,10 @@ and :mod:`~pdmeasure.pipeline.config.specs` (what the jobs are given). This pack
 
 1. :func:`validate_schema` -- ``snakemake.utils.validate`` against
    ``pdmeasure/pipeline/config/config.schema.yaml`` (types, misspelt keys, defaults);
-2. :func:`resolve_run` -- the run's selection (``run.datasets``, ``run.engines``,
-   ``run.classifiers``) checked against the definitions, and every selected dataset resolved:
+2. :func:`resolve_run` -- each file of a ``dataset_files`` entry made a dataset named after
+   the file (:func:`expand_dataset_files`), the run's selection (``run.datasets``,
+   ``run.engines``, ``run.classifiers``) checked against the definitions, and every
+   selected dataset resolved:
    its source, target column, class order, numeric features, kappa vectors (a mapping by class
    label becomes a positional list) and kappa grid (``auto`` becomes values). What the config
    leaves out is read from the data's description (:func:`pdmeasure.pipeline.data.fetch.describe`);
@@ -44,6 +47,12 @@ from pdmeasure.pipeline.config.checks import (
     check_engines,
     check_sizes,
     check_uncertainty,
+)
+from pdmeasure.pipeline.config.files import (
+    ALL_FILES,
+    DatasetFile,
+    dataset_name,
+    expand_dataset_files,
 )
 from pdmeasure.pipeline.config.resolve import (
     AUTO_GRID_MAX_VALUES,
@@ -78,8 +87,10 @@ from pdmeasure.pipeline.engines import ENGINES
 from pdmeasure.pipeline.errors import ConfigError
 
 __all__ = [
+    "ALL_FILES",
     "AUTO_GRID_MAX_VALUES",
     "ConfigError",
+    "DatasetFile",
     "ENGINES",
     "FORMATS",
     "MAX_COUNTABLE_VECTORS",
@@ -98,9 +109,11 @@ __all__ = [
     "cv_jobs",
     "cv_spec",
     "data_locations",
+    "dataset_name",
     "dataset_spec",
     "dataset_spec_from_dict",
     "describe_validation_error",
+    "expand_dataset_files",
     "kappa_by_label",
     "largest_base",
     "load_config",

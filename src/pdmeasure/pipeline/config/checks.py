@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from pdmeasure.pipeline.config.files import naming_file_keys
 from pdmeasure.pipeline.config.resolve import largest_base, mirror_path, results_dir
 from pdmeasure.pipeline.data.classes import check_class_order
 from pdmeasure.pipeline.data.fetch import check_table, read_local_csv, read_source
@@ -27,16 +28,23 @@ def check_config(config: Mapping) -> None:
     Raises
     ------
     ConfigError
-        Naming the key.
+        Naming the key (of its ``dataset_files`` entry for a dataset that came from a file).
     """
-    for name, ds in config["datasets"].items():
-        key = f"datasets.{name}"
-        # Their length was checked when they were resolved (:func:`kappa_by_label`).
-        for vname, vector in ds.get("kappa_vectors", {}).items():
-            _check_unit_interval(vector, f"{key}.kappa_vectors.{vname}")
-        _check_unit_interval(ds.get("kappa_grid") or [], f"{key}.kappa_grid")
-    check_sizes(config)
+    with naming_file_keys(_file_origins(config)):
+        for name, ds in config["datasets"].items():
+            key = f"datasets.{name}"
+            # Their length was checked when they were resolved (:func:`kappa_by_label`).
+            for vname, vector in ds.get("kappa_vectors", {}).items():
+                _check_unit_interval(vector, f"{key}.kappa_vectors.{vname}")
+            _check_unit_interval(ds.get("kappa_grid") or [], f"{key}.kappa_grid")
+        check_sizes(config)
     check_uncertainty(config.get("uncertainty", {}))
+
+
+def _file_origins(config: Mapping) -> Mapping:
+    """The datasets of a resolved config that came from ``dataset_files``: name -> origin."""
+    origins = config.get("dataset_files")
+    return origins if isinstance(origins, Mapping) else {}
 
 
 #: Fewest ``uncertainty.draws``, and fewest draws in each tail of a ``uncertainty.level``
@@ -205,8 +213,15 @@ def check_data(config: Mapping) -> None:
         Naming the key, the dataset, the file and the fix: the mirror is not a folder with a
         readable ``MANIFEST.json``; a file is missing, empty, not UTF-8 or not a CSV with one
         value per column; the target column is missing; the data's classes are not
-        ``classes`` in order of first appearance, or fewer than two.
+        ``classes`` in order of first appearance, or fewer than two. A dataset that came from
+        a file is named by the key of its ``dataset_files`` entry.
     """
+    with naming_file_keys(_file_origins(config)):
+        _check_data(config)
+
+
+def _check_data(config: Mapping) -> None:
+    """:func:`check_data`, its errors about file datasets not yet renamed."""
     mirror = mirror_path(config)
     has_manifest = mirror is not None and (mirror / "MANIFEST.json").is_file()
     if config.get("mirror") and not has_manifest:

@@ -12,6 +12,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pdmeasure.measures.labels import kappa_vector
+from pdmeasure.pipeline.config.files import (
+    ALL_FILES,
+    DatasetFile,
+    expand_dataset_files,
+    naming_file_keys,
+    note_overrides,
+)
 from pdmeasure.pipeline.data.fetch import Locations, describe
 from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS
 from pdmeasure.pipeline.engines import ENGINES
@@ -33,38 +40,89 @@ AUTO_GRID_MAX_VALUES = 11
 def resolve_run(config: Mapping) -> dict:
     """The config of this run: the selection checked, every selected dataset resolved.
 
-    ``config`` must have passed :func:`validate_schema`. The result is a new dict with the
-    same settings, where
+    ``config`` must have passed :func:`validate_schema`. The datasets it defines are its
+    ``datasets`` blocks and one per file of its ``dataset_files`` entries
+    (:func:`~pdmeasure.pipeline.config.files.expand_dataset_files`), named after the file; a
+    block replaces the file of the same name. The result is a new dict with the same
+    settings, where
 
     - ``engines`` is ``run.engines``;
     - ``classifiers`` holds, per selected engine, the selected classifiers
       (``run.classifiers``, else every defined one), each entry normalised by
       :func:`normalise_classifier`;
-    - ``datasets`` holds the selected datasets, in ``run.datasets`` order, each resolved by
+    - ``datasets`` holds the selected datasets, in ``run.datasets`` order (where the word
+      ``dataset_files`` stands for every dataset of ``dataset_files``), each resolved by
       :func:`resolve_dataset`;
+    - ``dataset_files`` maps each dataset of the run that comes from a file to
+      ``{"path", "entry", "glob"}``: its file, and the position and pattern of the entry that
+      matched it (errors about the dataset name that entry's keys);
     - ``run`` is dropped (the three keys above replace it).
 
     Raises
     ------
     ConfigError
-        A selected dataset, engine or classifier is not defined, or a dataset cannot be
-        resolved (see :func:`resolve_dataset`).
+        A selected dataset, engine or classifier is not defined, no dataset is defined, a
+        ``dataset_files`` entry matches no file or two files of the same name, or a dataset
+        cannot be resolved (see :func:`resolve_dataset`).
     """
     run = config["run"]  # validated: the schema fills the defaults
-    defined = config["datasets"]
-    names = list(defined) if run["datasets"] is None else list(run["datasets"])
-    _require_defined(
-        "run.datasets", names, defined, "add a block `datasets: {{{}: {{path: ...}}}}`"
-    )
+    blocks = config.get("datasets") or {}
+    if ALL_FILES in blocks:
+        raise ConfigError(
+            f"config key `datasets.{ALL_FILES}`: the name is reserved: in `run.datasets` it "
+            "selects every dataset of `dataset_files`; to fix: rename the dataset"
+        )
+    files = expand_dataset_files(config)
+    note_overrides(blocks, files)
+    defined = {**blocks, **{n: f.block for n, f in files.items() if n not in blocks}}
+    if not defined:
+        raise ConfigError(
+            "config key `datasets`: no dataset is defined; to fix: add a block "
+            "`datasets: {mydata: {path: data/mydata.csv}}`, or an entry "
+            '`dataset_files: [{glob: "data/*.csv"}]`'
+        )
+    names = _selected_datasets(run["datasets"], defined, files)
     engines = list(run["engines"])
     _check_engines(engines, config["classifiers"])
     classifiers = _selected_classifiers(engines, run["classifiers"] or {}, config["classifiers"])
-    out = {k: copy.deepcopy(v) for k, v in config.items() if k not in ("run", "datasets")}
+    skip = ("run", "datasets", "dataset_files")
+    out = {k: copy.deepcopy(v) for k, v in config.items() if k not in skip}
     out["engines"] = engines
     out["classifiers"] = classifiers
-    out["datasets"] = {name: resolve_dataset(config, name) for name in names}
-    out["cv"]["per_fold"] = per_fold_datasets(config["cv"].get("per_fold", "auto"), defined, names)
+    origins = {n: f.origin() for n, f in files.items() if n in names and n not in blocks}
+    with naming_file_keys(origins):
+        merged = {**config, "datasets": defined}
+        out["datasets"] = {name: resolve_dataset(merged, name) for name in names}
+    out["dataset_files"] = origins
+    out["cv"]["per_fold"] = per_fold_datasets(
+        config["cv"].get("per_fold", "auto"), defined, names
+    )
     return out
+
+
+def _selected_datasets(
+    selection: Sequence[str] | None, defined: Mapping, files: Mapping[str, DatasetFile]
+) -> list[str]:
+    """The names ``run.datasets`` selects, in order: a name, or the word ``dataset_files``
+    for every dataset of ``dataset_files``; a dataset selected twice keeps its first place.
+    None selects every defined dataset."""
+    if selection is None:
+        return list(defined)
+    names: list[str] = []
+    for item in selection:
+        if item == ALL_FILES and not files:
+            raise ConfigError(
+                f"config key `run.datasets`: `{ALL_FILES}` selects every dataset of "
+                "`dataset_files`, but the config has no `dataset_files` entry; to fix: add one "
+                '(`dataset_files: [{glob: "data/*.csv"}]`), or name the datasets to run'
+            )
+        for name in files if item == ALL_FILES else [item]:
+            if name not in names:
+                names.append(name)
+    _require_defined(
+        "run.datasets", names, defined, "add a block `datasets: {{{}: {{path: ...}}}}`"
+    )
+    return names
 
 
 def _check_engines(engines: Sequence[str], defined: Mapping) -> None:
@@ -138,13 +196,15 @@ def per_fold_datasets(
 
 
 def _require_defined(key: str, names: Sequence[str], defined: Mapping, fix: str) -> None:
-    """Raise a ConfigError naming ``key`` if it lists datasets not defined under ``datasets``;
-    the fix offered is to correct the name or ``fix`` (``{}`` is the first unknown name)."""
+    """Raise a ConfigError naming ``key`` if it lists datasets not in ``defined`` (the
+    ``datasets`` blocks and the datasets of ``dataset_files``); the fix offered is to correct
+    the name or ``fix`` (``{}`` is the first unknown name)."""
     unknown = [n for n in names if n not in defined]
     if unknown:
         raise ConfigError(
-            f"config key `{key}`: {unknown} are not defined under `datasets` (defined: "
-            f"{', '.join(defined)}); to fix: correct the name, or {fix.format(unknown[0])}"
+            f"config key `{key}`: {unknown} are not defined under `datasets` or by "
+            f"`dataset_files` (defined: {', '.join(defined)}); to fix: correct the name, or "
+            f"{fix.format(unknown[0])}"
         )
 
 
