@@ -213,9 +213,9 @@ class _JobRecorder(logging.Handler):
         self.lines.append(record.getMessage())
 
 
-def dry_run(workdir: Path, *, forceall: bool = False) -> DryRun:
-    """``snakemake --dry-run --cores 2 [--forceall]`` of the repository's Snakefile in
-    ``workdir``, through Snakemake's Python API in this process.
+def dry_run(workdir: Path, *, forceall: bool = False, configfiles: Sequence[str] = ()) -> DryRun:
+    """``snakemake --dry-run --cores 2 [--forceall] [--configfile F ...]`` of the repository's
+    Snakefile in ``workdir``, through Snakemake's Python API in this process.
 
     A subprocess per dry run spent about 70 % of its time (cProfile) importing Snakemake,
     scikit-learn and SciPy again; here they are imported once, and each dry run parses the
@@ -227,7 +227,12 @@ def dry_run(workdir: Path, *, forceall: bool = False) -> DryRun:
     from snakemake.api import SnakemakeApi
     from snakemake.logging import logger
     from snakemake.settings.enums import Quietness
-    from snakemake.settings.types import DAGSettings, OutputSettings, ResourceSettings
+    from snakemake.settings.types import (
+        ConfigSettings,
+        DAGSettings,
+        OutputSettings,
+        ResourceSettings,
+    )
 
     recorder = _JobRecorder()
     with pytest.MonkeyPatch.context() as patch:
@@ -242,6 +247,10 @@ def dry_run(workdir: Path, *, forceall: bool = False) -> DryRun:
             try:
                 workflow = api.workflow(
                     resource_settings=ResourceSettings(cores=2),
+                    # Relative config files start at workdir, as with --directory.
+                    config_settings=ConfigSettings(
+                        configfiles=[workdir / name for name in configfiles]
+                    ),
                     snakefile=SNAKEFILE,
                     workdir=workdir,
                 )
@@ -256,9 +265,11 @@ def dry_run(workdir: Path, *, forceall: bool = False) -> DryRun:
     return DryRun(ok, jobs, "\n".join(recorder.lines))
 
 
-def planned_jobs(workdir: Path, *, forceall: bool = False) -> set[Job]:
+def planned_jobs(
+    workdir: Path, *, forceall: bool = False, configfiles: Sequence[str] = ()
+) -> set[Job]:
     """The jobs a dry run plans (without the `all` target)."""
-    done = dry_run(workdir, forceall=forceall)
+    done = dry_run(workdir, forceall=forceall, configfiles=configfiles)
     assert done.ok, done.text[-3000:]
     return done.jobs
 
