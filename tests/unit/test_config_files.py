@@ -385,3 +385,6 @@ def test_cv_per_fold_names_a_file_dataset(folder):
     config = files_config(FIRST, LAST)
     config["cv"]["per_fold"] = ["grade_a"]
     assert resolve(config)["cv"]["per_fold"] == ["grade_a"]
+    config = files_config(FIRST, LAST, datasets=["grade_a", "dataset_files"])
+    config["cv"]["per_fold"] = True
+    assert resolve(config)["cv"]["per_fold"] == ["grade_a", "wine"]  # once each, run order
