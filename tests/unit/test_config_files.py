@@ -17,11 +17,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
 import pdmeasure.pipeline.config as pdconfig
-from helpers import WINE, ZOO, ZOO_CLASSES, grade_csv, repo_config, select
+from helpers import REPO_ROOT, WINE, ZOO, ZOO_CLASSES, grade_csv, repo_config, select
 from pdmeasure.pipeline.config import ConfigError
 from pdmeasure.pipeline.config.files import name_file_keys
 
@@ -388,3 +389,32 @@ def test_cv_per_fold_names_a_file_dataset(folder):
     config = files_config(FIRST, LAST, datasets=["grade_a", "dataset_files"])
     config["cv"]["per_fold"] = True
     assert resolve(config)["cv"]["per_fold"] == ["grade_a", "wine"]  # once each, run order
+
+
+# --- the worked example -------------------------------------------------------------------
+
+
+def test_the_worked_example_resolves_and_the_page_shows_it(tmp_path, monkeypatch):
+    """config/examples/folders.yaml with the files its comment copies, merged into
+    config.yaml as --configfile does; docs/own-experiment.md shows it verbatim."""
+    from snakemake.utils import update_config
+
+    example = REPO_ROOT / "config" / "examples" / "folders.yaml"
+    (tmp_path / "data" / "arff").mkdir(parents=True)
+    (tmp_path / "data" / "csv").mkdir()
+    shutil.copy(ZOO, tmp_path / "data" / "arff")
+    shutil.copy(WINE, tmp_path / "data" / "csv")
+    monkeypatch.chdir(tmp_path)
+    config = repo_config()
+    update_config(config, yaml.safe_load(example.read_text(encoding="utf-8")))
+    resolved = resolve(config)
+    assert list(resolved["datasets"]) == ["zoo", "wine"] and resolved["engines"] == ["sklearn"]
+    assert resolved["datasets"]["wine"]["target"] == "cultivar"
+    body = "\n".join(
+        line
+        for line in example.read_text(encoding="utf-8").splitlines()
+        if not line.startswith("#")
+    )
+    page = (REPO_ROOT / "docs" / "own-experiment.md").read_text(encoding="utf-8")
+    assert f"```yaml\n{body.strip()}\n```" in page
+    assert "snakemake --configfile config/examples/folders.yaml --cores 2" in page

@@ -1,11 +1,12 @@
-"""A folder of datasets by one key, run by Snakemake: `dataset_files` in a user file passed with
---configfile next to the project's config.yaml, `run.datasets: [dataset_files]`.
+"""A folder of datasets by one key, run by Snakemake: config/examples/folders.yaml (two
+`dataset_files` entries with different class columns, `run.datasets: [dataset_files]`) passed
+with --configfile next to the project's config.yaml, as docs/own-experiment.md shows it.
 
-One real run on an ARFF file and a CSV (two entries with different class columns), then dry
-runs of what a change would rerun: nothing after the run; a new file adds its dataset's jobs
-and nothing of the other datasets; an edited file reruns its dataset's chain and nothing of the
-other datasets (a file touched but not changed reruns nothing). Besides, each reruns the jobs that collect across datasets. The config
-resolution and its errors are unit tests (tests/unit/test_config_files.py).
+One real run on an ARFF file and a CSV, then dry runs of what a change would rerun: nothing
+after the run; a new file adds its dataset's jobs and nothing of the other datasets; an edited
+file reruns its dataset's chain and nothing of the other datasets (a file touched but not
+changed reruns nothing). Besides, each reruns the jobs that collect across datasets. The
+config resolution and its errors are unit tests (tests/unit/test_config_files.py).
 """
 
 from __future__ import annotations
@@ -22,22 +23,26 @@ from helpers import REPO_ROOT, WINE, ZOO, ZOO_CLASSES, Job, dry_run, planned_job
 
 pytestmark = pytest.mark.slow
 
-#: The user's file: two folders with different class columns, everything small (two fast
-#: classifiers, 3 folds, no 5 x 2-fold CV, a two-value kappa grid, few draws).
-USER_FILE = """\
+#: The worked example of docs/own-experiment.md, and what makes its run small: two fast
+#: classifiers, 3 folds, no 5 x 2-fold CV, coarse `auto` kappa grids, few draws.
+EXAMPLE = REPO_ROOT / "config" / "examples" / "folders.yaml"
+SMALL = """\
 run:
-  datasets: [dataset_files]
-  engines: [sklearn]
   classifiers: {sklearn: [NaiveBayes, DecisionTree]}
-dataset_files:
-  - {glob: "data/*.arff", kappa_grid: [0, 1]}
-  - {glob: "data/first/*.csv", target: first, kappa_grid: [0, 1]}
 cv: {folds: 3}
 stats: {cv5x2: false}
+histogram: {auto_grid_vectors: 200}
 exact: {monte_carlo_samples: 2000}
 uncertainty: {draws: 200}
 """
-CONFIGFILES = ("my.yaml",)
+CONFIGFILES = ("folders.yaml", "small.yaml")
+
+
+def _workdir(workdir: Path) -> None:
+    """The project's config.yaml, the example and SMALL in ``workdir``."""
+    shutil.copy(REPO_ROOT / "config.yaml", workdir / "config.yaml")
+    shutil.copy(EXAMPLE, workdir / "folders.yaml")
+    (workdir / "small.yaml").write_text(SMALL, encoding="utf-8")
 
 
 def _dataset(job: Job) -> str | None:
@@ -46,14 +51,15 @@ def _dataset(job: Job) -> str | None:
 
 @pytest.fixture(scope="module")
 def folder_run(tmp_path_factory) -> Path:
-    """The completed run in its working directory: data/zoo.arff and data/first/wine.csv."""
+    """The completed run of the example in its working directory: data/arff/zoo.arff and
+    data/csv/wine.csv."""
     workdir = tmp_path_factory.mktemp("folder")
-    (workdir / "data" / "first").mkdir(parents=True)
-    shutil.copy(ZOO, workdir / "data" / "zoo.arff")
-    shutil.copy(WINE, workdir / "data" / "first" / "wine.csv")
-    shutil.copy(REPO_ROOT / "config.yaml", workdir / "config.yaml")
-    (workdir / "my.yaml").write_text(USER_FILE, encoding="utf-8")
-    done = run_snakemake(workdir, "--configfile", "my.yaml", "--cores", "2")
+    (workdir / "data" / "arff").mkdir(parents=True)
+    (workdir / "data" / "csv").mkdir()
+    shutil.copy(ZOO, workdir / "data" / "arff" / "zoo.arff")
+    shutil.copy(WINE, workdir / "data" / "csv" / "wine.csv")
+    _workdir(workdir)
+    done = run_snakemake(workdir, "--cores", "2", "--configfile", *CONFIGFILES)
     assert done.returncode == 0, done.stderr[-4000:]
     return workdir
 
@@ -81,7 +87,7 @@ def test_the_run_is_up_to_date(folder_run):
 
 
 def test_a_new_file_adds_its_datasets_jobs_only(folder_run):
-    new = folder_run / "data" / "first" / "wine-b.csv"
+    new = folder_run / "data" / "csv" / "wine-b.csv"
     shutil.copy(WINE, new)
     try:
         planned = planned_jobs(folder_run, configfiles=CONFIGFILES)
@@ -101,7 +107,7 @@ def test_a_new_file_adds_its_datasets_jobs_only(folder_run):
 
 
 def test_an_edited_file_reruns_its_datasets_jobs_only(folder_run):
-    path = folder_run / "data" / "first" / "wine.csv"
+    path = folder_run / "data" / "csv" / "wine.csv"
     original, before = path.read_bytes(), path.stat()
     later = (time.time() + 60, time.time() + 60)
     try:
@@ -122,12 +128,11 @@ def test_an_edited_file_reruns_its_datasets_jobs_only(folder_run):
 
 
 def test_a_pattern_that_matches_nothing_stops_before_any_job(tmp_path):
-    shutil.copy(REPO_ROOT / "config.yaml", tmp_path / "config.yaml")
-    (tmp_path / "my.yaml").write_text(USER_FILE, encoding="utf-8")
+    _workdir(tmp_path)
     done = dry_run(tmp_path, configfiles=CONFIGFILES)
     assert not done.ok and not done.jobs
     assert (
-        f"config key `dataset_files.0.glob`: no file matches 'data/*.arff' (relative patterns "
-        f"start at the working directory {tmp_path};" in done.text
+        "config key `dataset_files.0.glob`: no file matches 'data/arff/*.arff' (relative "
+        f"patterns start at the working directory {tmp_path};" in done.text
     )
     assert not (tmp_path / "results").exists()

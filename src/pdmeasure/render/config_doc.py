@@ -44,7 +44,8 @@ default listed here. Checks that span keys (a kappa vector's length against the 
 exactly one source per dataset, the class order against the data) follow in
 `pdmeasure.pipeline.config.check_config`.
 
-Examples: `config/examples/mydata.yaml` (one local CSV, the smallest own experiment) and
+Examples: `config/examples/mydata.yaml` (one local CSV, the smallest own experiment),
+`config/examples/folders.yaml` (every file of two folders, by `dataset_files`) and
 `config/examples/full.yaml` (every source and classifier option, on the data in
 `.test/data`). Run one with
 
