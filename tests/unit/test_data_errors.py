@@ -366,8 +366,8 @@ def test_uci_class_not_configured_names_dataset_and_source(mirror_copy, tmp_path
         fetch_to(out, "car", block, mirror=mirror_copy)
     assert str(info.value).startswith(
         "config key `datasets.car.classes`: dataset `car` (UCI id 19 via ucimlrepo): the data "
-        "have labels ['excellent'] that are not configured and configured labels ['acc'] do "
-        "not occur in the data"
+        "have labels ['excellent'] that are not configured; the data's classes in order of "
+        "first appearance are ['unacc', 'excellent']"
     )
     assert_nothing_written(out)
 

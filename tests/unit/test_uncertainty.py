@@ -67,7 +67,6 @@ def test_the_default_prior_keeps_a_good_many_class_classifier_inside_its_interva
 @pytest.mark.parametrize(
     ("kwargs", "words"),
     [
-        ({"cm": [[3, 1], [0, 0]]}, "actual class 1 has no samples"),
         ({"cm": CM, "prior": -1}, "prior must be > 0"),
         ({"cm": CM, "prior": 0}, "prior must be > 0"),
         ({"cm": CM, "draws": 1}, "draws must be a whole number >= 2"),
@@ -79,6 +78,21 @@ def test_posterior_bad_input_names_the_problem(kwargs, words):
     cm = kwargs.pop("cm")
     with pytest.raises(ValueError, match=words):
         unc.posterior_draws(cm, **{"draws": 10, **kwargs})
+
+
+def test_posterior_row_of_a_class_without_samples_stays_empty():
+    """A declared class with no sample (an empty row) is zero in every draw, as in the counts;
+    the other rows draw exactly as without it, and its column still gets the others' errors."""
+    cm = np.array([[5, 1, 1], [0, 0, 0], [2, 0, 6]])
+    draws = unc.posterior_draws(cm, 50, prior=0.25, seed=3)
+    assert draws.shape == (50, 3, 3)
+    np.testing.assert_array_equal(draws[:, 1, :], 0.0)
+    np.testing.assert_allclose(draws.sum(axis=-1), np.broadcast_to([7, 0, 8], (50, 3)))
+    assert np.all(draws[:, [0, 2], 1] > 0)
+    _, recall = measures.class_precision_recall(draws, zero_division="nan")
+    assert np.isnan(recall[:, 1]).all() and not np.isnan(recall[:, [0, 2]]).any()
+    bootstrap = unc.matrix_bootstrap_draws(cm, 50, seed=3)
+    np.testing.assert_array_equal(bootstrap[:, 1, :], 0)
 
 
 def test_the_authors_example_lies_inside_its_interval():

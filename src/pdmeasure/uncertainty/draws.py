@@ -70,12 +70,14 @@ def posterior_draws(
     "Classifier uncertainty: evidence, potential impact, and probabilistic treatment", PeerJ
     Computer Science 7:e398). A draw is the matrix of rows :math:`n_i p_i`: the class totals
     stay as observed, so a per-class recall's posterior is
-    :math:`\mathrm{Beta}(TP_i + a, FN_i + (C-1) a)`.
+    :math:`\mathrm{Beta}(TP_i + a, FN_i + (C-1) a)`, and the row of a class with no sample
+    (:math:`n_i = 0`, a declared class absent from the test set) is zero in every draw, as in
+    :func:`matrix_bootstrap_draws`: its recall is 0/0 in every draw as in the counts.
 
     Parameters
     ----------
     cm : array_like, shape (..., C, C)
-        Counts: non-negative whole numbers, every actual class (row) with at least one sample.
+        Counts: non-negative whole numbers. A row with no samples stays empty.
     draws : int, default 4000
         Number of matrices drawn (at least 2).
     prior : float, optional
@@ -94,9 +96,7 @@ def posterior_draws(
     Raises
     ------
     ValueError
-        A row with no samples (its probabilities have no data: drop the class, or bootstrap
-        from predictions), counts that are negative or not whole, a prior <= 0 or too few
-        draws.
+        Counts that are negative or not whole, a prior <= 0 or too few draws.
     """
     draws = _check_draws(draws)
     counts = check_confusion(cm)
@@ -108,13 +108,6 @@ def posterior_draws(
         )
     _check_whole(counts, "posterior_draws needs whole counts (a multinomial sample per row)")
     totals = counts.sum(axis=-1)
-    if np.any(totals == 0):
-        empty = [int(i) for i in np.argwhere(totals == 0)[0]]
-        where = f" of matrix {tuple(empty[:-1])}" if len(empty) > 1 else ""
-        raise ValueError(
-            f"actual class {empty[-1]}{where} has no samples (an empty row): its "
-            "predicted-class probabilities have no data; drop the class from the matrix"
-        )
     rng = np.random.default_rng(seed)
     gamma = rng.standard_gamma(np.broadcast_to(counts + prior, (draws, *counts.shape)))
     return gamma / gamma.sum(axis=-1, keepdims=True) * totals[..., None]

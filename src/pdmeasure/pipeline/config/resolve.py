@@ -19,7 +19,7 @@ from pdmeasure.pipeline.config.files import (
     naming_file_keys,
     note_overrides,
 )
-from pdmeasure.pipeline.data.fetch import Locations, describe
+from pdmeasure.pipeline.data.fetch import Description, Locations, describe
 from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS
 from pdmeasure.pipeline.engines import ENGINES
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
@@ -94,9 +94,7 @@ def resolve_run(config: Mapping) -> dict:
         merged = {**config, "datasets": defined}
         out["datasets"] = {name: resolve_dataset(merged, name) for name in names}
     out["dataset_files"] = origins
-    out["cv"]["per_fold"] = per_fold_datasets(
-        config["cv"].get("per_fold", "auto"), defined, names
-    )
+    out["cv"]["per_fold"] = per_fold_datasets(config["cv"].get("per_fold", "auto"), defined, names)
     return out
 
 
@@ -244,19 +242,25 @@ def resolve_dataset(config: Mapping, name: str) -> dict:
       rule gave the classes;
     - ``kappa_vectors``: a mapping ``{label: value}`` becomes a list in class order;
     - ``kappa_grid``: ``auto`` becomes :func:`auto_kappa_grid` values (or None);
-      ``kappa_grid_rule`` records which.
+      ``kappa_grid_rule`` records which;
+    - ``weka.value_order``: null becomes ``declared`` for a source that declares its nominal
+      values (ARFF, OpenML), else ``sorted``; with ``declared`` and the weka engine in the run,
+      ``weka.declared_values`` holds each nominal attribute's declared values (see
+      :func:`resolve_weka`).
 
     Raises
     ------
     ConfigError
         Naming the key: no or several sources, an unknown file extension, data that cannot be
-        described, a kappa mapping with a missing or unknown label.
+        described, a kappa mapping with a missing or unknown label, ``value_order: declared``
+        for a source that declares no values.
     """
     block = copy.deepcopy(dict(config["datasets"][name]))
     key = f"datasets.{name}"
     _resolve_source(block, key)
     block["class_order"] = "configured"
-    _resolve_from_data(block, config, name, key)
+    description = _resolve_from_data(block, config, name, key)
+    resolve_weka(block, config, name, description)
     if block["target"] in block["numeric_features"]:
         raise ConfigError(
             f"config key `{key}.numeric_features`: names the target {block['target']!r}"
@@ -294,8 +298,9 @@ def _resolve_source(block: dict, key: str) -> None:
         block["missing"] = "?"  # the missing marker of ARFF, which OpenML serves too
 
 
-def _resolve_from_data(block: dict, config: Mapping, name: str, key: str) -> None:
-    """``target``, ``classes`` and ``numeric_features`` the config leaves to the data."""
+def _resolve_from_data(block: dict, config: Mapping, name: str, key: str) -> Description | None:
+    """``target``, ``classes`` and ``numeric_features`` the config leaves to the data; the
+    data's description when it was read (None when the config gives all three)."""
     target = block["target"]
     needs_data = (
         block["classes"] is None
@@ -305,18 +310,71 @@ def _resolve_from_data(block: dict, config: Mapping, name: str, key: str) -> Non
         or target in ("first", "last")
     )
     if not needs_data:
-        return
-    try:
-        fetched = results_dir(config) / "data" / f"{name}.csv"
-        description = describe(name, block, fetched=fetched, **data_locations(config))
-    except DataFetchError as exc:
-        raise ConfigError(f"config key `{key}`: {exc}") from None
+        return None
+    description = _describe(block, config, name, key)
     block["target"] = description.target
     if block["classes"] is None:
         block["classes"] = list(description.classes)
         block["class_order"] = description.class_order
     if block["numeric_features"] is None:
         block["numeric_features"] = list(description.numeric)
+    return description
+
+
+def _describe(block: dict, config: Mapping, name: str, key: str) -> Description:
+    """:func:`~pdmeasure.pipeline.data.fetch.describe` with its errors naming ``key``."""
+    try:
+        fetched = results_dir(config) / "data" / f"{name}.csv"
+        return describe(name, block, fetched=fetched, **data_locations(config))
+    except DataFetchError as exc:
+        raise ConfigError(f"config key `{key}`: {exc}") from None
+
+
+def declares_values(block: Mapping) -> bool:
+    """Whether a resolved dataset block's source declares its nominal values and types: an
+    ARFF file or an OpenML dataset."""
+    return block.get("openml_id") is not None or block.get("format") == "arff"
+
+
+def resolve_weka(
+    block: dict, config: Mapping, name: str, description: Description | None = None
+) -> None:
+    """Resolve the dataset's ``weka`` block in place: ``value_order`` and ``declared_values``.
+
+    ``value_order: null`` (the default) is ``declared`` for a source that declares its
+    nominal values (an ARFF header, OpenML's metadata), so the Weka engine builds the
+    instances Weka's own ARFF loader builds; else ``sorted``. With ``declared`` and the weka
+    engine in ``run.engines``, ``declared_values`` maps each nominal attribute (the class
+    included) to its declared values, read from the source (``description`` when it was
+    read already): the Weka jobs get them as a parameter, and no job reads the source again.
+
+    Raises
+    ------
+    ConfigError
+        Naming ``datasets.<name>.weka.value_order``: ``declared`` for a source that declares
+        no values (a CSV or TSV file, UCI).
+    """
+    weka = dict(block.get("weka") or {})
+    declares = declares_values(block)
+    order = weka.get("value_order") or ("declared" if declares else "sorted")
+    weka["value_order"] = order
+    if order == "declared":
+        key = f"datasets.{name}"
+        if not declares:
+            source = "a UCI dataset" if block.get("uci_id") is not None else "a delimited file"
+            raise ConfigError(
+                f"config key `{key}.weka.value_order`: `declared` takes each nominal "
+                f"attribute's values from the source's declaration, but dataset `{name}` is "
+                f"{source}, which declares none; to fix: `value_order: sorted` (the default "
+                "for such a source) or `first_appearance`, or give the data as an ARFF file"
+            )
+        if "weka" in (config.get("run") or {}).get("engines", ()):
+            if description is None or description.nominal is None:
+                description = _describe(block, config, name, key)
+            weka["declared_values"] = {
+                attribute: list(values) for attribute, values in (description.nominal or {}).items()
+            }
+    block["weka"] = weka
 
 
 def _resolve_grid(block: dict, config: Mapping) -> None:

@@ -1,7 +1,8 @@
 """Class labels of a dataset: their order of first appearance, and checks of a configured order.
 
 The kappa vector is positional, so the class order is part of the meaning of every kappa
-vector: a configured order must be the data's.
+vector: a configured order must be the data's. A declared class (configured, or declared by
+an ARFF header or OpenML's metadata) with no sample is data too: it keeps its place.
 """
 
 from __future__ import annotations
@@ -16,24 +17,6 @@ def first_appearance(labels: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(labels))
 
 
-def label_mismatch(
-    found: Sequence[str], expected: Sequence[str], unexpected_text: str, missing_text: str
-) -> str:
-    """What differs between two label lists, in words (empty when they hold the same labels).
-
-    ``unexpected_text`` and ``missing_text`` are formats with one ``{}`` for the labels of
-    ``found`` not in ``expected`` and of ``expected`` not in ``found``.
-    """
-    unexpected = [label for label in found if label not in expected]
-    missing = [label for label in expected if label not in found]
-    parts = [
-        text.format(labels)
-        for text, labels in ((unexpected_text, unexpected), (missing_text, missing))
-        if labels
-    ]
-    return " and ".join(parts)
-
-
 def check_class_order(
     name: str,
     configured: Sequence[str],
@@ -41,15 +24,20 @@ def check_class_order(
     *,
     source: str | None = None,
     ordered: bool = True,
-) -> None:
+    declared_by: str | None = None,
+) -> list[str]:
     """Check that ``configured`` (``datasets.<name>.classes``) is the data's class order.
+
+    A configured (or source-declared) class with no sample is data, not an error: it stays in
+    the class order (every matrix gets a zero row for it, a zero column too when it is never
+    predicted), and it is returned so that the caller can say so.
 
     Parameters
     ----------
     name : str
         Dataset key.
     configured : sequence of str
-        The configured class order.
+        The class order of the run: configured, or declared by the source.
     observed : sequence of str
         The data's labels in their order of first appearance (see :func:`first_appearance`).
     source : str, optional
@@ -57,13 +45,24 @@ def check_class_order(
         defaults to the dataset alone.
     ordered : bool
         Whether the order must match too (False: a source that declares its own class order,
-        where any configured order is the user's choice).
+        where any configured order is the user's choice). Classes without a sample have no
+        first appearance and may stand anywhere.
+    declared_by : str, optional
+        Where ``configured`` comes from when the config leaves it out (``declared order in
+        file x.arff``); the message then says so instead of blaming the key.
+
+    Returns
+    -------
+    list of str
+        The classes of ``configured`` that have no sample, in class order (empty when every
+        class occurs).
 
     Raises
     ------
     ConfigError
-        If the data have fewer than two classes, a label is missing on either side, or the
-        order differs (see the module docstring for why the order matters).
+        If the data have fewer than two classes, a label of the data is not among
+        ``configured``, or (``ordered``) the classes that occur are in another order (see the
+        module docstring for why the order matters).
     """
     key = f"datasets.{name}.classes"
     subject = source or f"dataset `{name}`"
@@ -75,21 +74,35 @@ def check_class_order(
             f"two classes -- to fix: check that `datasets.{name}.target` names the class column, "
             "or give data with at least two classes"
         )
-    problem = label_mismatch(
-        observed,
-        configured,
-        "the data have labels {} that are not configured",
-        "configured labels {} do not occur in the data",
-    )
-    if problem:
-        raise ConfigError(
-            f"config key `{key}`: {subject}: {problem}; the data's classes in order "
-            f"of first appearance are {observed} -- to fix: set `{key}` to that list (with one "
-            "value per class in every kappa vector), or correct the data"
+    unexpected = [label for label in observed if label not in configured]
+    if unexpected:
+        where = (
+            f"not among the classes of the {declared_by} {configured} (`{key}` is not set)"
+            if declared_by
+            else "not configured"
         )
-    if ordered and configured != observed:
+        raise ConfigError(
+            f"config key `{key}`: {subject}: the data have labels {unexpected} that are {where}; "
+            f"the data's classes in order of first appearance are {observed} -- to fix: set "
+            f"`{key}` to that list (with one value per class in every kappa vector; a declared "
+            "class without a sample may stay), or correct the data"
+        )
+    present = [label for label in configured if label in observed]
+    if ordered and present != observed:
         raise ConfigError(
             f"config key `{key}`: {subject}: {configured} is not the data's class order; the "
             f"classes first appear in the order {observed}, which is the papers' order and the "
             f"positions of every kappa vector -- to fix: set `{key}` to that list"
         )
+    return [label for label in configured if label not in observed]
+
+
+def absent_classes_text(name: str, absent: Sequence[str], total: int) -> str:
+    """The warning about classes with no sample: what happens to them, and how to drop them."""
+    return (
+        f"dataset {name}: class(es) {list(absent)} have no sample among the {total} rows; "
+        "they stay in the class order as declared: every confusion matrix has a zero row for "
+        "each (and a zero column where it is never predicted), its recall is 0/0 and takes "
+        "the `zero_division` value, and every kappa vector keeps a weight for it -- to drop "
+        f"them, set `datasets.{name}.classes` to the classes that occur"
+    )

@@ -35,7 +35,11 @@ import pandas as pd
 import ucimlrepo
 
 from pdmeasure.pipeline.data import sources
-from pdmeasure.pipeline.data.classes import check_class_order, first_appearance
+from pdmeasure.pipeline.data.classes import (
+    absent_classes_text,
+    check_class_order,
+    first_appearance,
+)
 from pdmeasure.pipeline.data.mirror import load_manifest, manifest_entry
 from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS, SourceTable, string_frame
 from pdmeasure.pipeline.data.text import csv_rows, decode_text, read_pinned
@@ -63,12 +67,16 @@ class Description:
     numeric : tuple of str
         Numeric features: declared (ARFF, OpenML), else inferred from the cells
         (:func:`pdmeasure.pipeline.data.sources.infer_numeric`).
+    nominal : mapping or None
+        Each nominal attribute -> its declared values, in declared order (ARFF, OpenML); None
+        for a source that declares none.
     """
 
     target: str
     classes: tuple[str, ...]
     class_order: str
     numeric: tuple[str, ...]
+    nominal: Mapping[str, tuple[str, ...]] | None = None
 
 
 class Locations(TypedDict, total=False):
@@ -263,7 +271,7 @@ def _description(table: SourceTable, missing: str | None) -> Description:
         numeric = table.numeric
     else:
         numeric = sources.infer_numeric(table.frame, table.target, missing)
-    return Description(table.target, tuple(classes), rule, tuple(numeric))
+    return Description(table.target, tuple(classes), rule, tuple(numeric), table.nominal)
 
 
 def fetch_dataset(
@@ -295,17 +303,21 @@ def fetch_dataset(
         is missing, empty, not UTF-8 or cannot be parsed.
     ConfigError
         The data do not match ``datasets.<name>.target``, ``.classes`` (a label not
-        configured, a configured label absent, another order, a single class) or
-        ``.numeric_features``.
+        declared, another order, a single class) or ``.numeric_features``. A declared class
+        with no row is no error: it stays in the class order, and a warning names it.
     """
     log = logger or _log
     table = read_source(name, dataset, logger=log, **where)
     # A source that declares its class order (ARFF, OpenML) lets any order be configured.
-    check_table(name, table.frame, dataset, source=table.origin, ordered=table.classes is None)
+    absent = check_table(
+        name, table.frame, dataset, source=table.origin, ordered=table.classes is None
+    )
     frame = table.frame
     log.info(
         "dataset %s: %d rows x %d columns from %s", name, len(frame), frame.shape[1], table.origin
     )
+    if absent:
+        log.warning("%s", absent_classes_text(name, absent, len(frame)))
     return frame, table.origin
 
 
@@ -549,7 +561,7 @@ def check_table(
     *,
     source: str | Path = "fetched data",
     ordered: bool = True,
-) -> None:
+) -> list[str]:
     """Check the target column, class labels and numeric features of a dataset's table.
 
     Parameters
@@ -564,13 +576,19 @@ def check_table(
     source : str or Path
         Where the table came from, for messages (see :func:`data_subject`).
 
+    Returns
+    -------
+    list of str
+        The classes of ``dataset["classes"]`` with no row (declared, but absent from the data:
+        they stay in the class order).
+
     Raises
     ------
     ConfigError
         Naming ``datasets.<name>.target``, ``.classes`` or ``.numeric_features``, the
         dataset, the source and the fix: no target column, a class in the data that is not
-        configured (or the reverse, or another order), a single class, a numeric feature that
-        is not a column.
+        declared (configured, or declared by the source), another order, a single class, a
+        numeric feature that is not a column.
     """
     subject = data_subject(name, source)
     target = dataset.get("target", "class")
@@ -587,8 +605,14 @@ def check_table(
             f"{subject}; its columns are {columns} -- to fix: list only column names"
         )
     labels = frame[target].to_numpy(dtype=object)
-    check_class_order(
-        name, dataset["classes"], first_appearance(labels), source=subject, ordered=ordered
+    rule = dataset.get("class_order") or "configured"
+    return check_class_order(
+        name,
+        dataset["classes"],
+        first_appearance(labels),
+        source=subject,
+        ordered=ordered,
+        declared_by=None if rule == "configured" else rule,
     )
 
 

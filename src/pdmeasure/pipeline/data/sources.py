@@ -18,7 +18,7 @@ import hashlib
 import http.client
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +61,9 @@ class SourceTable:
         Where the data came from, for messages: ``file data/x.csv``, ``OpenML id 61 (...)``.
     sha256 : str or None
         The digest of the file read (None for OpenML and ucimlrepo).
+    nominal : mapping or None
+        Each nominal attribute (the class included) -> its declared values in declared order
+        (ARFF header, OpenML metadata); None for a source that declares none.
     """
 
     frame: pd.DataFrame
@@ -69,6 +72,7 @@ class SourceTable:
     numeric: tuple[str, ...] | None
     origin: str
     sha256: str | None
+    nominal: Mapping[str, tuple[str, ...]] | None = None
 
 
 def _fetch_error(message: str) -> Exception:
@@ -256,7 +260,8 @@ def read_arff(
     -------
     SourceTable
         ``classes`` is the declared value order of the class attribute; ``numeric`` the
-        NUMERIC, REAL and INTEGER attributes other than the class. Missing values are ``"?"``.
+        NUMERIC, REAL and INTEGER attributes other than the class; ``nominal`` every nominal
+        attribute's declared values. Missing values are ``"?"``.
 
     Raises
     ------
@@ -283,8 +288,8 @@ def read_arff(
         for c in columns
         if c != resolved and str(kinds[c]).upper() in ("NUMERIC", "REAL", "INTEGER")
     )
-    classes = tuple(str(v) for v in kinds[resolved])
-    return SourceTable(frame, resolved, classes, numeric, f"file {path}", digest)
+    nominal = {c: tuple(str(v) for v in kinds[c]) for c in columns if isinstance(kinds[c], list)}
+    return SourceTable(frame, resolved, nominal[resolved], numeric, f"file {path}", digest, nominal)
 
 
 def _parse_arff(text: str, subject: str) -> tuple[list, list]:
@@ -361,7 +366,8 @@ def fetch_openml(
     -------
     SourceTable
         ``classes`` is the target's declared value order (its categories in OpenML's
-        metadata); ``numeric`` the numeric features. Missing values are ``"?"``.
+        metadata); ``numeric`` the numeric features; ``nominal`` every categorical column's
+        categories. Missing values are ``"?"``.
 
     Raises
     ------
@@ -428,11 +434,16 @@ def _openml_table(name: str, bunch, target: str | int | None, origin: str) -> So
         for c in frame.columns
         if c != resolved and pd.api.types.is_numeric_dtype(frame[c].dtype)
     )
+    nominal = {
+        str(c): tuple(cell_text(v) for v in frame[c].cat.categories)
+        for c in frame.columns
+        if isinstance(frame[c].dtype, pd.CategoricalDtype)
+    }
     text = {
         str(c): pd.array([cell_text(v) for v in frame[c].astype(object)], dtype=str)
         for c in frame.columns
     }
-    return SourceTable(pd.DataFrame(text), resolved, classes, numeric, origin, None)
+    return SourceTable(pd.DataFrame(text), resolved, classes, numeric, origin, None, nominal)
 
 
 def _fetch_openml_frame(openml_id: int, data_home: str | Path | None):

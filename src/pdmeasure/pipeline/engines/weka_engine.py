@@ -42,7 +42,7 @@ import numpy as np
 
 from pdmeasure.pipeline.engines import base
 from pdmeasure.pipeline.engines.base import Engine, EngineUnavailable
-from pdmeasure.pipeline.engines.weka_encoding import to_instances
+from pdmeasure.pipeline.engines.weka_encoding import class_positions, to_instances
 
 #: What to do when a requirement is missing; part of every EngineUnavailable message.
 HOW_TO_RUN_WITHOUT = (
@@ -513,12 +513,17 @@ class WekaEngine(Engine):
         The data are encoded with the dataset's ``weka`` rules
         (:mod:`pdmeasure.pipeline.engines.weka_encoding`); repeat ``r`` uses seed ``cv.seed + r - 1``.
         Each fold of ``job.only`` replays Weka's random draws (:func:`evaluate_one_fold`).
+        Class indices are returned in the configured class order, whatever order Weka
+        declares the classes in (:func:`~pdmeasure.pipeline.engines.weka_encoding.class_positions`).
         """
         cv = job.cv
         if cv.repeats < 1:
             raise ValueError(f"cv.repeats must be >= 1, got {cv.repeats}")
         model = make_classifier(job.params)
         instances = to_instances(job.data, job.dataset)
+        # Weka's class index -> position in the configured class order (the same order unless
+        # the source declares another: value_order declared).
+        position = class_positions(job.dataset)
         for repeat, wanted in base.folds_to_run(cv, job.only):
             seed = cv.seed + repeat - 1
             for only_fold in [None] if wanted is None else wanted:
@@ -526,5 +531,9 @@ class WekaEngine(Engine):
                     instances, model, cv.folds, seed, only_fold=only_fold
                 )
                 yield base.FoldPredictions(
-                    repeat, result.fold, result.row, result.actual, result.predicted
+                    repeat,
+                    result.fold,
+                    result.row,
+                    position[result.actual],
+                    position[result.predicted],
                 )
