@@ -36,6 +36,7 @@ import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -116,10 +117,35 @@ def ensure_jvm() -> None:
         current = os.environ.get("JAVA_TOOL_OPTIONS", "")
         if "ActiveProcessorCount" not in current:
             os.environ["JAVA_TOOL_OPTIONS"] = f"{current} {flag}".strip()
-    import weka.core.jvm as jvm
-
+    jvm = weka_jvm_module()
     # packages=False: no Weka packages loaded (runs do not depend on ~/wekafiles contents).
     jvm.start(packages=False, max_heap_size=max_heap, logging_level=logging.WARNING)
+
+
+def weka_jvm_module() -> ModuleType:
+    """``weka.core.jvm`` of python-weka-wrapper3, imported without touching the root logger.
+
+    Its first import calls ``logging.basicConfig()``, which gives the root logger a stderr
+    handler when it has none. In Snakemake's own process (the engine checks run while the
+    workflow is parsed) every Snakemake message then printed twice, once as
+    ``INFO:snakemake.logging:...``. Any handler the import adds to the root logger is removed
+    again; the module's own warnings still reach stderr through the handlers the process has
+    (a job's log, :func:`pdmeasure.pipeline.run.script_logger`), or through Python's
+    last-resort handler, which prints warnings when no handler is configured.
+
+    Raises
+    ------
+    ImportError
+        If python-weka-wrapper3 is not installed.
+    """
+    root = logging.getLogger()
+    before = list(root.handlers)
+    try:
+        import weka.core.jvm as jvm
+    finally:
+        for handler in [h for h in root.handlers if h not in before]:
+            root.removeHandler(handler)
+    return jvm
 
 
 @functools.lru_cache(maxsize=1)
@@ -127,7 +153,7 @@ def bundled_weka_classes() -> frozenset[str]:
     """Fully qualified names of the classes in python-weka-wrapper3's ``weka.jar`` (empty if
     the package is not installed; :meth:`WekaEngine.check_available` reports that)."""
     try:
-        from weka.core.jvm import lib_dir
+        lib_dir = weka_jvm_module().lib_dir
     except ImportError:
         return frozenset()
     jar = Path(lib_dir()) / "weka.jar"
