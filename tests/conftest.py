@@ -57,6 +57,7 @@ SHARED_FIXTURES = {
         "system/test_weka_runs.py",
         "system/test_weka_tables.py",
         "system/test_weka_own_classifiers.py",
+        "system/test_weka_cli.py",
     ),
     "browser": (
         "system/test_explorer_browser.py",

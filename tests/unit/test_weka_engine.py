@@ -4,6 +4,8 @@ and requirement checks. Its runs in a JVM are system tests (tests/system/test_we
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -16,7 +18,12 @@ from pdmeasure.pipeline.engines import (
     get_engine,
     weka_engine,
 )
-from pdmeasure.pipeline.engines.weka_encoding import WekaEncoding, declared_values, encode
+from pdmeasure.pipeline.engines.weka_encoding import (
+    WekaEncoding,
+    class_positions,
+    declared_values,
+    encode,
+)
 from pdmeasure.pipeline.engines.weka_engine import WekaEngine, classifier_setup, fold_sizes
 
 
@@ -69,6 +76,7 @@ def test_declared_values_sorted_numeric_alphabetical_first_appearance():
         ({"keep_file_order": False}, "keep_file_order"),
         ({"missing_as_category": "yes"}, "true or false"),
         ({"value_order": "random"}, "value_order"),
+        ({"value_order": "declared"}, "needs declared_values"),
     ],
 )
 def test_encoding_options_rejected(options, message):
@@ -102,6 +110,70 @@ def test_encode_numeric_features_when_not_all_nominal(config):
     bad = data.assign(age=["10", "x", "?", "9", "10"])
     with pytest.raises(ValueError, match="non-numeric cell 'x'"):
         encode(bad, spec)
+
+
+#: What an ARFF header declares for the toy table: values in an order that is not sorted,
+#: a value no row has, and the class attribute in an order other than the configured one.
+TOY_DECLARED = {"colour": ["red", "green", "blue", "black"], "class": ["a", "b", "c"]}
+
+
+def test_encode_as_declared(config):
+    """``value_order: declared``: every nominal attribute and the class attribute as the
+    source declares them; ``?`` is Weka's missing value; an attribute the source does not
+    declare nominal (age, numeric in the source, nominal here) falls back to sorted."""
+    data, spec = toy(config, value_order="declared", declared_values=TOY_DECLARED)
+    attributes, values = encode(data, spec)
+    assert attributes[0].values == ("8", "9", "10")
+    assert attributes[1].values == ("red", "green", "blue", "black")
+    assert attributes[2].values == ("a", "b", "c")  # the source's order, not ("c", "b", "a")
+    np.testing.assert_array_equal(values[:, 1], [0, 2, 0, 1, 2])
+    np.testing.assert_array_equal(values[:, 2], [1, 0, 1, 0, 2])
+    # Weka's class index -> position in the configured order ("c", "b", "a").
+    np.testing.assert_array_equal(class_positions(spec), [2, 1, 0])
+    # null is declared when the declarations are there
+    assert WekaEncoding.from_options({"value_order": None, "declared_values": {}}).value_order == (
+        "declared"
+    )
+    kept = encode(
+        data.assign(colour=["red", "?", "blue", "?", "red"]),
+        toy(config, value_order="declared", declared_values=TOY_DECLARED, missing_as_category=True)[
+            1
+        ],
+    )[0]
+    assert kept[1].values == ("red", "green", "blue", "black", "?")
+
+
+def test_encode_as_declared_keeps_the_configured_order_for_other_classes(config):
+    """Configured classes that are not the declared ones (a declared class left out): the
+    class attribute is declared in the configured order."""
+    data, spec = toy(
+        config,
+        value_order="declared",
+        declared_values={**TOY_DECLARED, "class": ["a", "b", "c", "d"]},
+    )
+    assert encode(data, spec)[0][2].values == ("c", "b", "a")
+    np.testing.assert_array_equal(class_positions(spec), [0, 1, 2])
+
+
+def test_encode_as_declared_rejects_an_undeclared_value(config):
+    data, spec = toy(config, value_order="declared", declared_values=TOY_DECLARED)
+    with pytest.raises(ValueError, match=r"attribute 'colour' has the value\(s\) \['pink'\]"):
+        encode(data.assign(colour=["red", "pink", "red", "red", "red"]), spec)
+
+
+def test_importing_the_wrapper_leaves_the_root_logger_alone():
+    """python-weka-wrapper3 calls logging.basicConfig() on import; the engine removes the
+    handler it adds, or Snakemake (whose process parses the workflow and runs the engine
+    checks) prints every message twice."""
+    need_module("weka")
+    code = (
+        "import logging\n"
+        "from pdmeasure.pipeline.engines.weka_engine import bundled_weka_classes\n"
+        "assert bundled_weka_classes(), 'no weka.jar'\n"
+        "print(len(logging.getLogger().handlers))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "0"
 
 
 def test_encode_rejects_unknown_class_and_missing_target(config):
