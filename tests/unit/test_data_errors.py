@@ -18,7 +18,7 @@ import pytest
 
 import pdmeasure.pipeline.config as pdconfig
 import pdmeasure.pipeline.data.fetch as pddata
-from helpers import TOY, mirror_block, repo_config, select, toy_block
+from helpers import REPO_ROOT, TOY, mirror_block, repo_config, select, toy_block
 from pdmeasure.pipeline.config import ConfigError
 from pdmeasure.pipeline.data.fetch import fetch_dataset
 from pdmeasure.pipeline.data.mirror import load_manifest
@@ -26,6 +26,7 @@ from pdmeasure.pipeline.errors import DataFetchError
 from pdmeasure.tables.io import write_csv
 
 FIX_EMPTY = "to fix: give a CSV with a header row and at least one data row"
+GLASS = REPO_ROOT / "tests" / "data" / "arff" / "glass.arff"
 
 
 @pytest.fixture
@@ -178,6 +179,69 @@ def test_data_not_matching_config_in_fetch_writes_nothing(case, workdir):
         fetch_to(out, "toy", toy_block(**changes))
     assert str(info.value).startswith(f"config key `datasets.toy.{key}`: {TOY}: {message}")
     assert_nothing_written(out)
+
+
+# --- a declared class with no sample: data, not an error -----------------------------------
+
+
+def test_configured_class_without_a_sample_is_kept_and_named(workdir, caplog):
+    """`maybe` is configured but no row has it: the config check passes, the fetch writes the
+    table and its log names the class; it may stand anywhere in the order (it has no first
+    appearance), the classes that occur keep theirs."""
+    (workdir / "data" / "toy.csv").write_text("x,label\na,yes\nb,no\n", encoding="utf-8")
+    block = toy_block(classes=["yes", "maybe", "no"])
+    config = checked_config({"toy": block})
+    pdconfig.check_data(config)
+    out = workdir / "results" / "data" / "toy.csv"
+    with caplog.at_level("WARNING"):
+        fetch_to(out, "toy", config["datasets"]["toy"])
+    assert out.is_file()
+    assert "dataset toy: class(es) ['maybe'] have no sample among the 2 rows" in caplog.text
+    assert "set `datasets.toy.classes` to the classes that occur" in caplog.text
+    swapped = checked_config({"toy": toy_block(classes=["no", "maybe", "yes"])})
+    with pytest.raises(
+        ConfigError, match=r"\['no', 'maybe', 'yes'\] is not the data's class order"
+    ):
+        pdconfig.check_data(swapped)
+
+
+def test_arff_class_declared_without_a_row_is_kept(workdir, caplog):
+    """Weka's glass.arff declares 7 classes and has rows of 6: all 7 are the class order."""
+    shutil.copy(GLASS, workdir / "data" / "glass.arff")
+    config = checked_config({"glass": {"path": "data/glass.arff"}})
+    glass = config["datasets"]["glass"]
+    assert len(glass["classes"]) == 7 and glass["classes"][3] == "vehic wind non-float"
+    assert glass["class_order"] == "declared order in file data/glass.arff"
+    pdconfig.check_data(config)
+    with caplog.at_level("WARNING"):
+        frame, _ = fetch_dataset("glass", glass)
+    assert len(frame) == 214 and "vehic wind non-float" not in set(frame["Type"])
+    assert "class(es) ['vehic wind non-float'] have no sample among the 214 rows" in caplog.text
+
+
+def test_label_not_among_the_declared_classes_names_the_key(workdir):
+    """Classes configured for an ARFF file must hold every label of the data."""
+    shutil.copy(GLASS, workdir / "data" / "glass.arff")
+    block = {"path": "data/glass.arff", "classes": ["build wind float", "build wind non-float"]}
+    with pytest.raises(ConfigError) as info:
+        pdconfig.check_data(checked_config({"glass": block}))
+    assert str(info.value).startswith(
+        "config key `datasets.glass.classes`: dataset `glass` (file data/glass.arff): the data "
+        "have labels ['vehic wind float', 'tableware', 'headlamps', 'containers'] that are not "
+        "configured"
+    )
+
+
+def test_label_not_among_the_source_classes_says_where_they_come_from():
+    from pdmeasure.pipeline.data.classes import check_class_order
+
+    with pytest.raises(ConfigError) as info:
+        check_class_order("x", ["a", "b"], ["a", "c"], declared_by="declared order in file x.arff")
+    assert (
+        "the data have labels ['c'] that are not among the classes of the declared order in "
+        "file x.arff ['a', 'b'] (`datasets.x.classes` is not set)"
+    ) in str(info.value)
+    assert check_class_order("x", ["a", "b", "c"], ["c", "a"], ordered=False) == ["b"]
 
 
 def test_bad_fetched_table_at_config_check(workdir, monkeypatch):

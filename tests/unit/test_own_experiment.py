@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 import pdmeasure.pipeline.config as pdconfig
-from helpers import USER_FILE, WINE, repo_config, select
+from helpers import USER_FILE, WINE, ZOO, ZOO_CLASSES, repo_config, select
 from pdmeasure.pipeline.config import ConfigError
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
 
@@ -129,6 +129,49 @@ def test_unknown_target_names_the_columns(tmp_path, wine_copy):
         pdconfig.prepare_config(config)
     assert "`datasets.mine.target`" in str(caught.value)
     assert "cultivar" in str(caught.value)
+
+
+# --- the Weka encoding of a source that declares itself --------------------------------------
+
+
+def test_arff_source_is_encoded_as_it_declares_itself(tmp_path, monkeypatch):
+    """An ARFF file without a `weka` block: value_order resolves to `declared`, and with the
+    weka engine the Weka jobs get each nominal attribute's declared values as a parameter."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ZOO, tmp_path / "zoo.arff")
+    block = {"path": "zoo.arff", "target": "type"}
+    weka = pdconfig.prepare_config(own(tmp_path, block, engines=["weka"]))["datasets"]["mine"]
+    assert weka["weka"]["value_order"] == "declared"
+    assert weka["weka"]["declared_values"]["type"] == list(ZOO_CLASSES)
+    assert weka["weka"]["declared_values"]["hair"] == ["false", "true"]
+    assert "legs" not in weka["weka"]["declared_values"]  # numeric in the header
+    spec = pdconfig.dataset_spec({"datasets": {"mine": weka}}, "mine", "weka")
+    assert spec.options["declared_values"]["type"] == list(ZOO_CLASSES)
+    sklearn = pdconfig.prepare_config(own(tmp_path, block))["datasets"]["mine"]
+    assert sklearn["weka"]["value_order"] == "declared"
+    assert "declared_values" not in sklearn["weka"]  # only the Weka jobs need them
+    chosen = {**block, "weka": {"value_order": "sorted"}}
+    assert pdconfig.prepare_config(own(tmp_path, chosen, engines=["weka"]))["datasets"]["mine"][
+        "weka"
+    ] == {
+        "all_nominal": False,
+        "value_order": "sorted",
+        "missing_as_category": False,
+        "keep_file_order": True,
+    }
+
+
+def test_csv_source_is_sorted_and_cannot_be_declared(tmp_path, wine_copy):
+    block = {"path": "data/mydata.csv", "target": "first"}
+    resolved = pdconfig.prepare_config(own(tmp_path, block, engines=["weka"]))
+    assert resolved["datasets"]["mine"]["weka"]["value_order"] == "sorted"
+    declared = {**block, "weka": {"value_order": "declared"}}
+    with pytest.raises(ConfigError) as caught:
+        pdconfig.prepare_config(own(tmp_path, declared, engines=["weka"]))
+    assert str(caught.value).startswith(
+        "config key `datasets.mine.weka.value_order`: `declared` takes each nominal attribute's "
+        "values from the source's declaration, but dataset `mine` is a delimited file"
+    )
 
 
 def test_unknown_extension_asks_for_format(tmp_path, wine_copy):

@@ -109,6 +109,12 @@ def test_arff_keeps_declared_class_order_and_nominal_text(tmp_path):
     assert table.frame["outlook"].tolist() == ["sunny", "light rain", "overcast", "sunny"]
     assert table.frame["temperature"].tolist() == ["85", "?", "83.5", "72"]
     assert table.frame["windy"].tolist() == ["FALSE", "TRUE", "?", "TRUE"]
+    # every nominal attribute's values as declared (the Weka engine's `value_order: declared`)
+    assert table.nominal == {
+        "outlook": ("sunny", "overcast", "light rain"),
+        "windy": ("TRUE", "FALSE"),
+        "play": ("yes", "no", "maybe"),
+    }
 
 
 def test_zoo_arff_as_openml_serves_it():
@@ -209,6 +215,7 @@ def test_openml_falls_back_to_the_mirror(tmp_path, no_network, caplog):
     table = sources.fetch_openml("iris", 61, cache_dir=tmp_path / "cache", mirror=MIRROR)
     assert table.origin == f"OpenML id 61 (mirror {MIRROR})"
     assert table.classes == ("Iris-setosa", "Iris-versicolor", "Iris-virginica")
+    assert table.nominal == {"class": table.classes}
     assert "URLError" in caplog.text and "reading the mirror" in caplog.text
 
 

@@ -123,6 +123,33 @@ def test_intervals_have_the_measures_values_and_the_draws_are_paired(method):
     assert (table["method"] == method).all() and (table["level"] == 0.9).all()
 
 
+@pytest.mark.parametrize("method", ["posterior", "bootstrap"])
+def test_a_declared_class_without_samples_keeps_its_empty_row(method):
+    """A class the source declares but no sample has ("w"): its row is zero in the pooled
+    matrices and in every draw, and the intervals are those of the 4-class matrices."""
+    pred = predictions()
+    classes = [*CLASSES, "w"]
+    kappas = {"p1": [0.0, 1.0, 0.5, 0.25]}
+    by_key = pooled_matrices(confusion(pred), {"toy": classes})
+    cms = np.stack([by_key[("e", "toy", name)] for name in CLASSIFIERS])
+    assert cms.shape == (3, 4, 4) and not cms[:, 3, :].any()
+    chosen = settings(method=method)
+    matrices = ut.draw_matrices(
+        chosen, pooled=cms, predictions=pred, classifiers=CLASSIFIERS, classes=classes, seed=3
+    )
+    assert matrices.shape == (400, 3, 4, 4)
+    np.testing.assert_array_equal(matrices[..., 3, :], 0)
+    draws = ut.value_draws(matrices, kappas, zero_division=0.0)
+    table = ut.interval_table(cms, draws, ut.Scope(KEYS, CLASSIFIERS, kappas, 0.0), settings=chosen)
+    expected = measures_table(
+        {("e", "toy", name): cm for name, cm in zip(CLASSIFIERS, cms)},
+        {"toy": kappas},
+        zero_division=0.0,
+    )
+    np.testing.assert_array_equal(table["value"], expected["value"])
+    assert (table["lower"] <= table["upper"]).all()
+
+
 def test_bootstrap_refuses_a_missing_prediction():
     pred = predictions()
     pred = pred.drop(index=pred.index[(pred["classifier"] == "B") & (pred["row"] == 5)])
