@@ -192,7 +192,7 @@ def test_schema_defaults_fill_an_entry(folder):
     assert entry["kappa_grid"] == "auto" and entry["header"] is True
     assert entry["weka"] == {
         "all_nominal": False,
-        "value_order": "sorted",
+        "value_order": None,  # resolved per file: declared for ARFF, sorted for CSV
         "missing_as_category": False,
         "keep_file_order": True,
     }
