@@ -38,6 +38,7 @@ import os
 
 import yaml
 
+from pdmeasure.pipeline.config.cache import load_run, run_key, save_run
 from pdmeasure.pipeline.config.checks import (
     MAX_COUNTABLE_VECTORS,
     MIN_TAIL_DRAWS,
@@ -117,6 +118,7 @@ __all__ = [
     "kappa_by_label",
     "largest_base",
     "load_config",
+    "load_run",
     "mirror_path",
     "normalise_classifier",
     "per_fold_datasets",
@@ -124,6 +126,8 @@ __all__ = [
     "resolve_dataset",
     "resolve_run",
     "results_dir",
+    "run_key",
+    "save_run",
     "schema_error",
     "validate_schema",
 ]
