@@ -159,6 +159,7 @@ CHANGES: dict[str, Change] = {
     # How the fitting is cut into jobs changes no file: a finished classifier keeps the parts
     # it was made with (the CV plan's record), so nothing reruns.
     "cv.per_fold": Change(setter("cv.per_fold", True), []),
+    "cv.plan_cores": Change(setter("cv.plan_cores", 64), []),
     # A classifier defined for an engine outside the run changes nothing.
     "classifiers.*.*": Change(setter("classifiers.orange.Tree", {"depth": 1}), []),
     "classifiers.sklearn.*.class": Change(

@@ -18,16 +18,27 @@ from pdmeasure.pipeline.data.mirror import load_manifest
 from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS
 from pdmeasure.tables.stats import comparison_keys, file_stem
 
-try:
-    validate(config, str(pdconfig.SCHEMA_PATH), set_default=True)
-except WorkflowError as exc:
-    raise pdconfig.schema_error(exc) from None
+#: Whether this process plans the run (the `snakemake` command), rather than running some of
+#: its jobs (a cluster job's process, which parses the workflow again).
+PLANNING = workflow.exec_mode.name == "DEFAULT"
+#: The resolved run of the planning process, read back by the processes that run its jobs
+#: (pdmeasure.pipeline.config.cache).
+RUN_FILE = Path(".snakemake", "pdmeasure", "run.json")
+RUN_KEY = pdconfig.run_key(config)
 # The run: the selected datasets, engines and classifiers, each dataset resolved (class order,
 # numeric features, kappa vectors by position, kappa grid). Every rule reads RUN, not config.
-RUN = pdconfig.resolve_run(config)
-pdconfig.check_config(RUN)
-pdconfig.check_engines(RUN)
-pdconfig.check_data(RUN)
+RUN = None if PLANNING else pdconfig.load_run(RUN_FILE, RUN_KEY)
+if RUN is None:
+    try:
+        validate(config, str(pdconfig.SCHEMA_PATH), set_default=True)
+    except WorkflowError as exc:
+        raise pdconfig.schema_error(exc) from None
+    RUN = pdconfig.resolve_run(config)
+    pdconfig.check_config(RUN)
+    pdconfig.check_engines(RUN)
+    pdconfig.check_data(RUN)
+    if PLANNING:
+        pdconfig.save_run(RUN_FILE, RUN_KEY, RUN)
 
 # Every rule's software: the conda environment of the whole project (`snakemake --sdm conda`).
 CONDA_ENV = "../../environment.yml"
@@ -224,9 +235,13 @@ def scheme_fold_counts():
 
 
 def plan_cores():
-    """The jobs that run at once: --jobs on a cluster, else --cores."""
+    """The jobs that run at once, which `cv.per_fold: auto` plans for: `cv.plan_cores`, else
+    --cores, else --jobs (on a cluster without --cores)."""
+    if RUN["cv"].get("plan_cores") is not None:
+        return RUN["cv"]["plan_cores"]
+    cores = workflow.global_resources["_cores"].value
     nodes = workflow.global_resources["_nodes"].value
-    return nodes if nodes is not None else workflow.global_resources["_cores"].value
+    return nodes if nodes is not None and (cores is None or cores <= 1) else cores
 
 
 def _cv_costs(units):
@@ -263,12 +278,17 @@ def _cv_costs(units):
 def _cv_plan():
     """The CV plan of this run (see CV_PLAN_FILE)."""
     units = cv_jobs()
-    costs = _cv_costs(units)
+    # A job's process only needs the parts; the costs order the jobs of the planning one.
+    costs = (
+        _cv_costs(units)
+        if PLANNING
+        else {unit: {s: 0.0 for s in cv_schemes()} for unit in units}
+    )
     folds = scheme_fold_counts()
     fresh = cvplan.choose_parts(costs, folds, RUN["cv"]["per_fold"], plan_cores())
     key = {unit: results_path("cv", *unit, "confusion.csv") for unit in units}
     recorded = cvplan.load_plan(CV_PLAN_FILE)
-    if workflow.exec_mode.name == "DEFAULT":
+    if PLANNING:
         finished = {
             unit: all(Path(path).exists() for path in cv_unit_outputs(unit))
             for unit in units
