@@ -1,5 +1,6 @@
 """`cv.per_fold`: one job per fold and repeat gives byte-identical files, for both engines,
-for the 10-fold CV and for the 5 x 2-fold CV of the statistics.
+for the k-fold CV and for the 5 x 2-fold CV of the statistics (rule cross_validate_part, then
+cross_validate assembles the parts).
 
 The Weka engine replays the random draws of ``crossValidateModel`` (randomize, stratify and
 each earlier fold's ``trainCV``) so that a fold computed alone is the fold of the whole run.
@@ -54,10 +55,11 @@ def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
         done = run_snakemake(workdir, "--cores", "2", "results/confusion_matrices.csv", *cv5x2)
         assert done.returncode == 0, done.stderr[-3000:]
         runs[per_fold] = workdir / "results"
-    planned = (runs[True] / "benchmarks" / "cv").rglob("[0-9]*_[0-9]*.tsv")
-    assert len(list(planned)) == 2 * 4 * 2 * len(engines)  # a job per fold and repeat
-    planned = (runs[True] / "benchmarks" / "stats" / "cv5x2").rglob("[0-9]*_[0-9]*.tsv")
-    assert len(list(planned)) == 2 * 5 * 2 * len(engines)  # 5 x 2 folds per classifier
+    parts = list((runs[True] / "benchmarks" / "cv").rglob("parts/*.tsv"))
+    # A part job per fold and repeat, per classifier of each engine: 2 x 4 folds, 5 x 2 folds.
+    assert len([p for p in parts if p.name.startswith("cv_")]) == 2 * 4 * 2 * len(engines)
+    assert len([p for p in parts if p.name.startswith("cv5x2_")]) == 2 * 5 * 2 * len(engines)
+    assert not list((runs[False] / "benchmarks" / "cv").rglob("parts/*.tsv"))
     for engine in engines:
         for classifier in config["classifiers"][engine]:
             for part in (
@@ -66,9 +68,8 @@ def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
                 f"stats/cv5x2/{engine}/car/{classifier}/predictions.csv.gz",
             ):
                 assert filecmp.cmp(runs[False] / part, runs[True] / part, shallow=False), part
-            assert not (runs[True] / f"cv/{engine}/car/{classifier}/folds").exists() or not list(
-                (runs[True] / f"cv/{engine}/car/{classifier}/folds").iterdir()
-            ), "fold files are temporary"
+            folder = runs[True] / f"cv/{engine}/car/{classifier}/parts"
+            assert not folder.exists() or not list(folder.iterdir()), "part files are temporary"
     assert filecmp.cmp(
         runs[False] / "confusion_matrices.csv",
         runs[True] / "confusion_matrices.csv",
@@ -91,11 +92,9 @@ def test_per_fold_for_listed_datasets_only(tmp_path, uci_mirror):
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", done.stdout, flags=re.MULTILINE))
     classifiers = len(config["classifiers"]["sklearn"])
     folds = config["cv"]["folds"] * config["cv"]["repeats"]
-    assert int(counts["cross_validate_fold"]) == classifiers * folds  # car only
-    assert int(counts["assemble_folds"]) == classifiers
-    assert int(counts["cross_validate"]) == classifiers  # dermatology
-    assert int(counts["stats_cv5x2_fold"]) == classifiers * 10
-    assert int(counts["stats_cv5x2"]) == classifiers
-    for rule, dataset in (("cross_validate_fold", "car"), ("cross_validate", "dermatology")):
-        jobs = re.findall(rf"rule {rule}:\n(?:    .*\n)*?    wildcards: (.*)", done.stdout)
-        assert jobs and all(f"dataset={dataset}" in w for w in jobs), (rule, jobs[:3])
+    cv5x2 = 10 if config["stats"].get("cv5x2", True) else 0
+    # car's folds as parts (and its cross_validate jobs assemble them); dermatology whole.
+    assert int(counts["cross_validate_part"]) == classifiers * (folds + cv5x2)
+    assert int(counts["cross_validate"]) == 2 * classifiers
+    jobs = re.findall(r"rule cross_validate_part:\n(?:    .*\n)*?    wildcards: (.*)", done.stdout)
+    assert jobs and all("dataset=car" in w for w in jobs), jobs[:3]
