@@ -32,9 +32,19 @@ include: "workflow/rules/paper.smk"
 include: "workflow/rules/summary.smk"
 
 
-# The paper's tables and figures need no data and take a second or two: on a cluster they run
-# on the submitting node instead of waiting in the queue.
+# On a cluster these run where Snakemake runs (the submitting node) instead of waiting in the
+# queue: the downloads (a login node reaches the internet, compute nodes often do not) and
+# every job that only reads the small tidy tables and writes tables, figures and pages from
+# them, each a few seconds. The model fits (rules cross_validate, cross_validate_part) and
+# the analyses that read every sample's prediction (rule analyse) go to the cluster
+# (docs/cluster.md).
 localrules:
+    fetch_data,
+    grid_histogram,
+    render,
+    collect,
+    render_summary,
+    render_figure7,
     paper_tables,
     paper_render,
 

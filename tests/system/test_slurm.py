@@ -1,16 +1,21 @@
-"""The Slurm profile (profiles/slurm) on a real Slurm: the same confusion matrices as a local run.
+"""The Slurm profile (profiles/slurm) on a real Slurm: the same files as a local run, in a few
+group jobs.
 
 A small config (car and dermatology, RandomForest of each engine, 3 folds; Weka too when Java
 and python-weka-wrapper3 are present) runs twice up to its confusion matrices: locally with
-``--cores 2`` and with ``--profile profiles/slurm``. Every confusion-matrix file must be
-byte-identical between the two runs, and every Slurm job id that Snakemake reports must be
-known to Slurm as completed. Skipped, with the reason, when Slurm is not installed or not up
-(``bash .ci/slurm-up`` installs and starts a single-node Slurm).
+``--cores 2`` and with ``--workflow-profile profiles/slurm``. Every confusion-matrix file must be
+byte-identical between the two runs, every Slurm job id that Snakemake reports must be known
+to Slurm as completed, and the profile's groups must submit one Slurm job per engine and
+dataset. The ``.test`` experiment runs both ways too: every table
+byte-identical, in at most :data:`MAX_TEST_SUBMISSIONS` Slurm jobs
+(``benchmarks/slurm_overhead.py`` times the two). Skipped, with the reason, when Slurm is not
+installed or not up (``bash .ci/slurm-up`` installs and starts a single-node Slurm).
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -18,6 +23,7 @@ import pytest
 
 from helpers import (
     REPO_ROOT,
+    TEST_EXPERIMENT,
     repo_config,
     run_snakemake,
     select,
@@ -38,6 +44,10 @@ DATASETS = ["car", "dermatology"]
 #: Seconds before ``timeout`` stops the Slurm run (SIGTERM; Snakemake cancels its jobs): a
 #: hang fails the test instead of stalling it.
 SLURM_TIMEOUT = 900
+
+#: Most Slurm jobs the .test experiment may submit (it submits one group job per engine and
+#: dataset: its fits and analyses).
+MAX_TEST_SUBMISSIONS = 12
 
 #: What the Slurm executor logs for each submission.
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
@@ -102,7 +112,7 @@ def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
     write_config(cluster, config)
     done = run_snakemake(
         cluster,
-        "--profile",
+        "--workflow-profile",
         str(PROFILE),
         target,
         prefix=("timeout", "--kill-after=60", str(SLURM_TIMEOUT)),
@@ -116,9 +126,10 @@ def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
             + (f" (timeout: no end after {SLURM_TIMEOUT} s)" if done.returncode == 124 else "")
             + f" ({tail(done)})"
         )
-        # Every CV job and the aggregation went through Slurm (rules run locally would not
-        # have a Slurm job id).
-        assert len(job_ids) >= n_cv + 1, f"{len(job_ids)} Slurm jobs submitted ({tail(done)})"
+        # One group job per engine and dataset (its CV jobs and analyses); the downloads and
+        # the jobs that only read tidy tables run locally (localrules).
+        groups = len(config["classifiers"]) * len(DATASETS)
+        assert len(job_ids) == groups, f"{len(job_ids)} Slurm jobs ({tail(done)})"
         queue = subprocess.run(
             [
                 "squeue",
@@ -151,3 +162,42 @@ def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
     assert not different, (
         f"confusion matrices differ between the local and the Slurm run: {different}"
     )
+
+
+def result_tables(results: Path) -> dict[str, bytes]:
+    """Every table of a results folder (CSV, Markdown, HTML) by relative path, benchmarks left
+    out."""
+    return {
+        str(path.relative_to(results)): path.read_bytes()
+        for path in sorted(results.rglob("*"))
+        if path.suffix in {".csv", ".md", ".html"} and "benchmarks" not in path.parts
+    }
+
+
+def test_the_test_experiment_runs_in_few_slurm_jobs(slurm_up, tmp_path):
+    """``.test`` under ``profiles/slurm``: the tables of a local run, in at most
+    MAX_TEST_SUBMISSIONS Slurm jobs."""
+    runs = {}
+    for name, args in (
+        ("local", ("--cores", "2")),
+        ("slurm", ("--workflow-profile", str(PROFILE))),
+    ):
+        workdir = tmp_path / name
+        shutil.copytree(
+            TEST_EXPERIMENT, workdir, ignore=shutil.ignore_patterns("results", "logs", ".snakemake")
+        )
+        done = run_snakemake(
+            workdir,
+            "--configfile",
+            str(workdir / "config" / "config.yaml"),
+            *args,
+            prefix=("timeout", "--kill-after=60", str(SLURM_TIMEOUT)),
+            timeout=SLURM_TIMEOUT + 120,
+        )
+        assert done.returncode == 0, f"the {name} run failed ({tail(done)})"
+        runs[name] = (workdir, done.stdout + done.stderr)
+    job_ids = SUBMITTED.findall(runs["slurm"][1])
+    assert 1 <= len(job_ids) <= MAX_TEST_SUBMISSIONS, f"{len(job_ids)} Slurm jobs"
+    local, slurm = (result_tables(runs[n][0] / "results") for n in ("local", "slurm"))
+    assert sorted(slurm) == sorted(local)
+    assert [name for name in local if slurm[name] != local[name]] == []

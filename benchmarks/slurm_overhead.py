@@ -1,0 +1,92 @@
+"""What a Slurm run costs over a local one: the ``.test`` experiment run locally and under
+``profiles/slurm``, interleaved, in fresh copies, with wall times, their ratio and the
+number of Slurm submissions.
+
+Run from the repository root on a machine with Slurm up (``bash .ci/slurm-up`` brings up a
+single-node one)::
+
+    python benchmarks/slurm_overhead.py [--repeat 2] [--cores 2]
+
+The local run uses ``--cores N`` (default: the cores of the machine, what the single-node
+cluster has); the Slurm run uses the profile alone. Each pair runs one after the other, so a
+change of the machine's load falls on both. Prints each pair and the best ratio, which is the
+figure to compare (a slower pair was disturbed). Not part of ``make bench``: it needs Slurm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
+
+
+def run(workdir: Path, *args: str) -> tuple[float, str]:
+    """Wall seconds and output of the .test experiment in ``workdir``."""
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(workdir / "config" / "config.yaml"),
+        *args,
+    ]
+    started = time.perf_counter()
+    done = subprocess.run(
+        command, capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"}
+    )
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr[-4000:]}")
+    return wall, done.stdout + done.stderr
+
+
+def fresh(base: Path, name: str) -> Path:
+    workdir = base / name
+    shutil.copytree(
+        REPO / ".test", workdir, ignore=shutil.ignore_patterns("results", "logs", ".snakemake")
+    )
+    return workdir
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--cores", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    if shutil.which("sbatch") is None:
+        raise SystemExit("no sbatch on PATH: bring Slurm up first (bash .ci/slurm-up)")
+    ratios = []
+    with tempfile.TemporaryDirectory(prefix="pdmeasure-slurm-") as tmp:
+        for attempt in range(1, args.repeat + 1):
+            local, _ = run(fresh(Path(tmp), f"local{attempt}"), "--cores", str(args.cores))
+            slurm, text = run(
+                fresh(Path(tmp), f"slurm{attempt}"),
+                "--workflow-profile",
+                str(REPO / "profiles" / "slurm"),
+            )
+            jobs = len(SUBMITTED.findall(text))
+            ratios.append(slurm / local)
+            print(
+                f"pair {attempt}: local --cores {args.cores} {local:.1f} s, Slurm {slurm:.1f} s "
+                f"({jobs} submissions): {slurm / local:.2f}x",
+                flush=True,
+            )
+    print(f"best ratio {min(ratios):.2f}x over {len(ratios)} pairs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
