@@ -32,18 +32,7 @@ CATEGORIES = {
     "Uncertainty",
 }
 #: The workflow modules whose tables and figures must all be in the report.
-MODULES = (
-    "data",
-    "cv",
-    "measures",
-    "grids",
-    "tables",
-    "paper",
-    "reproduction",
-    "stats",
-    "exact",
-    "uncertainty",
-)
+MODULES = ("data", "cv", "grids", "dataset", "paper", "summary")
 #: Outputs of those modules left out of the report on purpose (see the comments at their
 #: rules), relative to the results folder.
 LEFT_OUT = (
@@ -52,8 +41,11 @@ LEFT_OUT = (
     re.compile(r"stats/cv5x2/[^/]+/[^/]+/[^/]+/predictions\.csv\.gz"),
     # per engine and dataset parts of measures.csv and warnings.csv
     re.compile(r"(measures|warnings)/[^/]+/[^/]+\.csv"),
-    # per engine and dataset exact tables: collected by exact_collect, or drawn in the figures
+    # per engine and dataset exact tables: collected by rule collect, or drawn in the figures
     re.compile(r"exact/[^/]+/[^/]+/[^/]+\.csv"),
+    # the draws and the data the explorer pages embed
+    re.compile(r"uncertainty/[^/]+/[^/]+/explorer\.json"),
+    re.compile(r"explorer/[^/]+/[^/]+\.json"),
 )
 #: Reported files are tables and figures.
 REPORTED_SUFFIXES = {".csv", ".md", ".png"}
