@@ -4,6 +4,7 @@ fresh run at each given core count, measured in one invocation.
 Run from the repository root (with ``UCI_MIRROR`` set where ``ucimlrepo`` cannot download)::
 
     python benchmarks/cores.py --cores 1 2 [--replay 8 16]
+    python benchmarks/cores.py --cores 2 --plan-cores 16 --replay 16
     python benchmarks/cores.py --cores 2 --config 'run={engines: [sklearn]}'
     python benchmarks/cores.py --cores 2 --from .test --configfile .test/config/config.yaml
     python benchmarks/cores.py --cores 2 --repo ../other-checkout --python ../other-checkout/.venv/bin/python
@@ -23,7 +24,10 @@ prints:
 
 With ``--replay``, the last run's DAG and job times are replayed on those core counts
 (``benchmarks/simulate_cores.py``), raw and calibrated against the 16-core measurements of
-:data:`simulate_cores.CALIBRATION`; such figures are a replay, not a measurement.
+:data:`simulate_cores.CALIBRATION`; such figures are a replay, not a measurement. The DAG
+itself depends on the cores (``cv.per_fold: auto`` splits long fits for many cores), so a
+replay on N cores should replay a run planned for N: ``--plan-cores N`` runs on the given cores
+with the plan of N (config ``cv.plan_cores``).
 Not part of ``make bench``: minutes per core count, and its figures are times, not ratios.
 """
 
@@ -153,6 +157,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--from", dest="source", type=Path, help="a folder to copy (e.g. .test)")
     parser.add_argument("--configfile", type=Path, nargs="*", default=[])
     parser.add_argument("--config", nargs="*", default=[], help="as snakemake --config")
+    parser.add_argument(
+        "--plan-cores", type=int, help="plan the CV for this many cores (cv.plan_cores)"
+    )
     parser.add_argument("--keep", type=Path, help="keep the working folders under this folder")
     parser.add_argument("--repo", type=Path, help="run another checkout's Snakefile and config")
     parser.add_argument("--python", help="the interpreter with that checkout's environment")
@@ -166,7 +173,12 @@ def main(argv: list[str]) -> int:
         for cores in args.cores:
             workdir = base / f"cores-{cores}"
             workdir.mkdir()
-            extra = prepare(workdir, args.source, args.configfile)
+            configfiles = list(args.configfile)
+            if args.plan_cores is not None:
+                plan = workdir.parent / f"plan-{cores}.yaml"
+                plan.write_text(f"cv:\n  plan_cores: {args.plan_cores}\n", encoding="utf-8")
+                configfiles.append(plan)
+            extra = prepare(workdir, args.source, configfiles)
             if args.config:
                 extra += ["--config", *args.config]
             results.append(run_once(workdir, cores, extra))
