@@ -44,6 +44,7 @@ localrules:
     render,
     collect,
     render_summary,
+    render_cd,
     render_figure7,
     paper_tables,
     paper_render,

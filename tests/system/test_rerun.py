@@ -51,13 +51,13 @@ CONSUMERS = {
     "cross_validate": ["analyse", "grid_histogram", "collect"],
     "grid_histogram": ["render_figure7"],
     "analyse": ["render", "collect", "render_summary", "render_figure7"],
-    "collect": ["render_summary"],
+    "collect": ["render_summary", "render_cd"],
     "paper_tables": ["paper_render", "collect"],
 }
 
 #: The jobs that read every engine's or dataset's results: they rerun when the run's
 #: selection (engines, datasets, classifiers) changes.
-COLLECTING = ["collect", "render_summary"]
+COLLECTING = ["collect", "render_summary", "render_cd"]
 
 
 @dataclass

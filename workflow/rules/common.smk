@@ -101,6 +101,29 @@ def cd_figures():
     ]
 
 
+def cd_comparisons():
+    """(measure, kappa) of the CD diagrams of each engine with two classifiers or more."""
+    return [list(key) for key in comparison_keys(all_kappa_vectors())]
+
+
+def cd_engine_figures():
+    """The CD diagrams of {engine}, one per cd_comparisons() in the same order (outputs of
+    the render_cd rule, each in the report)."""
+    return [
+        reported(
+            results_path(
+                "figures", "cd", "{engine}", f"{file_stem(measure, kappa)}.png"
+            ),
+            "stats_cd_diagram",
+            "Statistics",
+            "Critical-difference diagrams",
+            measure=file_stem(measure, kappa),
+            engine="{engine}",
+        )
+        for measure, kappa in cd_comparisons()
+    ]
+
+
 # The tables of the statistics across datasets (rule collect), by name -> the file (under the
 # results folder), its report caption and its table label.
 STATS_ACROSS = {
@@ -813,20 +836,9 @@ def reproduction_table_input():
 
 
 def render_summary_outputs():
-    """The outputs of the render_summary rule, by name: the CD diagrams, the statistics report,
+    """The outputs of the render_summary rule, by name: the statistics report,
     and for a run that touches the papers the reproduction summary."""
     outputs = {
-        "figures": [
-            reported(
-                figure,
-                "stats_cd_diagram",
-                "Statistics",
-                "Critical-difference diagrams",
-                measure=file_stem(measure, kappa),
-                engine=engine,
-            )
-            for figure, (engine, measure, kappa) in zip(cd_figures(), cd_keys())
-        ],
         "report": reported(
             results_path("stats/report.md"), "stats_report", "Statistics", "Report"
         ),

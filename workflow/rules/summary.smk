@@ -1,9 +1,10 @@
 # Module summary: everything across datasets and engines. Rule collect gathers the parts of
 # every engine and dataset into the reported tables and computes what needs all of them (the
 # statistics across datasets, the Bayesian signed-rank tests, the comparison with the papers);
-# rule render_summary draws the critical-difference diagrams and writes the statistics report
-# and the reproduction summary from those files; rule render_figure7 draws each engine's
-# Figure 7, over the configured grids and over the fine grid.
+# from those files, rule render_summary writes the statistics report and the reproduction
+# summary, rule render_cd draws each engine's critical-difference diagrams (beside it: they
+# take as long as the report) and rule render_figure7 each engine's Figure 7, over the
+# configured grids and over the fine grid.
 
 
 rule collect:
@@ -51,10 +52,32 @@ rule render_summary:
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
+        # The CD diagrams the report links to (rule render_cd draws them).
         figure_keys=cd_keys(),
+        figures=cd_figures(),
         alpha=RUN["stats"]["alpha"],
     script:
         "../scripts/render_summary.py"
+
+
+rule render_cd:
+    input:
+        cd=stats_across_files()["cd"],
+    output:
+        figures=cd_engine_figures(),
+    log:
+        "logs/render_cd/{engine}.log",
+    benchmark:
+        benchmark_path("render_cd/{engine}.tsv")
+    priority: CHAIN_PRIORITY
+    conda:
+        CONDA_ENV
+    resources:
+        **scaled(mem_mb=512, runtime=10),
+    params:
+        comparisons=cd_comparisons(),
+    script:
+        "../scripts/render_cd.py"
 
 
 rule render_figure7:

@@ -1,7 +1,8 @@
 """Snakemake script of rule render_summary: the tables across datasets (rule collect) and
-the significance tables of every engine and dataset -> the critical-difference diagrams, the
-statistics report (stats/report.md) and, for a run that touches the papers, the Markdown
-summary of the reproduction. Drawn from the files only.
+the significance tables of every engine and dataset -> the statistics report
+(stats/report.md, linking the critical-difference diagrams of rule render_cd) and, for a run
+that touches the papers, the Markdown summary of the reproduction. Written from the files
+only.
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
@@ -12,7 +13,6 @@ import pandas as pd
 
 from pdmeasure.paper.reproduction import read_reproduction, summary_tables
 from pdmeasure.pipeline.run import run_script
-from pdmeasure.render.cd_diagram import read_cd_table, render_cd_diagrams
 from pdmeasure.render.reproduction_markdown import summary_markdown
 from pdmeasure.render.stats_report import stats_report
 from pdmeasure.tables.io import write_text
@@ -21,7 +21,7 @@ from pdmeasure.tables.stats_across import AcrossTables
 from pdmeasure.tables.uncertainty_schema import read_signed_rank
 
 
-def report(smk, keys):
+def report(smk):
     """The statistics report, with the CD diagrams linked relative to it."""
     across = AcrossTables(
         *(read_stats_table(smk.input[name]) for name in ("ranks", "omnibus", "posthoc", "cd"))
@@ -30,7 +30,8 @@ def report(smk, keys):
         [read_stats_table(path) for path in smk.input.significance], ignore_index=True
     )
     folder = os.path.dirname(smk.output.report)
-    figures = {key: os.path.relpath(path, folder) for key, path in zip(keys, smk.output.figures)}
+    keys = [tuple(key) for key in smk.params.figure_keys]
+    figures = {key: os.path.relpath(path, folder) for key, path in zip(keys, smk.params.figures)}
     text = stats_report(
         across,
         significance,
@@ -42,10 +43,7 @@ def report(smk, keys):
 
 
 def main(smk, log) -> None:
-    keys = [tuple(key) for key in smk.params.figure_keys]
-    render_cd_diagrams(read_cd_table(smk.input.cd), dict(zip(keys, smk.output.figures)))
-    log.info("%d CD diagrams", len(keys))
-    report(smk, keys)
+    report(smk)
     if smk.input.reproduction:
         table = read_reproduction(smk.input.reproduction[0])
         write_text(summary_markdown(summary_tables(table)), smk.output.reproduction)
