@@ -6,6 +6,8 @@ Run from the repository root on a machine with Slurm up (``bash .ci/slurm-up`` b
 single-node one)::
 
     python benchmarks/slurm_overhead.py [--repeat 2] [--cores 2]
+    python benchmarks/slurm_overhead.py --repo ../other --python ../other/.venv/bin/python \
+        --profile-option=--profile      # another checkout, measured the same way
 
 The local run uses ``--cores N`` (default: the cores of the machine, what the single-node
 cluster has); the Slurm run uses the profile alone. Each pair runs one after the other, so a
@@ -25,14 +27,16 @@ import tempfile
 import time
 from pathlib import Path
 
+#: The checkout whose Snakefile, .test and profile run (``--repo``), and its interpreter.
 REPO = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
 
 
 def run(workdir: Path, *args: str) -> tuple[float, str]:
     """Wall seconds and output of the .test experiment in ``workdir``."""
     command = [
-        sys.executable,
+        PYTHON,
         "-m",
         "snakemake",
         "--snakefile",
@@ -65,7 +69,17 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--repo", type=Path, help="another checkout to measure")
+    parser.add_argument("--python", help="the interpreter with that checkout's environment")
+    parser.add_argument(
+        "--profile-option",
+        default="--workflow-profile",
+        help="how the checkout takes its Slurm profile (this one: --workflow-profile)",
+    )
     args = parser.parse_args(argv)
+    global REPO, PYTHON
+    REPO = (args.repo or REPO).resolve()
+    PYTHON = args.python or PYTHON
     if shutil.which("sbatch") is None:
         raise SystemExit("no sbatch on PATH: bring Slurm up first (bash .ci/slurm-up)")
     ratios = []
@@ -74,7 +88,7 @@ def main(argv: list[str]) -> int:
             local, _ = run(fresh(Path(tmp), f"local{attempt}"), "--cores", str(args.cores))
             slurm, text = run(
                 fresh(Path(tmp), f"slurm{attempt}"),
-                "--workflow-profile",
+                args.profile_option,
                 str(REPO / "profiles" / "slurm"),
             )
             jobs = len(SUBMITTED.findall(text))
