@@ -118,7 +118,6 @@ def test_score_ci_bootstrap_reads_any_predictions_input_once(tmp_path, capsys, m
         (["--ci", "0"], "--ci: '0': give a level strictly between 0 and 1"),
         (["--ci", "--draws", "10"], "--draws: at least 100 draws"),
         (["--ci", "--prior", "-1"], "--prior: the prior must be > 0"),
-        (["--ci", "--method", "bootstrap"], "--method bootstrap resamples samples"),
     ],
 )
 def test_score_ci_bad_options_exit_2_naming_them(matrix, capsys, extra, words):

@@ -119,12 +119,16 @@ SCORES = {
     "csv": ["--format", "csv", "--kappa", "a=1,b=0,c=0.5,d=0.2", "--matrices"],
     "json": ["--format", "json", "--zero-division", "0"],
     "json with intervals": ["--format", "json", "--ci", "0.9", "--draws", "300", "--seed", "3"],
+    "json with bootstrap intervals": [
+        *("--format", "json", "--ci", "--method", "bootstrap", "--draws", "200", "--seed", "4"),
+    ],
 }
 #: ``compare`` options (by classifier only).
 COMPARES = {
     "text": ["--zero-division", "0"],
     "json, grid": ["--format", "json", "--grid", "0,0.5,1", "--zero-division", "1"],
     "text, intervals": ["--zero-division", "0", "--ci", "--draws", "200"],
+    "text, bootstrap intervals": ["--ci", "--method", "bootstrap", "--draws", "200"],
 }
 
 
@@ -193,3 +197,13 @@ def test_nothing_is_saved_when_the_command_fails(capsys, predictions, tmp_path):
     assert status == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"pdmeasure: error: cannot write the matrices to {blocker / 'm.json'}")
     assert sorted(tmp_path.iterdir()) == sorted([predictions, blocker])
+
+
+def test_the_bootstrap_of_fractional_counts_names_the_problem_and_the_fix(capsys, tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"labels": ["x", "y"], "matrix": [[2.5, 1], [0.25, 3]]}))
+    status = main(["score", str(path), "--ci", "--method", "bootstrap"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "--method bootstrap resamples samples, so it needs whole counts" in err
+    assert "use --method posterior" in err and len(err.strip().splitlines()) == 1

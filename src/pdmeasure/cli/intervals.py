@@ -2,10 +2,11 @@
 
 ``--method posterior`` (the default) draws each matrix from the posterior of its counts
 (:func:`pdmeasure.uncertainty.posterior_draws`); ``--method bootstrap`` resamples the samples
-of a ``--predictions`` file within each actual class, each classifier (``--by`` group) on its
-own rows, from the matrices the file was streamed into
-(:func:`pdmeasure.uncertainty.matrix_bootstrap_draws`: the distribution of resampling its
-rows), so a file of any size and format, or standard input, read once.
+within each actual class, each classifier (``--by`` group) on its own rows, from the matrices
+(:func:`pdmeasure.uncertainty.matrix_bootstrap_draws`: the distribution of resampling the
+rows they count), so a ``--predictions`` file of any size and format, or standard input, is
+read once, and a matrix file of whole counts (such as ``--save-matrices`` writes) gives the
+same draws as the predictions it was tallied from.
 """
 
 from __future__ import annotations
@@ -92,8 +93,8 @@ def add_ci_arguments(parser: argparse.ArgumentParser, *, seed: bool = True) -> N
         "--method",
         choices=METHODS,
         default="posterior",
-        help="posterior of the counts (default), or a stratified bootstrap of the "
-        "--predictions table",
+        help="posterior of the counts (default), or a stratified bootstrap of the samples "
+        "(from --predictions, or whole counts)",
     )
     group.add_argument(
         "--prior",
@@ -108,18 +109,22 @@ def ci_options(args: argparse.Namespace) -> CiOptions | None:
     """The interval options of ``args``, or None without ``--ci``."""
     if args.ci is None:
         return None
-    if args.method == "bootstrap" and args.predictions is None:
-        raise CliError(
-            "--method bootstrap resamples samples: give --predictions (a matrix file has "
-            "only counts; use --method posterior)"
-        )
     return CiOptions(args.ci, args.draws, args.seed, args.method, args.prior)
 
 
 def matrix_draws(mset: MatrixSet, options: CiOptions) -> np.ndarray:
     """Draws of every matrix of the input, shape ``(draws, M, C, C)``."""
     if options.method == "bootstrap":
-        return unc.matrix_bootstrap_draws(mset.stack(), options.draws, seed=options.seed)
+        # Resampling each class's samples and counting their predictions needs only the
+        # counts: the same draws from a matrix file as from the predictions it was tallied
+        # from, provided the counts are whole.
+        try:
+            return unc.matrix_bootstrap_draws(mset.stack(), options.draws, seed=options.seed)
+        except ValueError as exc:
+            raise CliError(
+                f"--method bootstrap resamples samples, so it needs whole counts: "
+                f"{one_line(exc)}; use --method posterior"
+            ) from None
     try:
         return unc.posterior_draws(
             mset.stack(), options.draws, prior=options.prior, seed=options.seed
@@ -139,7 +144,7 @@ def describe(options: CiOptions, *, level: bool = True) -> str:
         "posterior of the counts, Dirichlet prior "
         + ("1/(2(C-1))" if options.prior is None else f"{options.prior:g}")
         if options.method == "posterior"
-        else "stratified bootstrap of the predictions"
+        else "stratified bootstrap of the samples"
     )
     what = f"{options.level:g} intervals from " if level else ""
     return f"{what}{options.draws} draws ({how}; seed {options.seed})"
