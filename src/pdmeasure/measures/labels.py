@@ -28,10 +28,10 @@ def confusion_matrix(actual: Sequence, predicted: Sequence, classes: Sequence[st
     index = {c: i for i, c in enumerate(classes)}
     # As object arrays first: iterating a pandas column of Arrow strings (pandas 3's default)
     # item by item costs about 2 microseconds a label, an object array a tenth of that.
-    actual, predicted = np.asarray(actual, dtype=object), np.asarray(predicted, dtype=object)
+    rows, cols = np.asarray(actual, dtype=object), np.asarray(predicted, dtype=object)
     try:
-        a = np.fromiter((index[x] for x in actual), dtype=np.intp, count=len(actual))
-        p = np.fromiter((index[x] for x in predicted), dtype=np.intp, count=len(predicted))
+        a = np.fromiter((index[x] for x in rows), dtype=np.intp, count=len(rows))
+        p = np.fromiter((index[x] for x in cols), dtype=np.intp, count=len(cols))
     except KeyError as exc:
         raise ValueError(
             f"label {exc.args[0]!r} is not one of the configured classes {list(classes)}"
