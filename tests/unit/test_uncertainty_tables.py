@@ -44,6 +44,15 @@ def predictions(repeats: int = 1, n: int = 240, seed: int = 0) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+def point_values(cms: np.ndarray, kappas: dict) -> pd.DataFrame:
+    """The measures table of the classifiers' pooled matrices: the intervals' point values."""
+    return measures_table(
+        {("e", "toy", name): cm for name, cm in zip(CLASSIFIERS, cms)},
+        {"toy": kappas},
+        zero_division=0.0,
+    )
+
+
 def confusion(pred: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(
         [
@@ -110,11 +119,7 @@ def test_intervals_have_the_measures_values_and_the_draws_are_paired(method):
     np.testing.assert_allclose(matrices.sum(axis=-1), np.broadcast_to(cms.sum(-1), (400, 3, 3)))
     draws = ut.value_draws(matrices, KAPPAS, zero_division=0.0)
     table = ut.interval_table(cms, draws, ut.Scope(KEYS, CLASSIFIERS, KAPPAS, 0.0), settings=chosen)
-    expected = measures_table(
-        {("e", "toy", name): cm for name, cm in zip(CLASSIFIERS, cms)},
-        {"toy": KAPPAS},
-        zero_division=0.0,
-    )
+    expected = point_values(cms, KAPPAS)
     assert table[["classifier", "measure", "kappa"]].equals(
         expected[["classifier", "measure", "kappa"]]
     )
@@ -141,11 +146,7 @@ def test_a_declared_class_without_samples_keeps_its_empty_row(method):
     np.testing.assert_array_equal(matrices[..., 3, :], 0)
     draws = ut.value_draws(matrices, kappas, zero_division=0.0)
     table = ut.interval_table(cms, draws, ut.Scope(KEYS, CLASSIFIERS, kappas, 0.0), settings=chosen)
-    expected = measures_table(
-        {("e", "toy", name): cm for name, cm in zip(CLASSIFIERS, cms)},
-        {"toy": kappas},
-        zero_division=0.0,
-    )
+    expected = point_values(cms, kappas)
     np.testing.assert_array_equal(table["value"], expected["value"])
     assert (table["lower"] <= table["upper"]).all()
 
