@@ -12,8 +12,14 @@ configfile: "config.yaml"
 report: "workflow/report/workflow.rst"
 
 
-# Schema validation, engine availability checks, paths, input functions and the CV plan.
+# Schema validation, engine availability checks, paths, resources, input functions.
 include: "workflow/rules/common.smk"
+# The CV plan: which model fits run whole and which in parts, their order and resources.
+include: "workflow/rules/plan.smk"
+# Every rule's outputs, with their report captions.
+include: "workflow/rules/outputs.smk"
+# The final targets of `rule all`, one function per module below.
+include: "workflow/rules/targets.smk"
 # 1. UCI data (ucimlrepo, then the offline mirror) -> canonical tables.
 include: "workflow/rules/data.smk"
 # 2-3. Model fitting per engine, dataset and classifier (whole, or in parts where the plan

@@ -1,0 +1,189 @@
+# The CV plan (pdmeasure.pipeline.plan): which classifiers run as one job and which as part
+# jobs of one or more folds. Decided once, by the Snakemake process that plans the run, from
+# the estimated costs and the cores at hand (`cv.per_fold: auto`), and recorded in
+# CV_PLAN_FILE: a classifier whose files exist keeps the parts it was made with (so a run on
+# other cores reruns nothing), and the processes that run jobs on a cluster read the record
+# instead of planning again.
+CV_PLAN_FILE = Path(".snakemake", "pdmeasure", "cv_plan.json")
+
+
+def cv_schemes():
+    """The cross-validation schemes of every classifier: its k-fold CV, and the 5 x 2-fold
+    CV of the statistics (`stats.cv5x2`)."""
+    return ["cv", "cv5x2"] if RUN["stats"]["cv5x2"] else ["cv"]
+
+
+def scheme_fold_counts():
+    """Scheme -> its number of folds over all repeats."""
+    return {
+        scheme: math.prod(cvplan.scheme_folds(scheme, RUN["cv"]))
+        for scheme in cv_schemes()
+    }
+
+
+def plan_cores():
+    """The jobs that run at once, which `cv.per_fold: auto` plans for: `cv.plan_cores`, else
+    --cores, else --jobs (on a cluster without --cores)."""
+    if RUN["cv"].get("plan_cores") is not None:
+        return RUN["cv"]["plan_cores"]
+    cores = workflow.global_resources["_cores"].value
+    nodes = workflow.global_resources["_nodes"].value
+    return nodes if nodes is not None and (cores is None or cores <= 1) else cores
+
+
+def _cv_costs(units):
+    """Unit -> scheme -> estimated fitting CPU seconds: the last run's logs, else the size."""
+    mirror = pdconfig.mirror_path(RUN)
+    manifest = None
+    if mirror is not None and (mirror / "MANIFEST.json").is_file():
+        try:
+            manifest = load_manifest(mirror)
+        except (OSError, pdconfig.ConfigError):
+            manifest = None
+    rows = {
+        name: cvplan.known_rows(
+            block, pdconfig.results_dir(RUN) / "data" / f"{name}.csv", manifest
+        )
+        for name, block in RUN["datasets"].items()
+    }
+    measured = cvplan.measured_costs(Path("logs"), units)
+    costs = {}
+    for unit in units:
+        engine, dataset, classifier = unit
+        estimate = cvplan.estimate_cost(
+            RUN["classifiers"][engine][classifier].get("class", ""),
+            rows[dataset],
+            len(RUN["datasets"][dataset]["classes"]),
+        )
+        costs[unit] = {
+            scheme: measured.get(unit, {}).get(scheme, estimate)
+            for scheme in cv_schemes()
+        }
+    return costs
+
+
+def _cv_plan():
+    """The CV plan of this run (see CV_PLAN_FILE)."""
+    units = cv_jobs()
+    # A job's process only needs the parts; the costs order the jobs of the planning one.
+    costs = (
+        _cv_costs(units)
+        if PLANNING
+        else {unit: {s: 0.0 for s in cv_schemes()} for unit in units}
+    )
+    folds = scheme_fold_counts()
+    fresh = cvplan.choose_parts(costs, folds, RUN["cv"]["per_fold"], plan_cores())
+    key = {unit: results_path("cv", *unit, "confusion.csv") for unit in units}
+    recorded = cvplan.load_plan(CV_PLAN_FILE)
+    if PLANNING:
+        finished = {
+            unit: all(Path(path).exists() for path in cv_unit_outputs(unit))
+            for unit in units
+        }
+        parts = cvplan.settle_parts(
+            fresh, recorded, key, finished, {unit: folds for unit in units}
+        )
+        record = {
+            **recorded,
+            **{key[unit]: [p.name for p in parts[unit]] for unit in units},
+        }
+        cvplan.save_plan(CV_PLAN_FILE, record, plan_cores())
+    else:
+        everything = {unit: True for unit in units}
+        parts = cvplan.settle_parts(
+            fresh, recorded, key, everything, {unit: folds for unit in units}
+        )
+    return cvplan.CVPlan(costs, parts)
+
+
+def cv_unit_outputs(unit):
+    """The files of one classifier's fitting: (engine, dataset, classifier) -> paths."""
+    engine, dataset, classifier = unit
+    paths = [
+        results_path("cv", engine, dataset, classifier, "predictions.csv"),
+        results_path("cv", engine, dataset, classifier, "confusion.csv"),
+    ]
+    if RUN["stats"]["cv5x2"]:
+        paths.append(
+            results_path(
+                "stats", "cv5x2", engine, dataset, classifier, "predictions.csv.gz"
+            )
+        )
+    return paths
+
+
+def _unit(wildcards):
+    return (wildcards.engine, wildcards.dataset, wildcards.classifier)
+
+
+def cv_part_files(wildcards):
+    """The part files {engine}/{dataset}/{classifier} is assembled from, in order; [] when it
+    runs whole."""
+    return [
+        results_path("cv", *_unit(wildcards), "parts", f"{part.name}.csv")
+        for part in CV_PLAN.parts.get(_unit(wildcards), ())
+    ]
+
+
+def cv_split(wildcards):
+    """Whether {engine}/{dataset}/{classifier} runs as parts."""
+    return bool(CV_PLAN.parts.get(_unit(wildcards)))
+
+
+def _fit_priority(seconds):
+    return min(int(seconds * 10), MAX_FIT_PRIORITY)
+
+
+def cv_priority(wildcards):
+    """The longest fits first; a split classifier's assembling job as soon as it can run."""
+    if cv_split(wildcards):
+        return SUMMARY_PRIORITY
+    return _fit_priority(CV_PLAN.job_cost(_unit(wildcards)))
+
+
+def part_priority(wildcards):
+    """The longest parts first."""
+    part = cvplan.Part.parse(wildcards.part)
+    folds = scheme_fold_counts().get(part.scheme, part.last)
+    return _fit_priority(CV_PLAN.part_cost(_unit(wildcards), part, folds))
+
+
+def cv_job_threads(wildcards):
+    """Cores of a cross_validate job: resources.cv_threads when it fits, one to assemble."""
+    return 1 if cv_split(wildcards) else cv_threads()
+
+
+def cv_job_resources():
+    """Resources of a cross_validate job: those of a fit, or a little to assemble parts."""
+    fit = fit_resources()
+    light = scaled(mem_mb=512, runtime=5)
+
+    def pick(name):
+        def value(wildcards, attempt):
+            chosen = light if cv_split(wildcards) else fit
+            return chosen[name](wildcards, attempt)
+
+        return value
+
+    return {name: pick(name) for name in ("mem_mb", "runtime")}
+
+
+def scheme_params(wildcards):
+    """The settings of the scheme of {part} (a parameter): name, folds, repeats, seed."""
+    scheme = cvplan.Part.parse(wildcards.part).scheme
+    repeats, folds = cvplan.scheme_folds(scheme, RUN["cv"])
+    return {
+        "name": scheme,
+        "folds": folds,
+        "repeats": repeats,
+        "seed": RUN["cv"]["seed"],
+    }
+
+
+def cv5x2_params():
+    """The 5 x 2-fold CV of the statistics (a parameter): its seed, or None when off."""
+    return {"seed": RUN["cv"]["seed"]} if RUN["stats"]["cv5x2"] else None
+
+
+# The CV plan of this run, decided once at parse time (see CV_PLAN_FILE).
+CV_PLAN = _cv_plan()
