@@ -79,17 +79,22 @@ def prepare(workdir: Path, source: Path | None, configfiles: list[Path]) -> list
     return ["--configfile", *map(str, copies)] if copies else []
 
 
-def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    command = [
-        PYTHON,
+def snakemake_command(python: str, repo: Path, workdir: Path, *args: str) -> list[str]:
+    """``python -m snakemake`` with ``repo``'s Snakefile, run in ``workdir``, with ``args``."""
+    return [
+        python,
         "-m",
         "snakemake",
         "--snakefile",
-        str(REPO / "Snakefile"),
+        str(repo / "Snakefile"),
         "--directory",
         str(workdir),
         *args,
     ]
+
+
+def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    command = snakemake_command(PYTHON, REPO, workdir, *args)
     env = {**os.environ, "MPLBACKEND": "Agg"}
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     if check and done.returncode != 0:

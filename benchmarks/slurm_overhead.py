@@ -27,6 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cores import snakemake_command  # noqa: E402 (the sibling script of this folder)
+
 #: The checkout whose Snakefile, .test and profile run (``--repo``), and its interpreter.
 REPO = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -35,18 +38,9 @@ SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
 
 def run(workdir: Path, *args: str) -> tuple[float, str]:
     """Wall seconds and output of the .test experiment in ``workdir``."""
-    command = [
-        PYTHON,
-        "-m",
-        "snakemake",
-        "--snakefile",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(workdir / "config" / "config.yaml"),
-        *args,
-    ]
+    command = snakemake_command(
+        PYTHON, REPO, workdir, "--configfile", str(workdir / "config" / "config.yaml"), *args
+    )
     started = time.perf_counter()
     done = subprocess.run(
         command, capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"}
