@@ -93,12 +93,14 @@ def cd_keys():
     ]
 
 
+def cd_figure(engine, measure, kappa):
+    """The critical-difference diagram of one engine, measure and kappa vector."""
+    return results_path("figures", "cd", engine, f"{file_stem(measure, kappa)}.png")
+
+
 def cd_figures():
     """The figure file of every key of cd_keys(), in the same order."""
-    return [
-        results_path("figures", "cd", engine, f"{file_stem(measure, kappa)}.png")
-        for engine, measure, kappa in cd_keys()
-    ]
+    return [cd_figure(*key) for key in cd_keys()]
 
 
 def cd_comparisons():
@@ -111,9 +113,7 @@ def cd_engine_figures():
     the render_cd rule, each in the report)."""
     return [
         reported(
-            results_path(
-                "figures", "cd", "{engine}", f"{file_stem(measure, kappa)}.png"
-            ),
+            cd_figure("{engine}", measure, kappa),
             "stats_cd_diagram",
             "Statistics",
             "Critical-difference diagrams",
