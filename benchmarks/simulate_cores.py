@@ -131,31 +131,31 @@ def critical_path(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> l
 
 #: Real runs on a 16-core machine against replays of the same commit's 2-core runs on the
 #: development machine, wall seconds by core count. Measured with ``../shared/device`` on
-#: 2026-11-26 for commit 2d05d40: the full DAG (both engines; 130.0 s at 8 cores, 96.2 s at 16)
-#: and the scikit-learn engine alone (66.8 s at 8; 61.3 s and 67.7 s in two runs at 16).
-#: Replayed (--start 0.3) from ``benchmarks/cores.py --cores 2`` runs of 2d05d40 here: the full
-#: DAG three times, in three sessions (the machine's speed varies between sessions), the
-#: scikit-learn engine once. Every replay was optimistic, by the ratio measured / replay; a replay of another run is
-#: calibrated by the smallest and the largest of those ratios (:func:`calibrated`).
-CALIBRATION = (
-    {"dag": "full", "measured": {8: (130.0,), 16: (96.2,)}, "replay": {8: 101.4, 16: 79.9}},
-    {"dag": "full", "measured": {8: (130.0,), 16: (96.2,)}, "replay": {8: 115.8, 16: 87.3}},
-    {"dag": "full", "measured": {8: (130.0,), 16: (96.2,)}, "replay": {8: 106.0, 16: 78.7}},
-    {
-        "dag": "sklearn",
-        "measured": {8: (66.8,), 16: (61.3, 67.7)},
-        "replay": {8: 41.8, 16: 41.8},
+#: 2026-11-26 for commit 2d05d40: the full DAG (both engines) and the scikit-learn engine
+#: alone (two runs at 16 cores). Replayed (--start 0.3) from ``benchmarks/cores.py --cores 2``
+#: runs of 2d05d40 here: the full DAG in three sessions (the machine's speed varies between
+#: sessions), the scikit-learn engine in one. Every replay was optimistic, by the ratio
+#: measured / replay; a replay of another run is calibrated by the smallest and the largest of
+#: those ratios (:func:`calibrated`).
+CALIBRATION = {
+    "full": {
+        "measured": {8: (130.0,), 16: (96.2,)},
+        "replays": ({8: 101.4, 16: 79.9}, {8: 115.8, 16: 87.3}, {8: 106.0, 16: 78.7}),
     },
-)
+    "sklearn": {
+        "measured": {8: (66.8,), 16: (61.3, 67.7)},
+        "replays": ({8: 41.8, 16: 41.8},),
+    },
+}
 
 
 def ratios(cores: int) -> list[float]:
     """Every measured / replay ratio of :data:`CALIBRATION` at ``cores`` cores."""
     return [
-        wall / run["replay"][cores]
-        for run in CALIBRATION
-        if cores in run["measured"]
-        for wall in run["measured"][cores]
+        wall / replay[cores]
+        for dag in CALIBRATION.values()
+        for wall in dag["measured"].get(cores, ())
+        for replay in dag["replays"]
     ]
 
 
@@ -184,8 +184,8 @@ def print_replay(
         text = f"{band[0]:.0f}-{band[1]:.0f}" if band else "not measured"
         print(f"{cores:>6} {wall:>11.1f} {work / cores:>13.1f} {path:>14.1f} {text:>15}")
     for cores in cores_list:
-        if ratios(cores):
-            found = ratios(cores)
+        found = ratios(cores)
+        if found:
             print(
                 f"  calibration at {cores} cores (real runs of 2d05d40 / replays): "
                 f"{min(found):.2f}-{max(found):.2f}"
