@@ -8,7 +8,7 @@ not run (:func:`not_compared`), every dataset within.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -16,7 +16,7 @@ import pandas as pd
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.render.uncertainty_markdown import bayesian_markdown
 from pdmeasure.tables.stats import POSTHOC_TESTS, measure_label
-from pdmeasure.tables.stats_across import AcrossTables
+from pdmeasure.tables.stats import AcrossTables
 
 #: Display name of each test (the ``test`` column of the tables) in the report.
 TEST_TITLES = {
@@ -50,10 +50,11 @@ def _p(value: float, significant: bool) -> str:
     return f"**{text}**" if text != "n/a" and significant else text
 
 
-def _pairs(rows: pd.DataFrame) -> str:
-    """Significant pairs as ``A > B`` (``A != B`` when the direction is undecided)."""
+def _pair_text(pairs: Iterable[tuple[str, str, str]]) -> str:
+    """Significant pairs ``(a, b, better)`` as ``A > B`` (``A != B`` when the direction is
+    undecided)."""
     out = []
-    for a, b, better in rows[["classifier_a", "classifier_b", "better"]].itertuples(False):
+    for a, b, better in pairs:
         if better == b:
             a, b = b, a
         out.append(f"{a} > {b}" if better else f"{a} != {b}")
@@ -120,13 +121,20 @@ def _omnibus_cells(omnibus: pd.DataFrame) -> dict:
     }
 
 
+def _by_measure(frame: pd.DataFrame, engine: str) -> Callable[[tuple], pd.DataFrame]:
+    """The rows of ``engine`` in ``frame`` by ``(measure, kappa)``, in the frame's order (an
+    empty frame for a key without rows); grouped once rather than selected per key."""
+    rows = _select(frame, {"engine": engine})
+    groups = dict(tuple(rows.groupby(["measure", "kappa"], sort=False)))
+    return lambda key: groups.get(key, rows.iloc[:0])
+
+
 def _across_summary(across: AcrossTables, engine: str) -> pd.DataFrame:
     rows = []
     ranks = across.ranks[across.ranks["engine"] == engine]
+    omnibus, posthoc = _by_measure(across.omnibus, engine), _by_measure(across.posthoc, engine)
     for (measure, kappa), group in ranks.groupby(["measure", "kappa"], sort=False):
-        sel = {"engine": engine, "measure": measure, "kappa": kappa}
-        omni = _select(across.omnibus, sel)
-        post = _select(across.posthoc, sel)
+        omni, post = omnibus((measure, kappa)), posthoc((measure, kappa))
         best = (
             group.loc[group["average_rank"].idxmin()]
             if group["average_rank"].notna().any()
@@ -148,8 +156,9 @@ def _across_summary(across: AcrossTables, engine: str) -> pd.DataFrame:
 
 def _posthoc_cell(post: pd.DataFrame, test: str) -> str:
     """Significant pairs of one post-hoc test, or n/a when the test was not run (N < 2)."""
-    rows = post[post["test"] == test]
-    return _pairs(rows[rows["significant"].astype(bool)]) if len(rows) else "n/a"
+    columns = ["test", "classifier_a", "classifier_b", "better", "significant"]
+    rows = [row[1:] for row in post[columns].itertuples(False) if row[0] == test]
+    return _pair_text(row[:3] for row in rows if row[3]) if rows else "n/a"
 
 
 def _select(frame: pd.DataFrame, keys: Mapping[str, str]) -> pd.DataFrame:
@@ -160,13 +169,17 @@ def _select(frame: pd.DataFrame, keys: Mapping[str, str]) -> pd.DataFrame:
 
 
 def _within_summary(sig: pd.DataFrame) -> pd.DataFrame:
+    p_columns = [c for c in sig.columns if c.startswith("p_")]
     rows = []
     for (measure, kappa), group in sig.groupby(["measure", "kappa"], sort=False):
+        # plain tuples and sets: one pandas selection per test and key cost seconds per report
+        pairs = list(group[["classifier_a", "classifier_b", "better"]].itertuples(False))
+        named = [set(tests.split(";")) for tests in group["significant_by"]]
         row = {"measure": measure_label(measure, kappa)}
-        for column in [c for c in sig.columns if c.startswith("p_")]:
+        for column in p_columns:
             test = column[2:]
-            hits = group[_significant_by(group, test)]
-            row[TEST_TITLES[test]] = _pairs(hits) if group[column].notna().any() else "n/a"
+            hits = [pair for pair, tests in zip(pairs, named, strict=True) if test in tests]
+            row[TEST_TITLES[test]] = _pair_text(hits) if group[column].notna().any() else "n/a"
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -244,12 +257,13 @@ def headline_text(across: AcrossTables, significance: pd.DataFrame) -> str:
                 "pairs: " + "; ".join(f"{t}: {v}" for t, v in post_sig.items())
             )
             sub = _select(significance, sel) if len(significance) else significance
+            columns = ["classifier_a", "classifier_b", "better", "significant_by"]
             for dataset, group in sub.groupby("dataset", sort=False):
-                hits = group[group["significant_by"] != ""]
                 text = (
                     ", ".join(
-                        f"{_pairs(hits.iloc[[i]])} ({hits['significant_by'].iloc[i]})"
-                        for i in range(len(hits))
+                        f"{_pair_text([(a, b, better)])} ({by})"
+                        for a, b, better, by in group[columns].itertuples(False)
+                        if by != ""
                     )
                     or "none"
                 )

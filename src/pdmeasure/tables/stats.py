@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -26,6 +27,19 @@ from pdmeasure import measures
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.tables.io import text_to_float
 from pdmeasure.tables.measures import MEASURE_COLUMNS
+
+
+class AcrossTables(NamedTuple):
+    """The four tidy tables of the comparison across datasets (columns ``*_COLUMNS``), as
+    :func:`pdmeasure.tables.stats_across.compare_across_datasets` returns them and the report
+    reads them back. Defined here, beside their schemas, so that a reader imports no scipy.
+    """
+
+    ranks: pd.DataFrame
+    omnibus: pd.DataFrame
+    posthoc: pd.DataFrame
+    cd: pd.DataFrame
+
 
 #: Test names, as written in the ``test`` column of the output tables.
 OMNIBUS_TESTS = ("friedman", "iman_davenport", "friedman_aligned_ranks", "quade")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -35,6 +34,7 @@ from pdmeasure.tables.io import require_columns
 from pdmeasure.tables.measures import MEASURE_COLUMNS
 from pdmeasure.tables.stats import (
     CD_COLUMNS,
+    AcrossTables,
     OMNIBUS_COLUMNS,
     OMNIBUS_TESTS,
     POSTHOC_COLUMNS,
@@ -46,15 +46,6 @@ from pdmeasure.tables.stats import (
 )
 
 _log = logging.getLogger(__name__)
-
-
-class AcrossTables(NamedTuple):
-    """The four tidy tables of the comparison across datasets (columns ``*_COLUMNS``)."""
-
-    ranks: pd.DataFrame
-    omnibus: pd.DataFrame
-    posthoc: pd.DataFrame
-    cd: pd.DataFrame
 
 
 def _drop_nan_blocks(table: pd.DataFrame, what: str) -> tuple[pd.DataFrame, list[str]]:
