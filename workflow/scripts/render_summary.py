@@ -16,8 +16,7 @@ from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.reproduction_markdown import summary_markdown
 from pdmeasure.render.stats_report import stats_report
 from pdmeasure.tables.io import write_text
-from pdmeasure.tables.stats import read_stats_table
-from pdmeasure.tables.stats import AcrossTables
+from pdmeasure.tables.stats import AcrossTables, read_stats_table
 from pdmeasure.tables.uncertainty_schema import read_signed_rank
 
 

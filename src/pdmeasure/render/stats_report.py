@@ -15,8 +15,7 @@ import pandas as pd
 
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.render.uncertainty_markdown import bayesian_markdown
-from pdmeasure.tables.stats import POSTHOC_TESTS, measure_label
-from pdmeasure.tables.stats import AcrossTables
+from pdmeasure.tables.stats import POSTHOC_TESTS, AcrossTables, measure_label
 
 #: Display name of each test (the ``test`` column of the tables) in the report.
 TEST_TITLES = {

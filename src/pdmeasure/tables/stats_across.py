@@ -34,11 +34,11 @@ from pdmeasure.tables.io import require_columns
 from pdmeasure.tables.measures import MEASURE_COLUMNS
 from pdmeasure.tables.stats import (
     CD_COLUMNS,
-    AcrossTables,
     OMNIBUS_COLUMNS,
     OMNIBUS_TESTS,
     POSTHOC_COLUMNS,
     RANK_COLUMNS,
+    AcrossTables,
     differing_kappa_vectors,
     drop_nan_rows,
     not_pooled_note,
