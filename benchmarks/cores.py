@@ -123,7 +123,7 @@ def run_once(workdir: Path, cores: int, extra: list[str]) -> dict:
         "chain": [(job, rule[job], cpu[job]) for job in chain],
         "longest": sorted(((cpu[j], rule[j], j) for j in cpu), reverse=True)[:10],
         "rules": _per_rule(cpu, rule),
-        "dag": (cpu, needs),
+        "dag": (cpu, needs, simulate_cores.job_spans(workdir / "logs")),
     }
 
 
@@ -192,10 +192,11 @@ def main(argv: list[str]) -> int:
         if args.keep is None:
             shutil.rmtree(base, ignore_errors=True)
     if args.replay and results:
-        cpu, needs = results[-1]["dag"]
+        cpu, needs, spans = results[-1]["dag"]
         print(f"replay of the --cores {results[-1]['cores']} run (not a measurement):")
         start = {job: seconds + 0.3 for job, seconds in cpu.items()}
-        simulate_cores.print_replay(start, needs, args.replay)
+        spans = {job: (span + 0.3, n) for job, (span, n) in spans.items()}
+        simulate_cores.print_replay(start, needs, args.replay, spans)
     print(f"{'cores':>6} {'wall (s)':>9} {'jobs':>5} {'job CPU (s)':>12} {'Snakemake CPU (s)':>18}")
     for r in results:
         print(

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdmeasure.pipeline.run import CPU_LOG_LABEL
+from pdmeasure.pipeline.run import CPU_LOG_LABEL, PARALLEL_LOG_LABEL
 
 #: Rules whose jobs fit models or assemble their parts (the model-fitting stage).
 CV_RULES = ("cross_validate", "cross_validate_part")
@@ -62,18 +62,33 @@ _JOB_CPU = re.compile(
     re.escape(CPU_LOG_LABEL)
     + r" ([0-9.]+) s \(start-up and imports ([0-9.]+) s, work ([0-9.]+) s\)"
 )
+_PARALLEL = re.compile(
+    re.escape(PARALLEL_LOG_LABEL) + r": (\d+) processes, the busiest ([0-9.]+) CPU-s of ([0-9.]+)"
+)
 
 
 def job_cpu_table(logs: Path) -> pd.DataFrame:
-    """One row per job log with a CPU line: ``file, group, cpu, startup, work``."""
+    """One row per job log with a CPU line: ``file, group, cpu, startup, work, span,
+    processes``.
+
+    ``span`` is the job's time on ``processes`` cores of its own: its CPU time, less the
+    steps it ran side by side (:func:`pdmeasure.pipeline.run.run_parallel`), plus the busiest
+    of their processes; ``cpu`` and 1 for a job that ran none.
+    """
     rows = []
     for path in sorted(logs.rglob("*.log")):
-        found = _JOB_CPU.findall(path.read_text(encoding="utf-8", errors="replace"))
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found = _JOB_CPU.findall(text)
         if found:
             name = path.relative_to(logs).as_posix()
             cpu, startup, work = map(float, found[-1])
-            rows.append((name, "/".join(name.split("/")[:2]), cpu, startup, work))
-    return pd.DataFrame(rows, columns=["file", "group", "cpu", "startup", "work"])
+            span, processes = cpu, 1
+            for count, busiest, steps in _PARALLEL.findall(text):
+                span -= float(steps) - float(busiest)
+                processes = max(processes, int(count))
+            rows.append((name, "/".join(name.split("/")[:2]), cpu, startup, work, span, processes))
+    columns = ["file", "group", "cpu", "startup", "work", "span", "processes"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def log_events(log: Path) -> tuple[list[dt.datetime], list[tuple[dt.datetime, str]]]:

@@ -8,9 +8,11 @@ Run after a run, from the folder it ran in::
 The DAG is Snakemake's own (``snakemake --detailed-summary``: every output file with its rule,
 log and input files; a job is a log file). A job's time is its CPU time from the last line of
 its log (:func:`pdmeasure.pipeline.run.run_script`, the kernel's account: the time the job needs
-on a core of its own, as every rule asks for one core) plus ``--start`` seconds for Snakemake to
-start it. The schedule starts, whenever a core is free, the ready job with the longest path to
-the end of the run (the critical-path-first list schedule); it is an estimate of what N
+on a core of its own) plus ``--start`` seconds for Snakemake to start it. A job that ran steps
+side by side on p processes (its log's ``parallel steps`` line) takes min(p, N) cores, for its
+busiest process's time plus the rest of its CPU (:func:`durations`). The schedule starts,
+whenever cores are free, the ready jobs with the longest path to the end of the run (the
+critical-path-first list schedule); it is an estimate of what N
 dedicated cores can do, not a measurement: shared caches and memory bandwidth, file-system
 latency and Snakemake's own CPU are left out. ``--cores 2`` next to the measured wall time of
 the same run shows how far off it is.
@@ -96,24 +98,66 @@ def longest_paths(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> d
     return {job: to_end(job) for job in time}
 
 
-def simulate(time: Mapping[str, float], needs: Mapping[str, set[str]], cores: int) -> float:
-    """Makespan of the critical-path-first list schedule of the jobs on ``cores`` cores."""
-    rank = longest_paths(time, needs)
+def job_spans(logs: Path) -> dict[str, tuple[float, int]]:
+    """Job -> (its time on its own processes, how many) for the jobs that ran steps side by
+    side (:func:`pdmeasure.pipeline.run.run_parallel`); see :func:`pipeline_figures.job_cpu_table`.
+    """
+    table = job_cpu_table(logs)
+    table = table[table["processes"] > 1]
+    return {
+        row.file: (float(row.span), int(row.processes)) for row in table.itertuples(index=False)
+    }
+
+
+def durations(
+    time: Mapping[str, float],
+    spans: Mapping[str, tuple[float, int]] | None,
+    cores: int,
+) -> tuple[dict[str, float], dict[str, int]]:
+    """Each job's time and cores on a run of ``cores`` cores: a job that ran steps on p
+    processes takes min(p, cores) of them, for max(its span, its CPU / those cores); every
+    other job one core for its CPU time."""
+    spans = spans or {}
+    width = {job: min(spans[job][1], cores) if job in spans else 1 for job in time}
+    took = {
+        job: max(spans[job][0], time[job] / width[job]) if job in spans else time[job]
+        for job in time
+    }
+    return took, width
+
+
+def simulate(
+    time: Mapping[str, float],
+    needs: Mapping[str, set[str]],
+    cores: int,
+    spans: Mapping[str, tuple[float, int]] | None = None,
+) -> float:
+    """Makespan of the critical-path-first list schedule of the jobs on ``cores`` cores.
+
+    ``time`` is each job's CPU time; ``spans`` (:func:`job_spans`) the jobs that run steps on
+    several processes, each then taking that many cores (:func:`durations`). Whenever cores
+    are free, the ready jobs start in order of their longest path to the end, each that fits.
+    """
+    took, width = durations(time, spans, cores)
+    rank = longest_paths(took, needs)
     waiting = {job: set(before) for job, before in needs.items()}
     users = users_of(time, needs)
-    ready = [(-rank[job], job) for job in time if not waiting[job]]
-    heapq.heapify(ready)
+    ready = sorted((job for job in time if not waiting[job]), key=lambda job: -rank[job])
     running: list[tuple[float, str]] = []
-    now = 0.0
+    now, free = 0.0, cores
     while ready or running:
-        while ready and len(running) < cores:
-            _, job = heapq.heappop(ready)
-            heapq.heappush(running, (now + time[job], job))
+        for job in [job for job in ready]:
+            if width[job] <= free:
+                ready.remove(job)
+                free -= width[job]
+                heapq.heappush(running, (now + took[job], job))
         now, done = heapq.heappop(running)
+        free += width[done]
         for user in users[done]:
             waiting[user].discard(done)
             if not waiting[user]:
-                heapq.heappush(ready, (-rank[user], user))
+                ready.append(user)
+        ready.sort(key=lambda job: -rank[job])
     return now
 
 
@@ -169,17 +213,21 @@ def calibrated(replayed: float, cores: int) -> tuple[float, float] | None:
 
 
 def print_replay(
-    time: Mapping[str, float], needs: Mapping[str, set[str]], cores_list: list[int]
+    time: Mapping[str, float],
+    needs: Mapping[str, set[str]],
+    cores_list: list[int],
+    spans: Mapping[str, tuple[float, int]] | None = None,
 ) -> None:
     """The replay on each core count, its bounds, and its calibrated range."""
     work = sum(time.values())
-    path = sum(time[job] for job in critical_path(time, needs))
     print(
         f"{'cores':>6} {'replay (s)':>11} {'work / cores':>13} {'critical path':>14} "
         f"{'calibrated (s)':>15}"
     )
     for cores in cores_list:
-        wall = simulate(time, needs, cores)
+        took, _ = durations(time, spans, cores)
+        path = sum(took[job] for job in critical_path(took, needs))
+        wall = simulate(time, needs, cores, spans)
         band = calibrated(wall, cores)
         text = f"{band[0]:.0f}-{band[1]:.0f}" if band else "not measured"
         print(f"{cores:>6} {wall:>11.1f} {work / cores:>13.1f} {path:>14.1f} {text:>15}")
@@ -214,14 +262,16 @@ def main(argv: list[str]) -> int:
         ).stdout
     cpu, needs, rule = read_dag(summary, args.logs)
     time = {job: seconds + args.start for job, seconds in cpu.items()}
+    spans = {job: (span + args.start, n) for job, (span, n) in job_spans(args.logs).items()}
     work = sum(time.values())
-    chain = critical_path(time, needs)
-    path = sum(time[job] for job in chain)
+    took, _ = durations(time, spans, max(args.cores))
+    chain = critical_path(took, needs)
+    path = sum(took[job] for job in chain)
     print(f"jobs: {len(time)}; work: {work:.0f} s ({args.start} s start per job included)")
-    print(f"critical path: {path:.1f} s")
+    print(f"critical path at {max(args.cores)} cores: {path:.1f} s")
     for job in chain:
-        print(f"  {time[job]:6.1f} s  {rule[job]:22s} {job}")
-    print_replay(time, needs, args.cores)
+        print(f"  {took[job]:6.1f} s  {rule[job]:22s} {job}")
+    print_replay(time, needs, args.cores, spans)
     return 0
 
 

@@ -29,6 +29,11 @@ rule analyse:
     priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
+    # Its four independent branches (measures and ranking; exact analysis; uncertainty and
+    # explorer data; statistics within) run side by side on up to 3 processes: the analysis
+    # of the last dataset to finish its fits is on the run's critical path. Capped by
+    # --cores; `--set-threads analyse=1` runs them one after the other.
+    threads: 3
     resources:
         **scaled(mem_mb=1536, runtime=20),
     params:

@@ -19,6 +19,9 @@ rule collect:
     priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
+    # Its three branches (signed-rank tests; statistics across datasets; the gathered tables
+    # and the reproduction) side by side: the job is on the run's critical path.
+    threads: 2
     resources:
         **scaled(mem_mb=1024, runtime=10),
     params:
@@ -72,6 +75,8 @@ rule render_cd:
     priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
+    # Its diagrams in two shares side by side: it starts after rule collect, at the end.
+    threads: 2
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
@@ -101,6 +106,9 @@ rule render_figure7:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
+    # Its two figures side by side: each is seconds of layout, and the job starts only when
+    # the last dataset's analysis ends.
+    threads: 2
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:

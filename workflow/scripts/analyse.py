@@ -4,18 +4,21 @@ In order: every measure on the pooled matrices, and the classes whose precision 
 predicted) or recall (never actual) is 0/0; the ranking table (paper Tables 6-9); the exact
 analysis of the kappa space; the uncertainty tables and the draws the explorer shows; the
 explorer's data; the statistical comparisons within the dataset. One step per function below,
-each the work of a former rule of its own (the map in docs/pipeline.md).
+each the work of a former rule of its own (the map in docs/pipeline.md). The steps form four
+independent branches, which run side by side on the job's threads
+(:func:`pdmeasure.pipeline.run.run_parallel`), or in this order on one.
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
 import json
 import time
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
 
 from pdmeasure.exact import ExactSettings
-from pdmeasure.pipeline.run import run_script
+from pdmeasure.pipeline.run import run_parallel, run_script
 from pdmeasure.render.markdown import ranking_table_markdown
 from pdmeasure.render.stats_report import significance_markdown
 from pdmeasure.tables import uncertainty as ut
@@ -188,12 +191,18 @@ def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
     pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
-    measures(smk, log, pooled)
-    rankings(smk, log)
-    exact(smk, log, matrices)
-    uncertainty(smk, log)
-    explorer(smk, log, matrices)
-    within(smk, log)
+    # Four independent branches, on the job's threads (one: in this order). Costs are the
+    # branches' CPU seconds on krkopt (weka engine, the largest of the papers' datasets).
+    run_parallel(
+        [
+            (4.3, [partial(within, smk, log)]),
+            (3.4, [partial(uncertainty, smk, log), partial(explorer, smk, log, matrices)]),
+            (2.5, [partial(exact, smk, log, matrices)]),
+            (0.5, [partial(measures, smk, log, pooled), partial(rankings, smk, log)]),
+        ],
+        processes=smk.threads,
+        logger=log,
+    )
 
 
 if __name__ == "__main__":

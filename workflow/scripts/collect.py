@@ -1,20 +1,24 @@
 """Snakemake script of rule collect: the parts of every engine and dataset -> the reported
 tables across them, and what needs all of them.
 
-In order: every confusion matrix in one long file; the measures and warnings; the exact
-analysis's tables and the ranking robustness summary; the statistics across datasets
-(ranks, omnibus and post-hoc tests, critical differences); the Bayesian signed-rank tests;
-and, for a run that touches the papers, every published number against its reproduction.
-Each later step reads the files the earlier ones wrote, as every other reader does.
+First the measures and warnings; then, as independent branches side by side on the job's
+threads (:func:`pdmeasure.pipeline.run.run_parallel`): the Bayesian signed-rank tests; the
+statistics across datasets (ranks, omnibus and post-hoc tests, critical differences); and
+every confusion matrix in one long file, the exact analysis's tables and the ranking
+robustness summary and, for a run that touches the papers, every published number against its
+reproduction. Each later step reads the files the earlier ones wrote, as every other reader
+does.
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
+
+from functools import partial
 
 import pandas as pd
 
 from pdmeasure.paper import published
 from pdmeasure.paper.example_tables import read_table
 from pdmeasure.paper.reproduction import reproduction_table, status_counts
-from pdmeasure.pipeline.run import run_script
+from pdmeasure.pipeline.run import run_parallel, run_script
 from pdmeasure.tables.confusion import LONG_COLUMNS, pooled_matrices, read_long
 from pdmeasure.tables.exact import robustness_summary
 from pdmeasure.tables.io import read_csv, write_csv
@@ -116,14 +120,22 @@ def reproduction(smk, log):
 
 
 def main(smk, log) -> None:
-    matrices(smk, log)
     measures(smk, log)
-    exact(smk, log)
     table = read_measures(smk.output.measures)
-    across(smk, log, table)
-    signed_rank(smk, log, table)
+    # Three independent branches, on the job's threads (one: in this order). Costs are their
+    # CPU seconds on the papers' run.
+    gather = [partial(matrices, smk, log), partial(exact, smk, log)]
     if smk.params.reproduction is not None:
-        reproduction(smk, log)
+        gather.append(partial(reproduction, smk, log))
+    run_parallel(
+        [
+            (3.3, [partial(signed_rank, smk, log, table)]),
+            (2.0, [partial(across, smk, log, table)]),
+            (1.5, gather),
+        ],
+        processes=smk.threads,
+        logger=log,
+    )
 
 
 if __name__ == "__main__":

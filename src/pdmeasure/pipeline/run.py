@@ -11,7 +11,7 @@ import logging
 import os
 import resource
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +101,98 @@ def process_cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+#: How :func:`run_parallel` starts its log line: the processes a job ran its steps on and the
+#: CPU time of the busiest, which ``benchmarks/simulate_cores.py`` takes as the time those
+#: steps need on that many cores.
+PARALLEL_LOG_LABEL = "parallel steps"
+
+#: A branch of :func:`run_parallel`: its relative cost and its steps, run in order.
+Branch = tuple[float, Sequence[Callable[[], object]]]
+
+
+def run_parallel(branches: Sequence[Branch], *, processes: int, logger: logging.Logger) -> None:
+    """Run independent branches of a job's steps side by side, on up to ``processes``
+    processes: this one and children forked from it (which share its imports and data).
+
+    Each branch's steps run in order, in one process; the branches go, largest cost first, to
+    the process with the least cost so far. With one process (a job given one thread) every
+    step runs here, in the order given. A failed step is logged with its traceback by the
+    process that ran it; the job then fails once every process has ended. The children's CPU
+    time counts in the job's (:func:`process_cpu_seconds` includes finished children).
+
+    The standard library's process pools start their workers afresh or need picklable
+    tasks; a fork shares what the job has already read, and its steps write their own files.
+
+    Parameters
+    ----------
+    branches : sequence of (cost, steps)
+        ``steps`` are callables without arguments; ``cost`` any positive relative figure.
+    processes : int
+        Most processes to use (the job's ``threads``).
+    logger : logging.Logger
+        The job's logger (its file handler is shared by the children).
+    """
+    count = max(1, min(int(processes), len(branches)))
+    if count == 1:
+        for _, steps in branches:
+            for step in steps:
+                step()
+        return
+    bins: list[list[Callable[[], object]]] = [[] for _ in range(count)]
+    load = [0.0] * count
+    for cost, steps in sorted(branches, key=lambda branch: -branch[0]):
+        target = load.index(min(load))
+        bins[target].extend(steps)
+        load[target] += cost
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    children = [_fork(steps, logger) for steps in bins[1:]]
+    started = resource.getrusage(resource.RUSAGE_SELF)
+    try:
+        for step in bins[0]:
+            step()
+    finally:
+        ended = [os.wait4(pid, 0) for pid in children]
+    done = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = [_seconds(done) - _seconds(started)] + [_seconds(usage) for _, _, usage in ended]
+    failed = sum(os.waitstatus_to_exitcode(status) != 0 for _, status, _ in ended)
+    if failed:
+        raise RuntimeError(
+            f"{failed} of the job's {count - 1} forked step processes failed; "
+            "their errors are logged above"
+        )
+    logger.info(
+        "%s: %d processes, the busiest %.2f CPU-s of %.2f",
+        PARALLEL_LOG_LABEL,
+        count,
+        max(cpu),
+        sum(cpu),
+    )
+
+
+def _seconds(usage: resource.struct_rusage) -> float:
+    return usage.ru_utime + usage.ru_stime
+
+
+def _fork(steps: Sequence[Callable[[], object]], logger: logging.Logger) -> int:
+    """Run ``steps`` in a child process; return its pid. The child logs a failure and ends
+    with status 1, else 0, without the interpreter's teardown (as :func:`run_script`)."""
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 0
+    try:
+        for step in steps:
+            step()
+    except BaseException:
+        logger.exception("failed")
+        code = 1
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

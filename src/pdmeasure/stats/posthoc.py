@@ -8,6 +8,7 @@ Distributions: :mod:`scipy.stats` ``studentized_range``, ``norm`` and ``wilcoxon
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from itertools import combinations
@@ -50,8 +51,14 @@ def nemenyi_critical_difference(n_classifiers: int, n_datasets: int, alpha: floa
     k, n = int(n_classifiers), int(n_datasets)
     if k < 2 or n < 1:
         raise ValueError(f"need K >= 2 classifiers and N >= 1 datasets, got K={k}, N={n}")
-    q_alpha = ss.studentized_range.ppf(1.0 - alpha, k, np.inf) / math.sqrt(2.0)
-    return float(q_alpha * math.sqrt(k * (k + 1) / (6.0 * n)))
+    return float(_studentized_range_quantile(1.0 - alpha, k) * math.sqrt(k * (k + 1) / (6.0 * n)))
+
+
+@functools.lru_cache(maxsize=64)
+def _studentized_range_quantile(level: float, k: int) -> float:
+    """``q(level; K, inf) / sqrt(2)``. Cached: a run asks for the same few (level, K) for
+    every measure, and each quantile is a numerical integration of about 10 ms."""
+    return float(ss.studentized_range.ppf(level, k, np.inf) / math.sqrt(2.0))
 
 
 def _check_names(names: Sequence[str], k: int) -> None:
