@@ -126,13 +126,13 @@ def durations(
     return took, width
 
 
-def simulate(
+def schedule(
     time: Mapping[str, float],
     needs: Mapping[str, set[str]],
     cores: int,
     spans: Mapping[str, tuple[float, int]] | None = None,
-) -> float:
-    """Makespan of the critical-path-first list schedule of the jobs on ``cores`` cores.
+) -> dict[str, tuple[float, float]]:
+    """Job -> (start, end) in the critical-path-first list schedule on ``cores`` cores.
 
     ``time`` is each job's CPU time; ``spans`` (:func:`job_spans`) the jobs that run steps on
     several processes, each then taking that many cores (:func:`durations`). Whenever cores
@@ -144,12 +144,14 @@ def simulate(
     users = users_of(time, needs)
     ready = sorted((job for job in time if not waiting[job]), key=lambda job: -rank[job])
     running: list[tuple[float, str]] = []
+    when: dict[str, tuple[float, float]] = {}
     now, free = 0.0, cores
     while ready or running:
-        for job in [job for job in ready]:
+        for job in list(ready):
             if width[job] <= free:
                 ready.remove(job)
                 free -= width[job]
+                when[job] = (now, now + took[job])
                 heapq.heappush(running, (now + took[job], job))
         now, done = heapq.heappop(running)
         free += width[done]
@@ -158,7 +160,17 @@ def simulate(
             if not waiting[user]:
                 ready.append(user)
         ready.sort(key=lambda job: -rank[job])
-    return now
+    return when
+
+
+def simulate(
+    time: Mapping[str, float],
+    needs: Mapping[str, set[str]],
+    cores: int,
+    spans: Mapping[str, tuple[float, int]] | None = None,
+) -> float:
+    """Makespan of :func:`schedule`."""
+    return max(end for _, end in schedule(time, needs, cores, spans).values())
 
 
 def critical_path(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> list[str]:
@@ -217,8 +229,10 @@ def print_replay(
     needs: Mapping[str, set[str]],
     cores_list: list[int],
     spans: Mapping[str, tuple[float, int]] | None = None,
+    tail: int = 8,
 ) -> None:
-    """The replay on each core count, its bounds, and its calibrated range."""
+    """The replay on each core count, its bounds, its calibrated range, and the ``tail`` jobs
+    it ends on."""
     work = sum(time.values())
     print(
         f"{'cores':>6} {'replay (s)':>11} {'work / cores':>13} {'critical path':>14} "
@@ -231,6 +245,13 @@ def print_replay(
         band = calibrated(wall, cores)
         text = f"{band[0]:.0f}-{band[1]:.0f}" if band else "not measured"
         print(f"{cores:>6} {wall:>11.1f} {work / cores:>13.1f} {path:>14.1f} {text:>15}")
+    for cores in cores_list:
+        when = schedule(time, needs, cores, spans)
+        last = sorted(when, key=lambda job: when[job][1])[-tail:] if tail else []
+        if last:
+            print(f"  the replay's last {len(last)} jobs to end on {cores} cores (start, end):")
+        for job in last:
+            print(f"    {when[job][0]:6.1f} {when[job][1]:6.1f}  {job}")
     for cores in cores_list:
         found = ratios(cores)
         if found:

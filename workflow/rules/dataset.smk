@@ -69,6 +69,8 @@ rule render:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
+    # Its exact figures beside its uncertainty figures and explorer page.
+    threads: 2
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:

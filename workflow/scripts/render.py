@@ -5,7 +5,9 @@ posterior figures, and the self-contained kappa explorer page. Drawn from the fi
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
-from pdmeasure.pipeline.run import run_script
+from functools import partial
+
+from pdmeasure.pipeline.run import run_parallel, run_script
 from pdmeasure.render.exact_figures import cdf_figure, read_exact_table, share_bars, win_heatmap
 from pdmeasure.render.explorer import write_explorer
 from pdmeasure.render.figures import save_figure
@@ -45,11 +47,23 @@ def uncertainty_figures(smk, label):
     )
 
 
+def explorer_page(smk):
+    """The self-contained kappa explorer page."""
+    write_explorer(read_explorer_data(smk.input.explorer), smk.output.html)
+
+
 def main(smk, log) -> None:
     label = f"{smk.wildcards.dataset} ({smk.wildcards.engine})"
-    exact_figures(smk, label)
-    uncertainty_figures(smk, label)
-    write_explorer(read_explorer_data(smk.input.explorer), smk.output.html)
+    # Two branches side by side on the job's threads (one: in this order): the last
+    # dataset's render is on the run's tail. Costs are their CPU seconds on krkopt.
+    run_parallel(
+        [
+            (1.7, [partial(exact_figures, smk, label)]),
+            (1.5, [partial(uncertainty_figures, smk, label), partial(explorer_page, smk)]),
+        ],
+        processes=smk.threads,
+        logger=log,
+    )
     log.info("%s: %d files", label, len(smk.output))
 
 
