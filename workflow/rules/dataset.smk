@@ -30,10 +30,10 @@ rule analyse:
     conda:
         CONDA_ENV
     # Its four independent branches (measures and ranking; exact analysis; uncertainty and
-    # explorer data; statistics within) run side by side on up to 3 processes: the analysis
-    # of the last dataset to finish its fits is on the run's critical path. Capped by
-    # --cores; `--set-threads analyse=1` runs them one after the other.
-    threads: 3
+    # explorer data; statistics within) run side by side on up to 3 processes on 8 cores or
+    # more: the analysis of the last dataset to finish its fits is on the run's critical
+    # path. `--set-threads analyse=1` runs them one after the other.
+    threads: tail_threads(3)
     resources:
         **scaled(mem_mb=1536, runtime=20),
     params:
@@ -69,8 +69,8 @@ rule render:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    # Its exact figures beside its uncertainty figures and explorer page.
-    threads: 2
+    # Its exact figures beside its uncertainty figures and explorer page (8 cores or more).
+    threads: tail_threads(2)
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:

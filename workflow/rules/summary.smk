@@ -20,8 +20,9 @@ rule collect:
     conda:
         CONDA_ENV
     # Its three branches (signed-rank tests; statistics across datasets; the gathered tables
-    # and the reproduction) side by side: the job is on the run's critical path.
-    threads: 2
+    # and the reproduction) side by side on 8 cores or more: the job is on the run's critical
+    # path.
+    threads: tail_threads(2)
     resources:
         **scaled(mem_mb=1024, runtime=10),
     params:
@@ -76,7 +77,7 @@ rule render_cd:
     conda:
         CONDA_ENV
     # Its diagrams in two shares side by side: it starts after rule collect, at the end.
-    threads: 2
+    threads: tail_threads(2)
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
@@ -108,7 +109,7 @@ rule render_figure7:
         CONDA_ENV
     # Its two figures side by side: each is seconds of layout, and the job starts only when
     # the last dataset's analysis ends.
-    threads: 2
+    threads: tail_threads(2)
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
