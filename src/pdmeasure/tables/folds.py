@@ -43,7 +43,8 @@ def read_predictions(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a ``predictions.csv`` keeping labels as text; repeat, fold and row as integers."""
     # The parser reads the integer columns as integers (a defaultdict keeps every other column
     # text): converting them from text afterwards took 3 times as long on 700,000 rows.
-    dtype = defaultdict(lambda: str, {column: np.int64 for column in _INTEGER_KEYS})
+    dtype: defaultdict[str, type] = defaultdict(lambda: str)
+    dtype.update({column: np.int64 for column in _INTEGER_KEYS})
     frame = pd.read_csv(path, dtype=dtype, keep_default_na=False)
     require_columns(frame.columns, PREDICTION_KEYS, str(path))
     return frame
