@@ -196,14 +196,15 @@ def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
     pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
-    # Four independent branches, on the job's threads (one: in this order). Costs are the
-    # branches' CPU seconds on krkopt (weka engine, the largest of the papers' datasets).
+    # Four independent branches, on the job's threads (one: in the module docstring's
+    # order). Costs are the branches' CPU seconds on krkopt (weka engine, the largest of the
+    # papers' datasets).
     run_parallel(
         [
-            (4.3, [partial(within, smk, log)]),
-            (3.4, [partial(uncertainty, smk, log), partial(explorer, smk, log, matrices)]),
-            (2.5, [partial(exact, smk, log, matrices)]),
             (0.5, [partial(measures, smk, log, pooled), partial(rankings, smk, log)]),
+            (2.5, [partial(exact, smk, log, matrices)]),
+            (3.4, [partial(uncertainty, smk, log), partial(explorer, smk, log, matrices)]),
+            (4.3, [partial(within, smk, log)]),
         ],
         processes=smk.threads,
         logger=log,

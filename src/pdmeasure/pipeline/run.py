@@ -99,8 +99,7 @@ def process_cpu_seconds() -> float:
     own account (:func:`resource.getrusage`) has neither gap.
     """
     own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return _seconds(own) + _seconds(resource.getrusage(resource.RUSAGE_CHILDREN))
 
 
 #: How :func:`run_parallel` starts its log line: the processes a job ran its steps on and the
@@ -146,10 +145,7 @@ def run_parallel(branches: Sequence[Branch], *, processes: int, logger: logging.
         target = load.index(min(load))
         bins[target].extend(steps)
         load[target] += cost
-    for handler in logging.getLogger().handlers:
-        handler.flush()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    _flush()
     children = [_fork(steps, logger) for steps in bins[1:]]
     started = resource.getrusage(resource.RUSAGE_SELF)
     try:
@@ -175,7 +171,17 @@ def run_parallel(branches: Sequence[Branch], *, processes: int, logger: logging.
 
 
 def _seconds(usage: resource.struct_rusage) -> float:
+    """User + system CPU seconds of a resource usage record."""
     return usage.ru_utime + usage.ru_stime
+
+
+def _flush() -> None:
+    """Flush the log handlers and the standard streams, so that a fork copies no buffered
+    output and a child's output is out before it ends."""
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    sys.stdout.flush()
+    sys.stderr.flush()
 
 
 def _fork(steps: Sequence[Callable[[], object]], logger: logging.Logger) -> int:
@@ -191,8 +197,5 @@ def _fork(steps: Sequence[Callable[[], object]], logger: logging.Logger) -> int:
     except BaseException:
         logger.exception("failed")
         code = 1
-    for handler in logging.getLogger().handlers:
-        handler.flush()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    _flush()
     os._exit(code)
