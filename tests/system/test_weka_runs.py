@@ -118,6 +118,40 @@ def test_rows_and_folds_equal_an_independent_weka_loop(weka, uci_mirror, config)
     assert got == expected
 
 
+def identity_fold_order(instances, folds: int, seed: int) -> np.ndarray:
+    """Slow oracle of ``weka_engine.replay_fold_order``: randomize and stratify a copy of the
+    instances themselves, and map every position back to its row by instance identity."""
+    from jpype import JClass, JInt
+
+    copy = JClass("weka.core.Instances")(instances)
+    n = int(copy.numInstances())
+    row_of = JClass("java.util.IdentityHashMap")(n * 2)
+    for k in range(n):
+        row_of.put(copy.instance(k), JInt(k))
+    copy.randomize(JClass("java.util.Random")(seed))
+    copy.stratify(folds)
+    return np.array([int(row_of.get(copy.instance(k))) for k in range(n)])
+
+
+@pytest.mark.weka
+@pytest.mark.parametrize("dataset", ["car", "dermatology", "nursery"])
+def test_fold_order_replayed_on_row_numbers_equals_instance_identity(
+    weka, uci_mirror, config, dataset
+):
+    """The layout read from (row, class) pairs is the layout of the data's own instances."""
+    from pdmeasure.pipeline.engines.weka_encoding import to_instances
+
+    weka_engine.ensure_jvm()
+    instances = to_instances(mirror_table(uci_mirror, dataset), dataset_spec(config, dataset))
+    tagged = weka_engine.row_tagged(instances)
+    for folds, seed in [(10, 1), (2, 1), (2, 5), (3, 42)]:
+        expected = identity_fold_order(instances, folds, seed)
+        got = weka_engine.replay_fold_order(instances, folds, seed, tagged=tagged)
+        np.testing.assert_array_equal(got, expected)
+    untagged = weka_engine.replay_fold_order(instances, 10, 1)
+    np.testing.assert_array_equal(untagged, identity_fold_order(instances, 10, 1))
+
+
 @pytest.mark.weka
 def test_repeats_use_consecutive_seeds(weka, uci_mirror, config):
     data, spec = mirror_table(uci_mirror, "car"), dataset_spec(config, "car")

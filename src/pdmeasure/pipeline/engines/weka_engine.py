@@ -9,10 +9,11 @@ Cross-validation is Weka's own ``Evaluation.crossValidateModel(classifier, data,
 new Random(seed))`` (= the command line's ``-x 10 -s 1``), so the classifiers see exactly what
 they see in Weka. Weka does not report which instance each prediction belongs to; the engine
 recovers it by replaying the two steps of that method that decide the fold order, with Weka's
-own code on a copy of the data: ``randomize(new Random(seed))`` (the first use of the random
-generator) then ``stratify(folds)``. Instance identity (a ``java.util.IdentityHashMap``) maps
-every position of the replayed order back to its file row, and fold ``i`` is the block of
-positions ``testCV(folds, i)`` takes. :func:`cross_validate_instances` checks the recovered
+own code: ``randomize(new Random(seed))`` (the first use of the random generator) then
+``stratify(folds)``. Both move instances by the random draws and the class values alone, so
+the engine replays them on a copy that holds each row's number and class
+(:func:`row_tagged`), and reads every position's row back in one call; fold ``i`` is the
+block of positions ``testCV(folds, i)`` takes. :func:`cross_validate_instances` checks the recovered
 rows against Weka's predictions (the actual class of every prediction) and against Weka's
 confusion matrix, and raises if anything disagrees.
 
@@ -312,32 +313,66 @@ def fold_sizes(n: int, folds: int) -> np.ndarray:
     return sizes
 
 
-def replay_fold_order(instances: Any, folds: int, seed: int) -> np.ndarray:
+def row_tagged(instances: Any) -> Any:
+    """Each row's number and class, as ``weka.core.Instances`` (row, class) in file order.
+
+    ``randomize`` and ``stratify`` move instances by the random draws, the number of instances
+    and their class values alone, so they lay out this pair exactly as they lay out
+    ``instances``. Built once per dataset, it lets :func:`replay_fold_order` read the layout
+    in one call instead of mapping every instance back to its row from Python.
+
+    Returns
+    -------
+    weka.core.Instances
+        Attribute 0 numeric (the 0-based row), attribute 1 the class (``numClasses()``
+        values, missing where the class is missing), set as the class.
+    """
+    from jpype import JArray, JClass, JDouble
+
+    n = int(instances.numInstances())
+    classes = np.asarray(instances.attributeToDoubleArray(int(instances.classIndex())))
+    ArrayList = JClass("java.util.ArrayList")
+    Attribute = JClass("weka.core.Attribute")
+    labels = ArrayList()
+    for value in range(int(instances.numClasses())):
+        labels.add(str(value))
+    declared = ArrayList()
+    declared.add(Attribute("row"))
+    declared.add(Attribute("class", labels))
+    tagged = JClass("weka.core.Instances")("rows", declared, n)
+    tagged.setClassIndex(1)
+    DenseInstance = JClass("weka.core.DenseInstance")
+    rows = JArray(JDouble, 2)(np.column_stack([np.arange(n, dtype=np.float64), classes]))
+    for row in rows:
+        tagged.add(DenseInstance(1.0, row))
+    return tagged
+
+
+def replay_fold_order(instances: Any, folds: int, seed: int, *, tagged: Any = None) -> np.ndarray:
     """File rows in the order ``Evaluation.crossValidateModel`` lays them out before the folds.
 
     Replays ``randomize(new Random(seed))`` and ``stratify(folds)`` with Weka's own code on a
-    copy, and maps each position back to its row by instance identity.
+    copy of the rows' numbers and classes (:func:`row_tagged`), and reads the rows back.
+
+    Parameters
+    ----------
+    instances : weka.core.Instances
+    folds, seed : int
+    tagged : weka.core.Instances, optional
+        ``row_tagged(instances)``, when the caller replays several layouts of one dataset.
 
     Returns
     -------
     ndarray of int, shape (n,)
         ``order[k]`` is the 0-based row of ``instances`` at position ``k``.
     """
-    from jpype import JClass, JInt
+    from jpype import JClass
 
-    Random = JClass("java.util.Random")
-    IdentityHashMap = JClass("java.util.IdentityHashMap")
-    copy = JClass("weka.core.Instances")(instances)
-    n = int(copy.numInstances())
-    row_of = IdentityHashMap(n * 2)
-    for k in range(n):
-        row_of.put(copy.instance(k), JInt(k))
-    copy.randomize(Random(seed))
-    if copy.classAttribute().isNominal():
+    copy = JClass("weka.core.Instances")(row_tagged(instances) if tagged is None else tagged)
+    copy.randomize(JClass("java.util.Random")(seed))
+    if instances.classAttribute().isNominal():
         copy.stratify(folds)
-    return np.fromiter(
-        (int(row_of.get(copy.instance(k))) for k in range(n)), dtype=np.int64, count=n
-    )
+    return np.asarray(copy.attributeToDoubleArray(0)).astype(np.int64)
 
 
 def evaluate_one_fold(instances: Any, classifier: Any, folds: int, seed: int, fold: int) -> Any:
@@ -375,7 +410,13 @@ def evaluate_one_fold(instances: Any, classifier: Any, folds: int, seed: int, fo
 
 
 def cross_validate_instances(
-    instances: Any, classifier: Any, folds: int, seed: int, *, only_fold: int | None = None
+    instances: Any,
+    classifier: Any,
+    folds: int,
+    seed: int,
+    *,
+    only_fold: int | None = None,
+    tagged: Any = None,
 ) -> CVResult:
     """Weka's ``Evaluation.crossValidateModel(classifier, instances, folds, new Random(seed))``
     with each prediction's fold and row.
@@ -390,6 +431,8 @@ def cross_validate_instances(
     only_fold : int, optional
         Evaluate this fold (1-based) alone (:func:`evaluate_one_fold`); the result holds
         its predictions only, identical to that fold's part of the whole run.
+    tagged : weka.core.Instances, optional
+        ``row_tagged(instances)``, built once for many cross-validations of one dataset.
 
     Returns
     -------
@@ -409,7 +452,7 @@ def cross_validate_instances(
     n = int(instances.numInstances())
     if folds < 2 or folds > n:
         raise ValueError(f"folds must be between 2 and the number of instances ({n}), got {folds}")
-    order = replay_fold_order(instances, folds, seed)
+    order = replay_fold_order(instances, folds, seed, tagged=tagged)
     fold = np.repeat(np.arange(1, folds + 1), fold_sizes(n, folds))
     if only_fold is None:
         evaluation = JClass("weka.classifiers.Evaluation")(instances)
@@ -452,10 +495,8 @@ def _checked_confusion(
     The class of each row ``order[k]`` must be the actual class of prediction ``k``, and the
     matrix of ``actual``/``predicted`` must be Weka's own.
     """
-    class_index = int(instances.classIndex())
-    expected = np.array(
-        [instances.instance(int(r)).value(class_index) for r in order], dtype=np.int64
-    )
+    classes = np.asarray(instances.attributeToDoubleArray(int(instances.classIndex())))
+    expected = classes[order].astype(np.int64)
     if not np.array_equal(expected, actual):
         raise RuntimeError(
             "recovered rows disagree with Weka's predictions: the fold replay does not match "
@@ -550,11 +591,12 @@ class WekaEngine(Engine):
         # Weka's class index -> position in the configured class order (the same order unless
         # the source declares another: value_order declared).
         position = class_positions(job.dataset)
+        tagged = row_tagged(instances)
         for repeat, wanted in base.folds_to_run(cv, job.only):
             seed = cv.seed + repeat - 1
             for only_fold in [None] if wanted is None else wanted:
                 result = cross_validate_instances(
-                    instances, model, cv.folds, seed, only_fold=only_fold
+                    instances, model, cv.folds, seed, only_fold=only_fold, tagged=tagged
                 )
                 yield base.FoldPredictions(
                     repeat,
