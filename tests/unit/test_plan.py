@@ -112,6 +112,73 @@ def test_auto_never_cuts_below_one_fold_or_the_shortest_part():
     assert [p.scheme for p in chosen].count("cv5x2") == -(-30 // plan.MIN_PART_SECONDS)
 
 
+def test_auto_gives_a_threaded_unit_threads_instead_of_parts():
+    costs = units(("RF", 80.0, 80.0), ("DT", 60.0, 30.0), *((f"S{i}", 5.0, 5.0) for i in range(30)))
+    rf, dt = ("weka", "d", "RF"), ("weka", "d", "DT")
+    _, share, target = plan._shares(costs, 16, plan.START_SECONDS)
+    threads = plan.choose_threads(costs, [rf], "auto", 16)
+    # RF builds on threads: enough of them to bring it to about a part's length, one job.
+    assert threads == {rf: -(-160.0 // target)}
+    chosen = plan.choose_parts(costs, FOLDS, "auto", 16, threads=threads)
+    assert chosen[rf] == ()
+    # DT does not: it is cut into parts as before, as it is without RF's threads.
+    assert chosen[dt] and chosen[dt] == plan.choose_parts(costs, FOLDS, "auto", 16)[dt]
+    # Below its fair share, and whatever the plan where it is not auto, no threads.
+    assert plan.choose_threads(costs, [rf], "auto", 2) == {}
+    assert plan.choose_threads(costs, [rf], ["d"], 16) == {}
+    assert plan.choose_threads(costs, [rf], "auto", 1) == {}
+
+
+def test_a_threaded_unit_beyond_the_most_threads_is_also_cut():
+    costs = units(("RF", 5000.0, 1000.0), *((f"S{i}", 5.0, 5.0) for i in range(10)))
+    rf = ("weka", "d", "RF")
+    threads = plan.choose_threads(costs, [rf], "auto", 4096)
+    assert threads == {rf: plan.MAX_FIT_THREADS}
+    _, _, target = plan._shares(costs, 4096, plan.START_SECONDS)
+    parts = plan.choose_parts(costs, FOLDS, "auto", 4096, threads=threads)[rf]
+    per_part = target * plan.MAX_FIT_THREADS
+    counts = {s: [p.scheme for p in parts].count(s) for s in ("cv", "cv5x2")}
+    assert counts == {"cv": min(10, -(-5000.0 // per_part)), "cv5x2": -(-1000.0 // per_part)}
+    # Never more threads than cores.
+    assert plan.choose_threads(costs, [rf], "auto", 3) == {rf: 3}
+
+
+def test_a_plans_times_divide_the_fitting_by_the_threads():
+    unit = ("weka", "d", "RF")
+    start = plan.START_SECONDS["weka"]
+    costs = {unit: {"cv": 40.0, "cv5x2": 20.0}}
+    threaded = plan.CVPlan(costs, {unit: ()}, {unit: 4})
+    assert (
+        threaded.unit_threads(unit) == 4 and plan.CVPlan(costs, {unit: ()}).unit_threads(unit) == 1
+    )
+    assert threaded.job_seconds(unit) == pytest.approx(start + 15.0)
+    split = plan.CVPlan(costs, {unit: plan.split_positions("cv", 10, 2)}, {unit: 4})
+    assert split.part_seconds(unit, Part("cv", 1, 5), 10) == pytest.approx(start + 5.0)
+
+
+def test_the_plan_file_records_threads(tmp_path):
+    path = tmp_path / "plan.json"
+    plan.save_plan(path, {"a": [], "b": []}, cores=16, threads={"a": 6, "b": 1})
+    assert plan.load_threads(path) == {"a": 6}
+    assert plan.load_plan(path) == {"a": [], "b": []}
+    # A record written before threads were recorded, or a damaged entry: one thread.
+    path.write_text(json.dumps({"cores": 2, "units": {"a": []}}), encoding="utf-8")
+    assert plan.load_threads(path) == {}
+    path.write_text(json.dumps({"threads": {"a": "6", "b": True, "c": 3}}), encoding="utf-8")
+    assert plan.load_threads(path) == {"c": 3}
+    assert plan.load_threads(tmp_path / "missing.json") == {}
+
+
+def test_logged_fit_seconds_sums_every_schemes_lines(tmp_path):
+    log = tmp_path / "a.log"
+    log.write_text(
+        f"x {plan.fit_log_line('cv', 4.5, 10, 10)}\ny {plan.fit_log_line('cv5x2', 2.25, 2, 10)}\n",
+        encoding="utf-8",
+    )
+    assert plan.logged_fit_seconds(log) == pytest.approx(6.75)
+    assert plan.logged_fit_seconds(tmp_path / "missing.log") == 0.0
+
+
 def test_estimates_scale_with_rows_and_classes_and_know_the_papers_classifiers():
     rf = "weka.classifiers.trees.RandomForest"
     assert plan.estimate_cost(rf, 2000, 4) == pytest.approx(2 * plan.estimate_cost(rf, 1000, 4))

@@ -18,7 +18,7 @@ rule cross_validate_part:
     priority: part_priority
     conda:
         CONDA_ENV
-    threads: cv_threads()
+    threads: fit_threads
     resources:
         **fit_resources(),
     params:
