@@ -146,11 +146,17 @@ def test_a_threaded_unit_beyond_the_most_threads_is_also_cut():
     assert plan.choose_threads(costs, [rf], "auto", 3) == {rf: 3}
 
 
-def test_a_plan_knows_each_units_threads():
+def test_a_plans_times_divide_the_fitting_by_the_threads():
     unit = ("weka", "d", "RF")
+    start = plan.START_SECONDS["weka"]
     costs = {unit: {"cv": 40.0, "cv5x2": 20.0}}
-    assert plan.CVPlan(costs, {unit: ()}, {unit: 4}).unit_threads(unit) == 4
-    assert plan.CVPlan(costs, {unit: ()}).unit_threads(unit) == 1
+    threaded = plan.CVPlan(costs, {unit: ()}, {unit: 4})
+    assert (
+        threaded.unit_threads(unit) == 4 and plan.CVPlan(costs, {unit: ()}).unit_threads(unit) == 1
+    )
+    assert threaded.job_seconds(unit) == pytest.approx(start + 15.0)
+    split = plan.CVPlan(costs, {unit: plan.split_positions("cv", 10, 2)}, {unit: 4})
+    assert split.part_seconds(unit, Part("cv", 1, 5), 10) == pytest.approx(start + 5.0)
 
 
 def test_the_plan_file_records_threads(tmp_path):

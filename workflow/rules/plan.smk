@@ -175,18 +175,18 @@ def _fit_priority(seconds):
 
 
 def cv_priority(wildcards):
-    """The largest fits first, by CPU seconds (so a job of many threads starts while the
-    cores are free); a split classifier's assembling job as soon as it can run."""
+    """The longest fits first (by their time on their threads); a split classifier's
+    assembling job as soon as it can run."""
     if cv_split(wildcards):
         return SUMMARY_PRIORITY
-    return _fit_priority(CV_PLAN.job_cost(_unit(wildcards)))
+    return _fit_priority(CV_PLAN.job_seconds(_unit(wildcards)))
 
 
 def part_priority(wildcards):
-    """The largest parts first, by CPU seconds."""
+    """The longest parts first."""
     part = cvplan.Part.parse(wildcards.part)
     folds = scheme_fold_counts().get(part.scheme, part.last)
-    return _fit_priority(CV_PLAN.part_cost(_unit(wildcards), part, folds))
+    return _fit_priority(CV_PLAN.part_seconds(_unit(wildcards), part, folds))
 
 
 def fit_threads(wildcards):

@@ -294,6 +294,16 @@ class CVPlan:
             return start
         return sum(self.costs[unit].values()) + start
 
+    def job_seconds(self, unit: Unit) -> float:
+        """Estimated wall seconds of a unit's job: its start, and its fitting on its threads."""
+        start = self.start.get(unit[0], DEFAULT_START_SECONDS)
+        return start + (self.job_cost(unit) - start) / self.unit_threads(unit)
+
+    def part_seconds(self, unit: Unit, part: Part, folds: int) -> float:
+        """Estimated wall seconds of a part job: its start, and its fitting on its threads."""
+        start = self.start.get(unit[0], DEFAULT_START_SECONDS)
+        return start + (self.part_cost(unit, part, folds) - start) / self.unit_threads(unit)
+
 
 def _shares(
     costs: Mapping[Unit, Mapping[str, float]], cores: int, start: Mapping[str, float]
