@@ -127,9 +127,6 @@ def test_auto_gives_a_threaded_unit_threads_instead_of_parts():
     assert plan.choose_threads(costs, [rf], "auto", 2) == {}
     assert plan.choose_threads(costs, [rf], ["d"], 16) == {}
     assert plan.choose_threads(costs, [rf], "auto", 1) == {}
-    # Where jobs are capped at one core (a cluster profile's `cores: 1`), parts as before.
-    assert plan.choose_threads(costs, [rf], "auto", 16, max_threads=1) == {}
-    assert plan.choose_threads(costs, [rf], "auto", 16, max_threads=3) == {rf: 3}
 
 
 def test_a_threaded_unit_beyond_the_most_threads_is_also_cut():

@@ -31,14 +31,6 @@ def plan_cores():
     return nodes if nodes is not None and (cores is None or cores <= 1) else cores
 
 
-def thread_cap():
-    """The most threads a job of this run can use: `cv.plan_cores` when set, else --cores
-    (the Slurm profile's `cores: 1` caps every job at one; unknown counts as one)."""
-    if RUN["cv"].get("plan_cores") is not None:
-        return RUN["cv"]["plan_cores"]
-    return workflow.global_resources["_cores"].value or 1
-
-
 #: Cores from which the jobs on a run's tail run their independent steps side by side.
 TAIL_CORES = 8
 
@@ -106,9 +98,7 @@ def _cv_plan():
     )
     folds = scheme_fold_counts()
     per_fold = RUN["cv"]["per_fold"]
-    threads = cvplan.choose_threads(
-        costs, _threaded(units), per_fold, plan_cores(), max_threads=thread_cap()
-    )
+    threads = cvplan.choose_threads(costs, _threaded(units), per_fold, plan_cores())
     fresh = cvplan.choose_parts(costs, folds, per_fold, plan_cores(), threads=threads)
     key = {unit: results_path("cv", *unit, "confusion.csv") for unit in units}
     recorded = cvplan.load_plan(CV_PLAN_FILE)

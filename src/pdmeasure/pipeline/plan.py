@@ -323,7 +323,6 @@ def choose_threads(
     per_fold: str | Sequence[str],
     cores: int | None,
     start: Mapping[str, float] | None = None,
-    max_threads: int | None = None,
 ) -> dict[Unit, int]:
     """Threads of the fitting jobs of the units that build on threads (``auto`` only).
 
@@ -334,10 +333,6 @@ def choose_threads(
     threaded : iterable of Unit
         The units whose classifier builds its members on threads with the same models
         (:data:`THREADED_CLASSES`).
-    max_threads : int, optional
-        The most threads a job can have (default ``cores``). Below 2 (a cluster profile whose
-        ``cores: 1`` caps every job's threads) no unit gets threads, and :func:`choose_parts`
-        cuts the threaded units into parts like the others.
 
     Returns
     -------
@@ -351,9 +346,7 @@ def choose_threads(
     if per_fold != "auto" or not cores or cores < 2:
         return {}
     whole, share, target = _shares(costs, cores, start)
-    limit = min(cores, MAX_FIT_THREADS, cores if max_threads is None else max_threads)
-    if limit < 2:
-        return {}
+    limit = min(cores, MAX_FIT_THREADS)
     chosen = {
         unit: min(limit, math.ceil(sum(costs[unit].values()) / target))
         for unit in threaded
