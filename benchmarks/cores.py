@@ -123,13 +123,7 @@ def run_once(workdir: Path, cores: int, extra: list[str]) -> dict:
         "chain": [(job, rule[job], cpu[job]) for job in chain],
         "longest": sorted(((cpu[j], rule[j], j) for j in cpu), reverse=True)[:10],
         "rules": _per_rule(cpu, rule),
-        "dag": (
-            cpu,
-            needs,
-            simulate_cores.job_spans(
-                workdir / "logs", workdir / ".snakemake" / "pdmeasure" / "cv_plan.json"
-            ),
-        ),
+        "dag": (cpu, needs, simulate_cores.job_spans(workdir / "logs")),
     }
 
 

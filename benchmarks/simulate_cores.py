@@ -10,9 +10,7 @@ log and input files; a job is a log file). A job's time is its CPU time from the
 its log (:func:`pdmeasure.pipeline.run.run_script`, the kernel's account: the time the job needs
 on a core of its own) plus ``--start`` seconds for Snakemake to start it. A job that ran steps
 side by side on p processes (its log's ``parallel steps`` line) takes min(p, N) cores, for its
-busiest process's time plus the rest of its CPU (:func:`durations`); so does a fitting job the
-run's CV plan gave t threads, for its fitting CPU over t and the rest of its CPU
-(:func:`job_spans`). The schedule starts,
+busiest process's time plus the rest of its CPU (:func:`durations`). The schedule starts,
 whenever cores are free, the ready jobs with the longest path to the end of the run (the
 critical-path-first list schedule); it is an estimate of what N
 dedicated cores can do, not a measurement: shared caches and memory bandwidth, file-system
@@ -38,8 +36,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pipeline_figures import job_cpu_table  # noqa: E402 (the sibling script of this folder)
-
-from pdmeasure.pipeline import plan as cvplan  # noqa: E402
 
 
 def read_dag(summary: str, logs: Path) -> tuple[dict[str, float], dict[str, set[str]], dict]:
@@ -102,29 +98,15 @@ def longest_paths(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> d
     return {job: to_end(job) for job in time}
 
 
-def job_spans(logs: Path, plan: Path | None = None) -> dict[str, tuple[float, int]]:
-    """Job -> (its time on its own cores, how many) for the jobs that ran on several: those
-    that ran steps side by side (:func:`pdmeasure.pipeline.run.run_parallel`; see
-    :func:`pipeline_figures.job_cpu_table`), and with ``plan`` (the run's CV plan record,
-    ``.snakemake/pdmeasure/cv_plan.json``) the fitting jobs it gave t threads: the CPU the
-    job's log records for fitting, spread over t cores, after the rest of its CPU on one.
+def job_spans(logs: Path) -> dict[str, tuple[float, int]]:
+    """Job -> (its time on its own processes, how many) for the jobs that ran steps side by
+    side (:func:`pdmeasure.pipeline.run.run_parallel`); see :func:`pipeline_figures.job_cpu_table`.
     """
     table = job_cpu_table(logs)
-    spans = {
-        row.file: (float(row.span), int(row.processes))
-        for row in table[table["processes"] > 1].itertuples(index=False)
+    table = table[table["processes"] > 1]
+    return {
+        row.file: (float(row.span), int(row.processes)) for row in table.itertuples(index=False)
     }
-    threads = cvplan.load_threads(plan) if plan is not None else {}
-    cpu = table.set_index("file")["cpu"].to_dict()
-    for key, count in threads.items():
-        # key: <results>/cv/<engine>/<dataset>/<classifier>/confusion.csv
-        unit = Path(*Path(key).parts[-5:-1])
-        for log in [logs / f"{unit}.log", *sorted((logs / unit / "parts").glob("*.log"))]:
-            job = log.relative_to(logs).as_posix()
-            if job in cpu:
-                fit = cvplan.logged_fit_seconds(log)
-                spans[job] = (float(cpu[job]) - fit + fit / count, count)
-    return spans
 
 
 def durations(
@@ -306,8 +288,7 @@ def main(argv: list[str]) -> int:
         ).stdout
     cpu, needs, rule = read_dag(summary, args.logs)
     time = {job: seconds + args.start for job, seconds in cpu.items()}
-    plan = Path(".snakemake", "pdmeasure", "cv_plan.json")
-    spans = {job: (span + args.start, n) for job, (span, n) in job_spans(args.logs, plan).items()}
+    spans = {job: (span + args.start, n) for job, (span, n) in job_spans(args.logs).items()}
     work = sum(time.values())
     took, _ = durations(time, spans, max(args.cores))
     chain = critical_path(took, needs)

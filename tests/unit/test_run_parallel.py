@@ -183,30 +183,3 @@ def test_the_replay_gives_a_parallel_job_its_processes_where_there_are_cores():
     assert simulate.simulate(time_, needs, 3) == pytest.approx(7.0)
     took, width = simulate.durations(time_, spans, 1)
     assert took["a"] == 6.0 and width["a"] == 1
-
-
-def test_the_replay_spreads_a_threaded_fit_over_its_planned_threads(tmp_path):
-    from pdmeasure.pipeline import plan
-
-    simulate = _benchmark_module("simulate_cores")
-    logs = tmp_path / "logs"
-    unit = logs / "cv" / "weka" / "d"
-    (unit / "RF" / "parts").mkdir(parents=True)
-    cpu_line = (
-        f"x INFO pdmeasure: {CPU_LOG_LABEL} 10.00 s (start-up and imports 1.00 s, work 9.00 s)\n"
-    )
-    (unit / "RF.log").write_text(f"x {plan.fit_log_line('cv', 8.0, 10, 10)}\n{cpu_line}")
-    (unit / "J48.log").write_text(f"x {plan.fit_log_line('cv', 8.0, 10, 10)}\n{cpu_line}")
-    record = tmp_path / "cv_plan.json"
-    plan.save_plan(
-        record,
-        {"results/cv/weka/d/RF/confusion.csv": []},
-        16,
-        {"results/cv/weka/d/RF/confusion.csv": 4},
-    )
-    spans = simulate.job_spans(logs, record)
-    # 2 CPU-s besides fitting on one core, then 8 CPU-s of fitting on 4.
-    assert spans == {"cv/weka/d/RF.log": (pytest.approx(4.0), 4)}
-    assert simulate.job_spans(logs) == {}
-    took, width = simulate.durations({"cv/weka/d/RF.log": 10.0}, spans, 2)
-    assert width["cv/weka/d/RF.log"] == 2 and took["cv/weka/d/RF.log"] == pytest.approx(5.0)

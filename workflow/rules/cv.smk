@@ -18,7 +18,7 @@ rule cross_validate_part:
     priority: part_priority
     conda:
         CONDA_ENV
-    threads: fit_threads
+    threads: cv_threads()
     resources:
         **fit_resources(),
     params:

@@ -1,5 +1,5 @@
 # The CV plan (pdmeasure.pipeline.plan): which classifiers run as one job and which as part
-# jobs of one or more folds, and the threads of those that build on threads. Decided once, by the Snakemake process that plans the run, from
+# jobs of one or more folds. Decided once, by the Snakemake process that plans the run, from
 # the estimated costs and the cores at hand (`cv.per_fold: auto`), and recorded in
 # CV_PLAN_FILE: a classifier whose files exist keeps the parts it was made with (so a run on
 # other cores reruns nothing), and the processes that run jobs on a cluster read the record
@@ -77,29 +77,17 @@ def _cv_costs(units):
     return costs
 
 
-def _threaded(units):
-    """The units whose classifier builds its members on threads (cvplan.THREADED_CLASSES)."""
-    return [
-        unit
-        for unit in units
-        if RUN["classifiers"][unit[0]][unit[2]].get("class") in cvplan.THREADED_CLASSES
-    ]
-
-
 def _cv_plan():
     """The CV plan of this run (see CV_PLAN_FILE)."""
     units = cv_jobs()
-    # A job's process only needs the parts and threads; the costs order the jobs of the
-    # planning one.
+    # A job's process only needs the parts; the costs order the jobs of the planning one.
     costs = (
         _cv_costs(units)
         if PLANNING
         else {unit: {s: 0.0 for s in cv_schemes()} for unit in units}
     )
     folds = scheme_fold_counts()
-    per_fold = RUN["cv"]["per_fold"]
-    threads = cvplan.choose_threads(costs, _threaded(units), per_fold, plan_cores())
-    fresh = cvplan.choose_parts(costs, folds, per_fold, plan_cores(), threads=threads)
+    fresh = cvplan.choose_parts(costs, folds, RUN["cv"]["per_fold"], plan_cores())
     key = {unit: results_path("cv", *unit, "confusion.csv") for unit in units}
     recorded = cvplan.load_plan(CV_PLAN_FILE)
     if PLANNING:
@@ -114,16 +102,13 @@ def _cv_plan():
             **recorded,
             **{key[unit]: [p.name for p in parts[unit]] for unit in units},
         }
-        counts = {key[unit]: n for unit, n in threads.items()}
-        cvplan.save_plan(CV_PLAN_FILE, record, plan_cores(), counts)
+        cvplan.save_plan(CV_PLAN_FILE, record, plan_cores())
     else:
         everything = {unit: True for unit in units}
         parts = cvplan.settle_parts(
             fresh, recorded, key, everything, {unit: folds for unit in units}
         )
-        counts = cvplan.load_threads(CV_PLAN_FILE)
-        threads = {unit: counts[key[unit]] for unit in units if key[unit] in counts}
-    return cvplan.CVPlan(costs, parts, threads)
+    return cvplan.CVPlan(costs, parts)
 
 
 def cv_unit_outputs(unit):
@@ -165,29 +150,22 @@ def _fit_priority(seconds):
 
 
 def cv_priority(wildcards):
-    """The longest fits first (by their time on their threads); a split classifier's
-    assembling job as soon as it can run."""
+    """The longest fits first; a split classifier's assembling job as soon as it can run."""
     if cv_split(wildcards):
         return SUMMARY_PRIORITY
-    return _fit_priority(CV_PLAN.job_seconds(_unit(wildcards)))
+    return _fit_priority(CV_PLAN.job_cost(_unit(wildcards)))
 
 
 def part_priority(wildcards):
     """The longest parts first."""
     part = cvplan.Part.parse(wildcards.part)
     folds = scheme_fold_counts().get(part.scheme, part.last)
-    return _fit_priority(CV_PLAN.part_seconds(_unit(wildcards), part, folds))
-
-
-def fit_threads(wildcards):
-    """Cores of a job that fits {engine}/{dataset}/{classifier}: resources.cv_threads, or
-    the threads the plan gives a classifier that builds on threads, whichever is more."""
-    return max(cv_threads(), CV_PLAN.unit_threads(_unit(wildcards)))
+    return _fit_priority(CV_PLAN.part_cost(_unit(wildcards), part, folds))
 
 
 def cv_job_threads(wildcards):
-    """Cores of a cross_validate job: fit_threads when it fits, one to assemble."""
-    return 1 if cv_split(wildcards) else fit_threads(wildcards)
+    """Cores of a cross_validate job: resources.cv_threads when it fits, one to assemble."""
+    return 1 if cv_split(wildcards) else cv_threads()
 
 
 def cv_job_resources():

@@ -13,9 +13,7 @@ a list of datasets (their folds as parts), or ``auto`` (:func:`choose_parts`): a
 estimated cost is more than its fair share of the run (the whole fitting work over the cores
 at hand) is cut into parts of about half that share, so that no single job holds up the run
 while the cores idle, and small units stay whole, because a part pays a process start (and a
-JVM for Weka) of its own. A unit whose classifier builds its members on threads
-(:data:`THREADED_CLASSES`: Weka's Bagging and RandomForest, scikit-learn's random forests) gets
-threads instead (:func:`choose_threads`): one job on several cores, with one start.
+JVM for Weka) of its own.
 
 The cost of a unit is the fitting CPU time its last run logged (:func:`measured_costs`, from
 the lines :func:`fit_log_line` writes), else an estimate from the data's size
@@ -69,25 +67,6 @@ DEFAULT_START_SECONDS = 2.6
 
 #: Shortest part ``auto`` cuts: below it a part's start would cost a large share of its work.
 MIN_PART_SECONDS = 10.0
-
-#: Classifier classes that build their members on threads (Weka's execution slots,
-#: scikit-learn's ``n_jobs`` on joblib's thread backend) and draw every member's seed before
-#: they do, so the models and predictions do not depend on the threads (tested for the
-#: papers' classifiers). ``auto`` gives such a unit threads rather than parts: threads share
-#: one process, one JVM and its compiled code, while every part pays a start, a JVM and its
-#: warm-up again (2.5-3.6 CPU-s per Weka part on krkopt). scikit-learn's Bagging is not here:
-#: its ``n_jobs`` starts worker processes.
-THREADED_CLASSES = frozenset(
-    {
-        "weka.classifiers.meta.Bagging",
-        "weka.classifiers.trees.RandomForest",
-        "sklearn.ensemble.RandomForestClassifier",
-        "sklearn.ensemble.ExtraTreesClassifier",
-    }
-)
-
-#: Most threads ``auto`` gives one fitting job; a unit that needs more is also cut into parts.
-MAX_FIT_THREADS = 16
 
 #: How a job's log records its fitting time (:func:`fit_log_line`, :func:`measured_costs`).
 _FIT_LINE = re.compile(r"fit CPU time (\w+) ([0-9.]+) s for (\d+) of (\d+) folds")
@@ -223,16 +202,6 @@ def measured_costs(logs: Path, units: Iterable[Unit]) -> dict[Unit, dict[str, fl
     return costs
 
 
-def logged_fit_seconds(path: Path) -> float:
-    """The fitting CPU seconds a job's log records (:func:`fit_log_line`), every scheme's
-    summed; 0 when it has none or cannot be read."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return 0.0
-    return sum(float(seconds) for _, seconds, _, _ in _FIT_LINE.findall(text))
-
-
 def _fit_records(paths: Iterable[Path]) -> dict[str, tuple[float, float]]:
     """Scheme -> (newest mtime, CPU seconds scaled to all folds) over the logs ``paths``,
     their fitting lines summed."""
@@ -265,21 +234,13 @@ class CVPlan:
         Unit -> scheme -> estimated fitting CPU seconds.
     parts : mapping
         Unit -> its parts, in order; empty: the unit runs as one job.
-    threads : mapping
-        Unit -> threads of its fitting jobs (its job when whole, else each part); 1 where
-        missing.
     start : mapping
         Engine -> CPU seconds a job spends besides fitting (:data:`START_SECONDS`).
     """
 
     costs: Mapping[Unit, Mapping[str, float]]
     parts: Mapping[Unit, tuple[Part, ...]]
-    threads: Mapping[Unit, int] = field(default_factory=dict)
     start: Mapping[str, float] = field(default_factory=lambda: dict(START_SECONDS))
-
-    def unit_threads(self, unit: Unit) -> int:
-        """Threads of the unit's fitting jobs."""
-        return self.threads.get(unit, 1)
 
     def part_cost(self, unit: Unit, part: Part, folds: int) -> float:
         """Estimated CPU seconds of a part job: its share of the scheme's cost and a start."""
@@ -294,66 +255,6 @@ class CVPlan:
             return start
         return sum(self.costs[unit].values()) + start
 
-    def job_seconds(self, unit: Unit) -> float:
-        """Estimated wall seconds of a unit's job: its start, and its fitting on its threads."""
-        start = self.start.get(unit[0], DEFAULT_START_SECONDS)
-        return start + (self.job_cost(unit) - start) / self.unit_threads(unit)
-
-    def part_seconds(self, unit: Unit, part: Part, folds: int) -> float:
-        """Estimated wall seconds of a part job: its start, and its fitting on its threads."""
-        start = self.start.get(unit[0], DEFAULT_START_SECONDS)
-        return start + (self.part_cost(unit, part, folds) - start) / self.unit_threads(unit)
-
-
-def _shares(
-    costs: Mapping[Unit, Mapping[str, float]], cores: int, start: Mapping[str, float]
-) -> tuple[dict[Unit, float], float, float]:
-    """Each unit's whole cost (a start included), its fair share W / P, and the part size."""
-    whole = {
-        unit: sum(schemes.values()) + start.get(unit[0], DEFAULT_START_SECONDS)
-        for unit, schemes in costs.items()
-    }
-    share = sum(whole.values()) / cores
-    return whole, share, max(share / 2, MIN_PART_SECONDS)
-
-
-def choose_threads(
-    costs: Mapping[Unit, Mapping[str, float]],
-    threaded: Iterable[Unit],
-    per_fold: str | Sequence[str],
-    cores: int | None,
-    start: Mapping[str, float] | None = None,
-) -> dict[Unit, int]:
-    """Threads of the fitting jobs of the units that build on threads (``auto`` only).
-
-    Parameters
-    ----------
-    costs, per_fold, cores, start
-        As :func:`choose_parts`.
-    threaded : iterable of Unit
-        The units whose classifier builds its members on threads with the same models
-        (:data:`THREADED_CLASSES`).
-
-    Returns
-    -------
-    dict
-        Unit -> threads, for the threaded units above their fair share ``W / P``: the
-        ``ceil(cost / part size)`` threads that bring the job to about a part's length, at
-        most ``P`` and :data:`MAX_FIT_THREADS`. Units not listed run on one thread. The part
-        size is :func:`choose_parts`'s.
-    """
-    start = dict(START_SECONDS if start is None else start)
-    if per_fold != "auto" or not cores or cores < 2:
-        return {}
-    whole, share, target = _shares(costs, cores, start)
-    limit = min(cores, MAX_FIT_THREADS)
-    chosen = {
-        unit: min(limit, math.ceil(sum(costs[unit].values()) / target))
-        for unit in threaded
-        if unit in costs and whole[unit] > share
-    }
-    return {unit: n for unit, n in chosen.items() if n > 1}
-
 
 def choose_parts(
     costs: Mapping[Unit, Mapping[str, float]],
@@ -361,7 +262,6 @@ def choose_parts(
     per_fold: str | Sequence[str],
     cores: int | None,
     start: Mapping[str, float] | None = None,
-    threads: Mapping[Unit, int] | None = None,
 ) -> dict[Unit, tuple[Part, ...]]:
     """Which units run as parts, and which parts.
 
@@ -379,10 +279,6 @@ def choose_parts(
         nothing on one core or when unknown.
     start : mapping, optional
         Engine -> CPU seconds of a job besides fitting (default :data:`START_SECONDS`).
-    threads : mapping, optional
-        Unit -> threads of its jobs (:func:`choose_threads`); such a unit stays whole while
-        its threads bring it to about a part's length, and is cut into parts of that many
-        threads each beyond :data:`MAX_FIT_THREADS`.
 
     Returns
     -------
@@ -395,12 +291,9 @@ def choose_parts(
     cores, a unit of cost above ``W / P`` (its fair share) would end after the balanced run
     ends; it is cut into parts of about ``max(W / (2 P), MIN_PART_SECONDS)``, each scheme
     separately, at most one part per fold. Everything else stays whole, and so does a unit
-    that fits in less than ``2 * MIN_PART_SECONDS``: cutting it would mostly add starts. A
-    unit with threads (``threads``) counts its parts' size in CPU seconds of all its
-    threads: it stays whole unless :data:`MAX_FIT_THREADS` threads are not enough.
+    that fits in less than ``2 * MIN_PART_SECONDS``: cutting it would mostly add starts.
     """
     start = dict(START_SECONDS if start is None else start)
-    threads = threads or {}
     if per_fold != "auto":
         chosen = set(per_fold)
         return {
@@ -411,25 +304,22 @@ def choose_parts(
         }
     if not cores or cores < 2:
         return {unit: () for unit in costs}
-    whole, share, target = _shares(costs, cores, start)
+    whole = {
+        unit: sum(schemes.values()) + start.get(unit[0], DEFAULT_START_SECONDS)
+        for unit, schemes in costs.items()
+    }
+    share = sum(whole.values()) / cores
+    target = max(share / 2, MIN_PART_SECONDS)
     plan: dict[Unit, tuple[Part, ...]] = {}
     for unit, schemes in costs.items():
-        work = sum(schemes.values())
-        width = threads.get(unit, 1)
-        if (
-            whole[unit] <= share
-            or work < 2 * MIN_PART_SECONDS
-            or (unit in threads and work <= target * width)
-        ):
+        if whole[unit] <= share or sum(schemes.values()) < 2 * MIN_PART_SECONDS:
             plan[unit] = ()
             continue
         plan[unit] = tuple(
             part
             for scheme in SCHEMES
             if scheme in schemes
-            for part in split_positions(
-                scheme, folds[scheme], math.ceil(schemes[scheme] / (target * width))
-            )
+            for part in split_positions(scheme, folds[scheme], math.ceil(schemes[scheme] / target))
         )
     return plan
 
@@ -439,19 +329,14 @@ def plan_record(plan: CVPlan, key: Mapping[Unit, str]) -> dict[str, list[str]]:
     return {key[unit]: [part.name for part in parts] for unit, parts in plan.parts.items()}
 
 
-def _record(path: Path) -> dict[str, Any]:
-    """The plan record at ``path`` (:func:`save_plan`); empty when there is none readable."""
+def load_plan(path: Path) -> dict[str, list[str]]:
+    """The recorded parts by unit key (:func:`save_plan`); empty when there is no readable
+    record."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return record if isinstance(record, dict) else {}
-
-
-def load_plan(path: Path) -> dict[str, list[str]]:
-    """The recorded parts by unit key (:func:`save_plan`); empty when there is no readable
-    record."""
-    units = _record(path).get("units")
+    units = record.get("units") if isinstance(record, dict) else None
     if not isinstance(units, dict):
         return {}
     return {
@@ -461,34 +346,10 @@ def load_plan(path: Path) -> dict[str, list[str]]:
     }
 
 
-def load_threads(path: Path) -> dict[str, int]:
-    """The recorded threads by unit key (:func:`save_plan`); units on one thread are left
-    out, and so is everything when there is no readable record."""
-    threads = _record(path).get("threads")
-    if not isinstance(threads, dict):
-        return {}
-    return {
-        str(key): int(value)
-        for key, value in threads.items()
-        if isinstance(value, int) and not isinstance(value, bool) and value > 1
-    }
-
-
-def save_plan(
-    path: Path,
-    units: Mapping[str, Sequence[str]],
-    cores: int | None,
-    threads: Mapping[str, int] | None = None,
-) -> None:
-    """Record the parts of every unit by key, and the threads of those on more than one,
-    atomically (a temporary file renamed)."""
+def save_plan(path: Path, units: Mapping[str, Sequence[str]], cores: int | None) -> None:
+    """Record the parts of every unit by key, atomically (a temporary file renamed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    record = {
-        "cores": cores,
-        "units": dict(sorted(units.items())),
-        "threads": {key: n for key, n in sorted((threads or {}).items()) if n > 1},
-    }
-    text = json.dumps(record, indent=1)
+    text = json.dumps({"cores": cores, "units": dict(sorted(units.items()))}, indent=1)
     temp = path.with_name(f".{path.name}.{os.getpid()}")
     temp.write_text(text + "\n", encoding="utf-8")
     os.replace(temp, path)
