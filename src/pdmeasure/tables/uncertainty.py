@@ -599,22 +599,36 @@ def signed_rank_table(
     rows = []
     for engine, names in classifiers.items():
         sub = measures_frame[measures_frame["engine"] == engine]
+        # Every (measure, kappa) block's datasets x classifiers at once, each block's rows in
+        # dataset order, as a pivot of the block alone gives them.
+        grids = sub.pivot_table(
+            index=["measure", "kappa", "dataset"],
+            columns="classifier",
+            values="value",
+            aggfunc="first",
+        )
+        blocks = set(grids.index.droplevel("dataset"))
         for measure, kappa in comparisons:
-            block = sub[(sub["measure"] == measure) & (sub["kappa"] == kappa)]
-            grid = block.pivot_table(
-                index="dataset", columns="classifier", values="value", aggfunc="first"
-            )
+            if (measure, kappa) in blocks:
+                grid = grids.xs((measure, kappa), level=("measure", "kappa"))
+                values = grid.reindex(columns=list(names)).to_numpy(dtype=float)
+            else:
+                values = np.full((0, len(names)), np.nan)
             for i, a in enumerate(names):
-                for b in names[i + 1 :]:
-                    rows.append(_signed_rank_row(grid, engine, measure, kappa, a, b, rope, seed))
+                for j in range(i + 1, len(names)):
+                    both = ~np.isnan(values[:, i]) & ~np.isnan(values[:, j])
+                    pair = (values[both, i], values[both, j])
+                    rows.append(
+                        _signed_rank_row(pair, engine, measure, kappa, a, names[j], rope, seed)
+                    )
     return pd.DataFrame(rows, columns=list(ACROSS_COLUMNS))
 
 
-def _signed_rank_row(grid, engine, measure, kappa, a, b, rope, seed) -> dict:
-    pair = grid.reindex(columns=[a, b]).dropna()
+def _signed_rank_row(pair, engine, measure, kappa, a, b, rope, seed) -> dict:
+    """One test's row: ``pair`` holds a's and b's scores on the datasets where both have one."""
+    x, y = pair
     probs: tuple[float, float, float] = (np.nan, np.nan, np.nan)
-    if len(pair) >= 2:
-        x, y = pair[a].to_numpy(dtype=float), pair[b].to_numpy(dtype=float)
+    if len(x) >= 2:
         own = stream_seed(seed, engine, measure, kappa, a, b)
         probs = _oriented(
             unc.signed_rank(x, y, rope=rope, draws=SIGNED_RANK_DRAWS, seed=own), measure
@@ -629,7 +643,7 @@ def _signed_rank_row(grid, engine, measure, kappa, a, b, rope, seed) -> dict:
         "p_equivalent": probs[1],
         "p_b_better": probs[2],
         "rope": rope,
-        "n_datasets": len(pair),
+        "n_datasets": len(x),
         "verdict": verdict(*probs, a, b),
     }
 
