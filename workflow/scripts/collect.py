@@ -129,7 +129,7 @@ def main(smk, log) -> None:
         gather.append(partial(reproduction, smk, log))
     run_parallel(
         [
-            (3.3, [partial(signed_rank, smk, log, table)]),
+            (2.7, [partial(signed_rank, smk, log, table)]),
             (2.0, [partial(across, smk, log, table)]),
             (1.5, gather),
         ],
