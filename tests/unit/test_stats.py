@@ -731,6 +731,18 @@ def test_fold_measure_values_match_the_measures_library():
     assert values.groupby(["classifier", "fold"]).size().eq(expected).all()
 
 
+def test_fold_matrices_count_each_group_as_the_label_function_does():
+    pred = _predictions({"good": 0.9, "bad": 0.5}).sample(frac=1.0, random_state=3)
+    classes = ["z", "x", "y"]  # not sorted: the configured order is the matrices' order
+    by_fold = pred.groupby(["classifier", "repeat", "fold"], sort=True)
+    cms = stats_folds.fold_matrices(pred, by_fold.ngroup().to_numpy(), by_fold.ngroups, classes)
+    expected = [confusion_matrix(g["actual"], g["predicted"], classes) for _, g in by_fold]
+    np.testing.assert_array_equal(cms, np.stack(expected))
+    bad = pred.assign(predicted=pred["predicted"].where(pred.index != pred.index[5], "w"))
+    with pytest.raises(ValueError, match="label 'w' is not one of the configured classes"):
+        stats_folds.fold_matrices(bad, by_fold.ngroup().to_numpy(), by_fold.ngroups, classes)
+
+
 def test_check_paired_folds_rejects_different_folds():
     pred = _predictions({"a": 0.8, "b": 0.7})
     stats_folds.check_paired_folds(pred)

@@ -70,6 +70,46 @@ def check_paired_folds(pred: pd.DataFrame) -> None:
             )
 
 
+def fold_matrices(
+    pred: pd.DataFrame, group: np.ndarray, n_groups: int, classes: Sequence[str]
+) -> np.ndarray:
+    """The confusion matrix of every group of predictions, in one count.
+
+    Parameters
+    ----------
+    pred : DataFrame
+        Predictions with ``actual`` and ``predicted`` labels.
+    group : ndarray of int, shape (len(pred),)
+        Each row's group, ``0 <= group < n_groups`` (e.g. ``groupby(...).ngroup()``).
+    n_groups : int
+    classes : sequence of str
+        Row and column order of the matrices.
+
+    Returns
+    -------
+    ndarray of int, shape (n_groups, C, C)
+        Rows actual, columns predicted: for each group what
+        :func:`pdmeasure.measures.labels.confusion_matrix` gives on its rows. The labels are
+        coded once for the whole frame (a hash lookup in pandas) rather than group by group.
+
+    Raises
+    ------
+    ValueError
+        If a label is not one of ``classes``.
+    """
+    n = len(classes)
+    codes = []
+    for column in ("actual", "predicted"):
+        coded = pd.Categorical(pred[column], categories=list(classes)).codes.astype(np.intp)
+        if (coded < 0).any():
+            bad = pred[column].to_numpy(dtype=object)[np.flatnonzero(coded < 0)[0]]
+            # The message of confusion_matrix, which the per-group count raised.
+            confusion_matrix([bad], [bad], classes)
+        codes.append(coded)
+    flat = (np.asarray(group, dtype=np.intp) * n + codes[0]) * n + codes[1]
+    return np.bincount(flat, minlength=n_groups * n * n).reshape(n_groups, n, n)
+
+
 def fold_measure_values(
     pred: pd.DataFrame,
     *,
@@ -100,16 +140,18 @@ def fold_measure_values(
         of its repeat. pd's default kappa is each fold matrix's actual-class shares (eq. 31).
     """
     keys = ["engine", "dataset", "classifier", "repeat", "fold"]
-    groups = list(pred.groupby(keys, sort=True))
-    if not groups:
+    by_fold = pred.groupby(keys, sort=True)
+    sizes = by_fold.size()
+    if sizes.empty:
         raise ValueError("no predictions")
     repeat_size = pred.groupby(["engine", "dataset", "classifier", "repeat"]).size()
-    cms = np.stack([confusion_matrix(g["actual"], g["predicted"], classes) for _, g in groups])
+    cms = fold_matrices(pred, by_fold.ngroup().to_numpy(), len(sizes), classes)
     rows = pd_rows(cms, dict(kappa_vectors or {}), zero_division=zero_division)
-    index = pd.DataFrame([key for key, _ in groups], columns=keys)
+    groups = sizes.index.tolist()
+    index = pd.DataFrame(groups, columns=keys)
     index["scheme"] = scheme
-    index["n_test"] = [len(g) for _, g in groups]
-    index["n_train"] = [repeat_size[key[:4]] - len(g) for key, g in groups]
+    index["n_test"] = sizes.to_list()
+    index["n_train"] = [repeat_size[key[:4]] - size for key, size in zip(groups, sizes)]
     out = pd.concat(
         [
             index.assign(
