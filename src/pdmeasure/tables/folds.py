@@ -100,7 +100,7 @@ def fold_matrices(
     n = len(classes)
     codes = []
     for column in ("actual", "predicted"):
-        coded = pd.Categorical(pred[column], categories=list(classes)).codes.astype(np.intp)
+        coded = pd.Index(list(classes)).get_indexer(pred[column]).astype(np.intp)
         if (coded < 0).any():
             bad = pred[column].to_numpy(dtype=object)[np.flatnonzero(coded < 0)[0]]
             # The message of confusion_matrix, which the per-group count raised.
