@@ -98,9 +98,10 @@ def fold_matrices(
         If a label is not one of ``classes``.
     """
     n = len(classes)
+    known = pd.Index(list(classes))
     codes = []
     for column in ("actual", "predicted"):
-        coded = pd.Index(list(classes)).get_indexer(pred[column]).astype(np.intp)
+        coded = known.get_indexer(pred[column]).astype(np.intp)
         if (coded < 0).any():
             bad = pred[column].to_numpy(dtype=object)[np.flatnonzero(coded < 0)[0]]
             # The message of confusion_matrix, which the per-group count raised.

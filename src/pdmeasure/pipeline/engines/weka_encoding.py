@@ -322,9 +322,18 @@ def to_instances(data: pd.DataFrame, dataset: DatasetSpec) -> Any:  # a JPype pr
     Needs a running JVM (see :func:`pdmeasure.pipeline.engines.weka_engine.ensure_jvm`). Instances are
     added in file order with weight 1; the relation is named after the dataset.
     """
+    attributes, values = encode(data, dataset)
+    return instances_from_array(dataset.name, attributes, values)
+
+
+def instances_from_array(
+    relation: str, attributes: Sequence[AttributeSpec], values: np.ndarray
+) -> Any:  # a JPype proxy of a Java object
+    """A ``weka.core.Instances`` named ``relation`` of ``attributes``, one instance of weight 1
+    per row of ``values`` (Weka's internal values: a nominal value's index, NaN for missing),
+    in row order; the last attribute is the class. Needs a running JVM."""
     from jpype import JArray, JClass, JDouble
 
-    attributes, values = encode(data, dataset)
     ArrayList = JClass("java.util.ArrayList")
     Attribute = JClass("weka.core.Attribute")
     DenseInstance = JClass("weka.core.DenseInstance")
@@ -338,8 +347,8 @@ def to_instances(data: pd.DataFrame, dataset: DatasetSpec) -> Any:  # a JPype pr
             for value in spec.values:
                 labels.add(value)
             declared.add(Attribute(spec.name, labels))
-    instances = Instances(dataset.name, declared, values.shape[0])
-    instances.setClassIndex(values.shape[1] - 1)
+    instances = Instances(relation, declared, values.shape[0])
+    instances.setClassIndex(len(attributes) - 1)
     rows = JArray(JDouble, 2)(np.ascontiguousarray(values))
     for row in rows:
         instances.add(DenseInstance(1.0, row))

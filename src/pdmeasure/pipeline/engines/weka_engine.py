@@ -44,7 +44,12 @@ import numpy as np
 
 from pdmeasure.pipeline.engines import base
 from pdmeasure.pipeline.engines.base import Engine, EngineUnavailable
-from pdmeasure.pipeline.engines.weka_encoding import class_positions, to_instances
+from pdmeasure.pipeline.engines.weka_encoding import (
+    AttributeSpec,
+    class_positions,
+    instances_from_array,
+    to_instances,
+)
 
 #: What to do when a requirement is missing; part of every EngineUnavailable message.
 HOW_TO_RUN_WITHOUT = (
@@ -327,25 +332,13 @@ def row_tagged(instances: Any) -> Any:
         Attribute 0 numeric (the 0-based row), attribute 1 the class (``numClasses()``
         values, missing where the class is missing), set as the class.
     """
-    from jpype import JArray, JClass, JDouble
-
-    n = int(instances.numInstances())
     classes = np.asarray(instances.attributeToDoubleArray(int(instances.classIndex())))
-    ArrayList = JClass("java.util.ArrayList")
-    Attribute = JClass("weka.core.Attribute")
-    labels = ArrayList()
-    for value in range(int(instances.numClasses())):
-        labels.add(str(value))
-    declared = ArrayList()
-    declared.add(Attribute("row"))
-    declared.add(Attribute("class", labels))
-    tagged = JClass("weka.core.Instances")("rows", declared, n)
-    tagged.setClassIndex(1)
-    DenseInstance = JClass("weka.core.DenseInstance")
-    rows = JArray(JDouble, 2)(np.column_stack([np.arange(n, dtype=np.float64), classes]))
-    for row in rows:
-        tagged.add(DenseInstance(1.0, row))
-    return tagged
+    attributes = [
+        AttributeSpec("row", None),
+        AttributeSpec("class", tuple(str(v) for v in range(int(instances.numClasses())))),
+    ]
+    rows = np.column_stack([np.arange(classes.size, dtype=np.float64), classes])
+    return instances_from_array("rows", attributes, rows)
 
 
 def replay_fold_order(instances: Any, folds: int, seed: int, *, tagged: Any = None) -> np.ndarray:
