@@ -6,6 +6,7 @@ Its encoding rules and requirement checks, which need no JVM, are unit tests
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -181,22 +182,32 @@ def test_execution_slots_build_the_same_models(weka, uci_mirror, config, monkeyp
 
 
 def test_jvm_takes_heap_and_processors_from_the_job(weka):
-    """configure_jvm(threads, mem_mb) before the JVM starts: -Xmx and ActiveProcessorCount.
+    """configure_jvm(threads, mem_mb) before the JVM starts: -Xmx, -Xms (the whole heap from
+    the start) and ActiveProcessorCount.
 
     Run in a fresh process, since a process has one JVM for good.
     """
     code = (
         "from pdmeasure.pipeline.engines import get_engine, weka_engine\n"
-        "get_engine('weka').configure(threads=1, mem_mb=1024)\n"
+        "get_engine('weka').configure(threads=1, mem_mb=4096)\n"
         "weka_engine.ensure_jvm()\n"
         "from jpype import JClass\n"
         "rt = JClass('java.lang.Runtime').getRuntime()\n"
-        "print(rt.availableProcessors(), rt.maxMemory() // 2**20)\n"
+        "print(rt.availableProcessors(), rt.maxMemory() // 2**20, rt.totalMemory() // 2**20)\n"
     )
+    env = {key: value for key, value in os.environ.items() if key != "JAVA_TOOL_OPTIONS"}
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env=env,
     )
-    processors, heap = map(int, done.stdout.split()[-2:])
+    processors, heap, committed = map(int, done.stdout.split()[-3:])
     assert processors == 1
-    # -Xmx512m (1024 - JVM_OVERHEAD_MB); the JVM reports a little less (a survivor space).
-    assert 0.85 * 512 <= heap <= 512
+    # -Xmx3584m (4096 - JVM_OVERHEAD_MB); the JVM reports a little less (a survivor space).
+    assert 0.85 * 3584 <= heap <= 3584
+    # -Xms3584m: the heap is committed whole at start (the default starts at 1/64 of the RAM,
+    # which reaches 3.5 GB only on a machine of 224 GB).
+    assert committed == heap

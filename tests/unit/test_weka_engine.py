@@ -273,6 +273,21 @@ def test_max_heap_size_from_environment(monkeypatch):
         weka_engine.max_heap_size()
 
 
+@pytest.mark.parametrize(
+    ("current", "threads", "expected"),
+    [
+        ("", 1, "-Xms1024m -XX:ActiveProcessorCount=1"),
+        ("", None, "-Xms1024m"),
+        ("-Dfile.encoding=UTF-8", 4, "-Dfile.encoding=UTF-8 -Xms1024m -XX:ActiveProcessorCount=4"),
+        # The user's own settings win.
+        ("-Xms64m -XX:ActiveProcessorCount=2", 1, "-Xms64m -XX:ActiveProcessorCount=2"),
+        ("-XX:InitialHeapSize=64m", None, "-XX:InitialHeapSize=64m"),
+    ],
+)
+def test_java_tool_options_add_the_jobs_flags_the_user_did_not_set(current, threads, expected):
+    assert weka_engine.java_tool_options(current, "1024m", threads) == expected
+
+
 def test_pipeline_config_check_fails_before_any_job(monkeypatch, config):
     from pdmeasure.pipeline.config import ConfigError, check_engines
 
