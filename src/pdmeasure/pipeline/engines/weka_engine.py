@@ -120,8 +120,9 @@ def ensure_jvm() -> None:
     # start() passes no other JVM flags than -Xmx). It is set for this start only: the
     # processes this one starts later (a `java` command, a Snakemake run) size their own JVMs.
     user_options = os.environ.get("JAVA_TOOL_OPTIONS")
+    threads = _JVM["threads"]
     os.environ["JAVA_TOOL_OPTIONS"] = java_tool_options(
-        user_options or "", max_heap, _JVM["threads"]
+        user_options or "", max_heap, int(threads) if threads else None
     )
     try:
         # packages=False: no Weka packages loaded (runs do not depend on ~/wekafiles contents).
