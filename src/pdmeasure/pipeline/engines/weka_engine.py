@@ -140,9 +140,9 @@ def java_tool_options(current: str, max_heap: str, threads: int | None) -> str:
 
     - ``-Xms`` equal to the maximum heap: the JVM starts with the whole heap instead of 1/64
       of the machine's memory, so it neither grows the heap step by step nor runs a full
-      collection at each step. On krkopt's Weka fits this took 10 % of the CPU (RandomForest,
-      Bagging, DecisionTable; ``docs/scale-out.md``). Only the pages the job allocates are
-      touched, so a small job's memory stays small.
+      collection at each step. The Weka fits of the papers' run take about 10 % less CPU
+      with it, most of it on krkopt's and nursery's large fits (``docs/scale-out.md``). Only
+      the pages the job allocates are touched, so a small job's memory stays small.
     - ``-XX:ActiveProcessorCount`` equal to the job's ``threads``: the JVM sizes its
       garbage-collector and JIT-compiler thread pools from the processors it sees; it then
       sees the job's cores, not the machine's.
@@ -158,7 +158,7 @@ def java_tool_options(current: str, max_heap: str, threads: int | None) -> str:
     if not any(flag.startswith(("-Xms", "-XX:InitialHeapSize")) for flag in flags):
         flags.append(f"-Xms{max_heap}")
     if threads and not any("ActiveProcessorCount" in flag for flag in flags):
-        flags.append(f"-XX:ActiveProcessorCount={int(threads)}")
+        flags.append(f"-XX:ActiveProcessorCount={threads}")
     return " ".join(flags)
 
 
