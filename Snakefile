@@ -56,6 +56,11 @@ localrules:
     paper_render,
 
 
+# A local run selects jobs when a job ends, not every second (common.smk).
+onstart:
+    lift_default_rate_limit()
+
+
 rule all:
     default_target: True
     input:

@@ -201,12 +201,13 @@ def snakemake_runner() -> Callable[..., subprocess.CompletedProcess]:
 def small_pipeline(tmp_path_factory, uci_mirror) -> Path:
     """Run ``rule all`` once on the small config; return the results folder.
 
-    The working directory (``results.parent``) also holds ``config.yaml`` and ``logs/``.
-    Fails with Snakemake's output if the run fails.
+    The working directory (``results.parent``) also holds ``config.yaml`` and ``logs/``, and
+    ``.snakemake/log/`` the run's log with Snakemake's debug lines (``--verbose``: its
+    scheduler's passes). Fails with Snakemake's output if the run fails.
     """
     workdir = tmp_path_factory.mktemp("small_pipeline")
     write_config(workdir, small_config(uci_mirror))
-    done = run_snakemake(workdir, "--cores", "2")
+    done = run_snakemake(workdir, "--cores", "2", "--verbose")
     if done.returncode != 0:
         pytest.fail(
             f"the small pipeline failed (exit {done.returncode}):\n{done.stdout[-4000:]}\n"
