@@ -56,9 +56,9 @@ localrules:
     paper_render,
 
 
-# A local run selects jobs when a job ends, not every second (common.smk).
+# A local run selects jobs when a job ends, not every second (pdmeasure.pipeline.scheduling).
 onstart:
-    lift_default_rate_limit()
+    lift_default_rate_limit(workflow)
 
 
 rule all:

@@ -126,8 +126,8 @@ def test_second_run_does_nothing(small_pipeline, snakemake_runner):
 def test_the_scheduler_selects_jobs_when_jobs_end(small_pipeline):
     """A local run's scheduler makes one pass per job that ends, not one more every second
     for each job that has ended (Snakemake's default rate limit, lifted by the Snakefile's
-    onstart hook: common.smk, lift_default_rate_limit). Without the hook this run made 39
-    passes for its 15 jobs."""
+    onstart hook: pdmeasure.pipeline.scheduling.lift_default_rate_limit). Without the hook
+    this run made 39 passes for its 15 jobs."""
     first = sorted((small_pipeline.parent / ".snakemake" / "log").glob("*.snakemake.log"))[0]
     text = first.read_text(encoding="utf-8")
     jobs = int(re.search(r"(\d+) of \1 steps \(100%\) done", text).group(1))

@@ -15,6 +15,7 @@ import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.pipeline import plan as cvplan
 from pdmeasure.paper.facts import PD_DATASET_TABLES
 from pdmeasure.pipeline.data.mirror import load_manifest
+from pdmeasure.pipeline.scheduling import lift_default_rate_limit
 from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS
 from pdmeasure.tables.stats import comparison_keys, file_stem
 
@@ -373,31 +374,3 @@ def reproduction_params():
         },
     }
 
-
-#: Snakemake's default --max-jobs-per-timespan (100/1s), as (jobs, seconds).
-DEFAULT_RATE_LIMIT = (100, 1)
-
-
-def lift_default_rate_limit():
-    """Let a local run's scheduler select jobs only when a job ends (onstart hook).
-
-    With a job rate limit, Snakemake's scheduler arms a timer of the limit's timespan after each
-    pass that found jobs to run, and the timer starts another pass. A job that ends starts a
-    pass too, which arms a timer of its own, so while jobs wait for cores every finished job
-    adds one more pass per second, and every pass reads the size of each ready job's input
-    files. On 2 cores the papers' DAG planned for 16 cores made 15,574 passes in 396 s (a
-    profile of the Snakemake process: 100 of its 396 s), and a toy DAG of 400 jobs with 20
-    inputs each spent 50 CPU-s in Snakemake against 23 without the limit. Every value of
-    --max-jobs-per-timespan is a limit, and a long timespan keeps Snakemake waiting that long
-    at exit for its last timer, so the limit is lifted here. A local run starts at most
-    --cores jobs at once and needs no rate limit; a cluster run keeps its limit, which spaces
-    its submissions, and so does a local run given a limit other than the default.
-    """
-    scheduler = getattr(workflow, "scheduler", None)
-    limiter = getattr(scheduler, "job_rate_limiter", None)
-    if (
-        workflow.local_exec
-        and limiter is not None
-        and (limiter.max_jobs, limiter.timespan) == DEFAULT_RATE_LIMIT
-    ):
-        scheduler.job_rate_limiter = None
