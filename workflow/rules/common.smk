@@ -373,4 +373,3 @@ def reproduction_params():
             for name, block in RUN["datasets"].items()
         },
     }
-
