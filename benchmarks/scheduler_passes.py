@@ -18,12 +18,14 @@ Not part of ``make bench``: about a minute per size on 2 cores.
 from __future__ import annotations
 
 import argparse
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cores import children_cpu  # noqa: E402 (the sibling script of this folder)
 
 #: The toy workflow; ``lift`` in its config adds the hook the project's Snakefile has.
 SNAKEFILE = """\
@@ -45,12 +47,6 @@ if config["lift"]:
     onstart:
         lift_default_rate_limit(workflow)
 """
-
-
-def children_cpu() -> float:
-    """User + system CPU seconds of this process's finished children so far."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def run(jobs: int, inputs: int, cores: int, lift: bool) -> dict:

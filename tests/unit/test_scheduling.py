@@ -1,8 +1,9 @@
 """The Snakefile's onstart hook on Snakemake's own rate limiter: lifted for a local run with
 Snakemake's default limit, kept on a cluster and for a limit the user chose.
 
-The limiter is Snakemake's own class, so a Snakemake that renames what the hook reads fails
-here; tests/workflow/test_pipeline_e2e.py checks the hook's effect on a real run.
+The limiter is Snakemake's own class, so a Snakemake that renames the limiter's ``max_jobs`` or
+``timespan`` fails here; the scheduler is a stand-in, so
+tests/workflow/test_pipeline_e2e.py checks the hook's effect on a real run.
 """
 
 from __future__ import annotations
