@@ -128,12 +128,18 @@ def run_once(workdir: Path, cores: int, extra: list[str]) -> dict:
 
 
 def _per_rule(cpu: dict, rule: dict) -> list[tuple[str, int, float, float]]:
-    """(rule, jobs, CPU of its lightest job, CPU of all its jobs), heaviest rule first."""
+    """(rule, jobs, CPU of its lightest job, CPU of all its jobs), heaviest rule first; the
+    rules of the CV plan's batches (one per batch) count as one, cross_validate_batch."""
     by_rule: dict[str, list[float]] = {}
     for job, seconds in cpu.items():
-        by_rule.setdefault(rule[job], []).append(seconds)
+        by_rule.setdefault(rule_family(rule[job]), []).append(seconds)
     rows = [(name, len(v), min(v), sum(v)) for name, v in by_rule.items()]
     return sorted(rows, key=lambda row: -row[3])
+
+
+def rule_family(rule: str) -> str:
+    """The rule's name, or cross_validate_batch for a batch's rule (one per batch)."""
+    return "cross_validate_batch" if rule.startswith("cross_validate_batch_") else rule
 
 
 def report(result: dict) -> None:
@@ -144,10 +150,10 @@ def report(result: dict) -> None:
         f"Snakemake's own CPU {result['snakemake_cpu']:.1f} s, critical path {path:.1f} s"
     )
     for job, rule, seconds in result["chain"]:
-        print(f"    path {seconds:7.1f} s  {rule:20s} {job}")
+        print(f"    path {seconds:7.1f} s  {rule_family(rule):20s} {job}")
     print("  ten longest jobs (CPU s):")
     for seconds, rule, job in result["longest"]:
-        print(f"    {seconds:7.1f}  {rule:20s} {job}")
+        print(f"    {seconds:7.1f}  {rule_family(rule):20s} {job}")
     print(f"  {'rule':20s} {'jobs':>5} {'lightest job (CPU s)':>21} {'all jobs (CPU s)':>17}")
     for name, count, lightest, total in result["rules"]:
         print(f"  {name:20s} {count:>5} {lightest:>21.2f} {total:>17.1f}")

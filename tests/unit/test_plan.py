@@ -204,3 +204,118 @@ def test_known_rows_from_the_fetched_table_the_manifest_or_the_file(tmp_path, uc
     local.write_text("a,b\n1,2\n3,4\n5,6\n", encoding="utf-8")
     assert plan.known_rows({"path": str(local)}, tmp_path / "none.csv", None) == 3
     assert plan.known_rows({"openml_id": 61}, tmp_path / "none.csv", None) is None
+
+
+def _mixed(*specs):
+    """{(engine, dataset, classifier): {"cv": cost}} from (engine, dataset, classifier, cost)."""
+    return {(e, d, c): {"cv": cost} for e, d, c, cost in specs}
+
+
+def test_batches_pack_small_whole_units_of_one_engine_and_dataset():
+    costs = _mixed(
+        ("weka", "a", "A", 1.0),
+        ("weka", "a", "B", 2.0),
+        ("weka", "a", "C", 300.0),
+        ("weka", "b", "A", 1.0),
+        ("sklearn", "a", "A", 1.0),
+        ("sklearn", "a", "B", 1.0),
+    )
+    every = list(costs)
+    # 4 cores: a batch holds at most part_target seconds of fitting; C fills one alone.
+    target = plan.part_target(costs, 4)
+    assert target == pytest.approx(max((306 + 4 * 2.6 + 2 * 1.8) / 8, plan.MIN_PART_SECONDS))
+    batches = plan.choose_batches(costs, 4, every)
+    assert batches == (
+        (("weka", "a", "A"), ("weka", "a", "B")),
+        (("sklearn", "a", "A"), ("sklearn", "a", "B")),
+    )
+    # Never across engines or datasets, and a unit alone is no batch.
+    assert all(len({u[:2] for u in batch}) == 1 and len(batch) > 1 for batch in batches)
+    # On one core everything of an engine and dataset shares a job.
+    one = plan.choose_batches(costs, 1, every)
+    assert (("weka", "a", "A"), ("weka", "a", "B"), ("weka", "a", "C")) in one
+    # Only the eligible units (a split one is not).
+    assert plan.choose_batches(costs, 4, [("weka", "a", "A")]) == ()
+
+
+@given(
+    st.lists(st.floats(0.1, 50.0), min_size=1, max_size=12),
+    st.integers(1, 64),
+)
+def test_batches_hold_each_unit_once_and_stay_under_the_target(costs_list, cores):
+    costs = {("weka", "d", f"c{i}"): {"cv": cost} for i, cost in enumerate(costs_list)}
+    batches = plan.choose_batches(costs, cores, list(costs))
+    members = [unit for batch in batches for unit in batch]
+    assert len(members) == len(set(members))
+    order = list(costs)
+    for batch in batches:
+        assert list(batch) == sorted(batch, key=order.index)  # the run's order
+        if cores > 1:
+            fits = sum(costs[unit]["cv"] for unit in batch)
+            assert fits <= plan.part_target(costs, cores) + 1e-9
+
+
+def test_a_finished_batch_is_kept_and_the_rest_batched_afresh():
+    units = [("weka", "d", name) for name in "ABCD"]
+    key = {unit: f"results/cv/weka/d/{unit[2]}/confusion.csv" for unit in units}
+    recorded = [[key[units[0]], key[units[1]]]]
+    asked = []
+
+    def fresh(free):
+        asked.append(list(free))
+        return (tuple(free),) if len(free) > 1 else ()
+
+    finished = {units[0]: True, units[1]: True, units[2]: False, units[3]: False}
+    settled = plan.settle_batches(fresh, recorded, key, finished, units)
+    assert settled == ((units[0], units[1]), (units[2], units[3]))
+    assert asked == [[units[2], units[3]]]
+    # A finished unit outside any recorded batch stays alone: the job that made it.
+    finished[units[2]] = True
+    settled = plan.settle_batches(fresh, [], key, finished, units)
+    assert settled == ()  # A, B, C finished; D alone is no batch
+    # A recorded batch with a unit no longer in the run, or now split, is not kept.
+    settled = plan.settle_batches(fresh, recorded, key, finished, units[1:])
+    assert all(units[0] not in batch for batch in settled)
+
+
+def test_the_record_keeps_batches_of_units_outside_the_run(tmp_path):
+    a, b, c = (("weka", "d", n) for n in "ABC")
+    key = {a: "ka", b: "kb"}
+    # c is outside this run: its recorded batch (with a) stays in the record, unless a is
+    # batched anew in this run.
+    assert plan.batch_record([], [["ka", "kc"]], key) == [["ka", "kc"]]
+    assert plan.batch_record([(a, b)], [["ka", "kc"]], key) == [["ka", "kb"]]
+    # A recorded batch of this run's units is replaced by this run's batches.
+    assert plan.batch_record([], [["ka", "kb"]], key) == []
+    path = tmp_path / "plan.json"
+    plan.save_plan(path, {"ka": [], "kb": []}, cores=2, batches=[["ka", "kb"]])
+    assert plan.load_batches(path) == [["ka", "kb"]]
+    assert plan.load_plan(path) == {"ka": [], "kb": []}
+    assert plan.load_batches(tmp_path / "missing.json") == []
+
+
+def test_measured_costs_read_the_lines_of_a_batch_that_name_the_unit(tmp_path):
+    base = tmp_path / "cv" / "sklearn" / "d"
+    _log(
+        base / "batches" / "1.log",
+        plan.fit_log_line("cv", 3.0, 10, 10, "A"),
+        plan.fit_log_line("cv", 5.0, 10, 10, "B"),
+        plan.fit_log_line("cv5x2", 2.0, 10, 10, "B"),
+    )
+    costs = plan.measured_costs(tmp_path, [("sklearn", "d", "A"), ("sklearn", "d", "B")])
+    assert costs == {
+        ("sklearn", "d", "A"): {"cv": pytest.approx(3.0)},
+        ("sklearn", "d", "B"): {"cv": pytest.approx(5.0), "cv5x2": pytest.approx(2.0)},
+    }
+    # A unit's own log does not read a batch's lines, nor a batch's a unit's.
+    _log(base / "A.log", plan.fit_log_line("cv", 9.0, 10, 10, "A"), age=-10)
+    assert plan.measured_costs(tmp_path, [("sklearn", "d", "A")])[("sklearn", "d", "A")] == {
+        "cv": pytest.approx(3.0)
+    }
+
+
+def test_a_batch_costs_its_fits_and_one_start():
+    a, b = ("weka", "d", "A"), ("weka", "d", "B")
+    costs = {a: {"cv": 2.0, "cv5x2": 1.0}, b: {"cv": 4.0}}
+    cvplan = plan.CVPlan(costs, {a: (), b: ()}, ((a, b),))
+    assert cvplan.batch_cost((a, b)) == pytest.approx(7.0 + plan.START_SECONDS["weka"])

@@ -17,13 +17,22 @@ TARGET_RULES = {"all"}
 
 
 def _rules() -> dict[str, str]:
-    """Rule name -> its block's text, over the Snakefile and every rule file."""
+    """Rule name -> its block's text, over the Snakefile and every rule file.
+
+    A rule defined in a loop (``rule:`` with a ``name:`` directive, one rule per batch of the
+    CV plan) counts under the name of its script, which each of its names starts with
+    (test_procedural_rule_names_start_with_their_script)."""
     rules = {}
     for path in RULE_FILES:
         text = path.read_text(encoding="utf-8")
-        starts = [(m.start(), m.group(1)) for m in re.finditer(r"(?m)^\s*rule (\w+):", text)]
+        starts = [
+            (m.start(), m.group(1) or "") for m in re.finditer(r"(?m)^\s*rule(?: (\w+))?:", text)
+        ]
         for (start, name), (end, _) in zip(starts, [*starts[1:], (len(text), "")]):
-            rules[name] = text[start:end]
+            block = text[start:end]
+            if not name:
+                name = re.search(r'script:\s*\n\s*"\.\./scripts/(\w+)\.py"', block).group(1)
+            rules[name] = block
     return rules
 
 
@@ -42,6 +51,13 @@ def test_each_rule_runs_the_script_of_its_name_logs_and_benchmarks(rule):
     assert re.search(r"\n\s*log:\s*\n", block), f"rule {rule} has no log:"
     # One benchmark file per job log: benchmarks/pipeline_figures.py sums both.
     assert re.search(r"\n\s*benchmark:\s*\n", block), f"rule {rule} has no benchmark:"
+
+
+def test_procedural_rule_names_start_with_their_script():
+    block = RULES["cross_validate_batch"]
+    assert re.search(r"\n\s*name:\s*\n\s*cv_batch_name\(batch\)", block)
+    plan = (REPO_ROOT / "workflow" / "rules" / "plan.smk").read_text(encoding="utf-8")
+    assert 'return f"cross_validate_batch_{engine}_{dataset}_' in plan
 
 
 def test_every_script_belongs_to_a_rule():

@@ -175,17 +175,28 @@ def cv_threads():
     return RUN["resources"]["cv_threads"]
 
 
-def cv_mem_mb(wildcards, attempt):
-    """Memory (MB) of a model-fitting job of {engine}: `resources.cv_mem_mb` (the Weka
+def engine_mem_mb(engine, attempt):
+    """Memory (MB) of a model-fitting job of `engine`: `resources.cv_mem_mb` (the Weka
     engine gives the JVM all but 512 MB of it as heap)."""
-    base = RUN["resources"]["cv_mem_mb"].get(wildcards.engine, 1024)
+    base = RUN["resources"]["cv_mem_mb"].get(engine, 1024)
     return math.ceil(base * RUN["resources"]["scale"] * attempt)
 
 
-def fit_resources():
+def cv_mem_mb(wildcards, attempt):
+    """Memory (MB) of a model-fitting job of {engine} (engine_mem_mb)."""
+    return engine_mem_mb(wildcards.engine, attempt)
+
+
+def fit_resources(engine=None):
     """Resources of a model-fitting job (rule cross_validate_part, and cross_validate when it
-    fits): 30 minutes, scaled(), and the memory of its engine, cv_mem_mb()."""
-    return {**scaled(runtime=30), "mem_mb": cv_mem_mb}
+    fits): 30 minutes, scaled(), and the memory of its engine: {engine}'s (cv_mem_mb), or
+    that of `engine` for a rule without wildcards (a batch's)."""
+    if engine is None:
+        return {**scaled(runtime=30), "mem_mb": cv_mem_mb}
+    return {
+        **scaled(runtime=30),
+        "mem_mb": lambda wildcards, attempt: engine_mem_mb(engine, attempt),
+    }
 
 
 def results_path(*parts):

@@ -36,10 +36,11 @@ def engine_report(path, caption, category, dataset="{dataset}", **labels):
     )
 
 
-def cv_outputs():
+def cv_outputs(engine="{engine}", dataset="{dataset}", classifier="{classifier}"):
     """The outputs of rule cross_validate for {engine}/{dataset}/{classifier}, whether it fits
     them or assembles them from part jobs: the predictions and matrices of its k-fold CV, and
-    with `stats.cv5x2` the predictions of its 5 x 2-fold CV.
+    with `stats.cv5x2` the predictions of its 5 x 2-fold CV. Given names instead of the
+    wildcards, the files of that one classifier (a batch's, cv_batch_outputs).
 
     The per-sample predictions stay out of the report: one row per sample and fold of every
     job (tens of MB over a full run, base64-inflated in a self-contained HTML report),
@@ -48,20 +49,33 @@ def cv_outputs():
     """
     outputs = {
         "predictions": results_path(
-            "cv/{engine}/{dataset}/{classifier}/predictions.csv"
+            "cv", engine, dataset, classifier, "predictions.csv"
         ),
-        "confusion": engine_report(
-            "cv/{engine}/{dataset}/{classifier}/confusion.csv",
+        "confusion": reported(
+            results_path("cv", engine, dataset, classifier, "confusion.csv"),
             "cv_confusion",
             "Cross-validation",
-            classifier="{classifier}",
+            engine,
+            dataset=dataset,
+            classifier=classifier,
         ),
     }
     if RUN["stats"]["cv5x2"]:
         outputs["cv5x2"] = results_path(
-            "stats/cv5x2/{engine}/{dataset}/{classifier}/predictions.csv.gz"
+            "stats", "cv5x2", engine, dataset, classifier, "predictions.csv.gz"
         )
     return outputs
+
+
+def cv_batch_outputs(batch):
+    """The outputs of a cross_validate_batch rule: cv_outputs() of its i-th classifier, each
+    named with the suffix _<i> (predictions_0, confusion_0, cv5x2_0, predictions_1, ...).
+    """
+    return {
+        f"{name}_{index}": path
+        for index, unit in enumerate(batch)
+        for name, path in cv_outputs(*unit).items()
+    }
 
 
 def analyse_outputs():

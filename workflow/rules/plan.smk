@@ -87,28 +87,43 @@ def _cv_plan():
         else {unit: {s: 0.0 for s in cv_schemes()} for unit in units}
     )
     folds = scheme_fold_counts()
-    fresh = cvplan.choose_parts(costs, folds, RUN["cv"]["per_fold"], plan_cores())
+    per_fold = RUN["cv"]["per_fold"]
+    fresh = cvplan.choose_parts(costs, folds, per_fold, plan_cores())
     key = {unit: results_path("cv", *unit, "confusion.csv") for unit in units}
     recorded = cvplan.load_plan(CV_PLAN_FILE)
+    recorded_batches = cvplan.load_batches(CV_PLAN_FILE)
     if PLANNING:
         finished = {
             unit: all(Path(path).exists() for path in cv_unit_outputs(unit))
             for unit in units
         }
-        parts = cvplan.settle_parts(
-            fresh, recorded, key, finished, {unit: folds for unit in units}
-        )
+    else:
+        finished = {unit: True for unit in units}
+    parts = cvplan.settle_parts(
+        fresh, recorded, key, finished, {unit: folds for unit in units}
+    )
+
+    def fresh_batches(free):
+        if not PLANNING or per_fold != "auto":
+            return ()
+        return cvplan.choose_batches(costs, plan_cores(), free)
+
+    whole = [unit for unit in units if not parts[unit]]
+    batches = cvplan.settle_batches(
+        fresh_batches, recorded_batches, key, finished, whole
+    )
+    if PLANNING:
         record = {
             **recorded,
             **{key[unit]: [p.name for p in parts[unit]] for unit in units},
         }
-        cvplan.save_plan(CV_PLAN_FILE, record, plan_cores())
-    else:
-        everything = {unit: True for unit in units}
-        parts = cvplan.settle_parts(
-            fresh, recorded, key, everything, {unit: folds for unit in units}
+        cvplan.save_plan(
+            CV_PLAN_FILE,
+            record,
+            plan_cores(),
+            cvplan.batch_record(batches, recorded_batches, key),
         )
-    return cvplan.CVPlan(costs, parts)
+    return cvplan.CVPlan(costs, parts, batches)
 
 
 def cv_unit_outputs(unit):
@@ -143,6 +158,46 @@ def cv_part_files(wildcards):
 def cv_split(wildcards):
     """Whether {engine}/{dataset}/{classifier} runs as parts."""
     return bool(CV_PLAN.parts.get(_unit(wildcards)))
+
+
+def cv_batch_name(batch):
+    """Rule name of a batch: cross_validate_batch_<engine>_<dataset>_<k>, its k-th of that
+    engine and dataset (engine names have no underscore, so the names are unique)."""
+    engine, dataset = batch[0][:2]
+    same = [b for b in CV_PLAN.batches if b[0][:2] == (engine, dataset)]
+    return f"cross_validate_batch_{engine}_{dataset}_{same.index(batch) + 1}"
+
+
+def cv_batch_log(batch, folder):
+    """The batch's file under `folder` ("logs" or the benchmarks folder):
+    cv/<engine>/<dataset>/batches/<k>.log (or .tsv)."""
+    k = cv_batch_name(batch).rsplit("_", 1)[1]
+    suffix = ".log" if folder == "logs" else ".tsv"
+    return str(Path(folder, "cv", *batch[0][:2], "batches", k + suffix))
+
+
+def cv_batch_params(batch):
+    """Params of a batch's job: its engine and dataset, the dataset's DatasetSpec as a dict,
+    each classifier's parameters in the batch's order, the cv block and the 5 x 2-fold CV.
+    """
+    engine, dataset = batch[0][:2]
+    spec = pdconfig.dataset_spec(RUN, dataset, engine)
+    return {
+        "engine": engine,
+        "dataset_name": dataset,
+        "dataset": dataclasses.asdict(spec),
+        "classifiers": {
+            unit[2]: pdconfig.classifier_params(RUN, engine, unit[2]) for unit in batch
+        },
+        "cv": cv_params(),
+        "cv5x2": cv5x2_params(),
+    }
+
+
+def cv_batch_group():
+    """The job group of the batches: that of rule cross_validate (--groups, e.g. the Slurm
+    profile's), so that a batch joins its engine and dataset's group job."""
+    return workflow.group_settings.overwrite_groups.get("cross_validate")
 
 
 def _fit_priority(seconds):

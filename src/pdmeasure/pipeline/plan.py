@@ -27,7 +27,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,7 +69,9 @@ DEFAULT_START_SECONDS = 2.6
 MIN_PART_SECONDS = 10.0
 
 #: How a job's log records its fitting time (:func:`fit_log_line`, :func:`measured_costs`).
-_FIT_LINE = re.compile(r"fit CPU time (\w+) ([0-9.]+) s for (\d+) of (\d+) folds")
+_FIT_LINE = re.compile(
+    r"fit CPU time (\w+) ([0-9.]+) s for (\d+) of (\d+) folds(?: of classifier (\w+))?"
+)
 
 
 def scheme_folds(scheme: str, cv: Mapping[str, Any]) -> tuple[int, int]:
@@ -169,18 +171,22 @@ def estimate_cost(classifier_class: str, rows: int | None, classes: int) -> floa
     return factor * (1000 if rows is None else rows) * classes
 
 
-def fit_log_line(scheme: str, seconds: float, done: int, total: int) -> str:
+def fit_log_line(
+    scheme: str, seconds: float, done: int, total: int, classifier: str | None = None
+) -> str:
     """The log line that records the fitting CPU time of ``done`` of a scheme's ``total``
-    folds (read back by :func:`measured_costs`)."""
-    return f"fit CPU time {scheme} {seconds:.3f} s for {done} of {total} folds"
+    folds (read back by :func:`measured_costs`); a batch's job names the ``classifier``."""
+    line = f"fit CPU time {scheme} {seconds:.3f} s for {done} of {total} folds"
+    return line if classifier is None else f"{line} of classifier {classifier}"
 
 
 def measured_costs(logs: Path, units: Iterable[Unit]) -> dict[Unit, dict[str, float]]:
     """The fitting CPU seconds of each unit's schemes, as their last runs logged them.
 
-    Reads ``logs/cv/<engine>/<dataset>/<classifier>.log`` (a unit's job) and the logs of its
-    parts (``.../<classifier>/parts/*.log``); a scheme fitted in parts costs the sum of its
-    parts' times scaled to all its folds. Where both kinds of log record a scheme, the newest
+    Reads ``logs/cv/<engine>/<dataset>/<classifier>.log`` (a unit's job), the logs of its
+    parts (``.../<classifier>/parts/*.log``) and the lines that name it in the logs of the
+    batches (``.../batches/*.log``); a scheme fitted in parts costs the sum of its parts'
+    times scaled to all its folds. Where several kinds of log record a scheme, the newest
     wins. Units or schemes with no record are left out.
     """
     costs: dict[Unit, dict[str, float]] = {}
@@ -188,10 +194,15 @@ def measured_costs(logs: Path, units: Iterable[Unit]) -> dict[Unit, dict[str, fl
         base = logs / "cv" / unit[0] / unit[1]
         whole = _fit_records([base / f"{unit[2]}.log"])
         parts = _fit_records(sorted((base / unit[2] / "parts").glob("*.log")))
+        batched = _fit_records(sorted((base / "batches").glob("*.log")), unit[2])
         found = {}
         for scheme in SCHEMES:
             newest = max(
-                (r for r in (whole.get(scheme), parts.get(scheme)) if r is not None),
+                (
+                    r
+                    for r in (whole.get(scheme), parts.get(scheme), batched.get(scheme))
+                    if r is not None
+                ),
                 default=None,
                 key=lambda record: record[0],
             )
@@ -202,9 +213,12 @@ def measured_costs(logs: Path, units: Iterable[Unit]) -> dict[Unit, dict[str, fl
     return costs
 
 
-def _fit_records(paths: Iterable[Path]) -> dict[str, tuple[float, float]]:
+def _fit_records(
+    paths: Iterable[Path], classifier: str | None = None
+) -> dict[str, tuple[float, float]]:
     """Scheme -> (newest mtime, CPU seconds scaled to all folds) over the logs ``paths``,
-    their fitting lines summed."""
+    their fitting lines summed: those that name no classifier, or with ``classifier`` (a
+    batch's log) those that name it."""
     sums: dict[str, list[float]] = {}  # scheme -> [mtime, seconds, done, total]
     for path in paths:
         try:
@@ -212,7 +226,9 @@ def _fit_records(paths: Iterable[Path]) -> dict[str, tuple[float, float]]:
             mtime = path.stat().st_mtime
         except OSError:
             continue
-        for scheme, seconds, done, total in _FIT_LINE.findall(text):
+        for scheme, seconds, done, total, named in _FIT_LINE.findall(text):
+            if named != (classifier or ""):
+                continue
             entry = sums.setdefault(scheme, [0.0, 0.0, 0, int(total)])
             entry[0] = max(entry[0], mtime)
             entry[1] += float(seconds)
@@ -234,13 +250,22 @@ class CVPlan:
         Unit -> scheme -> estimated fitting CPU seconds.
     parts : mapping
         Unit -> its parts, in order; empty: the unit runs as one job.
+    batches : tuple of tuple of Unit
+        Units of one engine and dataset fitted one after the other in one job
+        (:func:`choose_batches`); a unit in no batch runs in a job of its own.
     start : mapping
         Engine -> CPU seconds a job spends besides fitting (:data:`START_SECONDS`).
     """
 
     costs: Mapping[Unit, Mapping[str, float]]
     parts: Mapping[Unit, tuple[Part, ...]]
+    batches: tuple[tuple[Unit, ...], ...] = ()
     start: Mapping[str, float] = field(default_factory=lambda: dict(START_SECONDS))
+
+    def batch_cost(self, batch: Sequence[Unit]) -> float:
+        """Estimated CPU seconds of a batch's job: every scheme of every unit, and one start."""
+        fits = sum(sum(self.costs[unit].values()) for unit in batch)
+        return fits + self.start.get(batch[0][0], DEFAULT_START_SECONDS)
 
     def part_cost(self, unit: Unit, part: Part, folds: int) -> float:
         """Estimated CPU seconds of a part job: its share of the scheme's cost and a start."""
@@ -309,7 +334,7 @@ def choose_parts(
         for unit, schemes in costs.items()
     }
     share = sum(whole.values()) / cores
-    target = max(share / 2, MIN_PART_SECONDS)
+    target = part_target(costs, cores, start)
     plan: dict[Unit, tuple[Part, ...]] = {}
     for unit, schemes in costs.items():
         if whole[unit] <= share or sum(schemes.values()) < 2 * MIN_PART_SECONDS:
@@ -322,6 +347,132 @@ def choose_parts(
             for part in split_positions(scheme, folds[scheme], math.ceil(schemes[scheme] / target))
         )
     return plan
+
+
+def part_target(
+    costs: Mapping[Unit, Mapping[str, float]],
+    cores: int,
+    start: Mapping[str, float] | None = None,
+) -> float:
+    """CPU seconds of the parts ``auto`` cuts, and the most a batch may hold: half of a core's
+    fair share of the run's fitting work (one start per unit included), at least
+    :data:`MIN_PART_SECONDS`."""
+    start = dict(START_SECONDS if start is None else start)
+    work = sum(
+        sum(schemes.values()) + start.get(unit[0], DEFAULT_START_SECONDS)
+        for unit, schemes in costs.items()
+    )
+    return max(work / cores / 2, MIN_PART_SECONDS)
+
+
+def choose_batches(
+    costs: Mapping[Unit, Mapping[str, float]],
+    cores: int | None,
+    eligible: Iterable[Unit],
+    start: Mapping[str, float] | None = None,
+) -> tuple[tuple[Unit, ...], ...]:
+    """The ``eligible`` units (whole ones) packed into batches: units of one engine and
+    dataset fitted one after the other in one job, so that they share one process start (and
+    one JVM, warmed up once, for Weka).
+
+    Parameters
+    ----------
+    costs : mapping
+        Unit -> scheme -> fitting CPU seconds, of every unit of the run (they set the size
+        of a batch, :func:`part_target`).
+    cores : int or None
+        Jobs that run at once; on one core (or unknown) every eligible unit of an engine and
+        dataset goes into one batch, since nothing runs beside it anyway.
+    eligible : iterable of Unit
+        The units that may share a job, in the run's order: those that run whole.
+    start : mapping, optional
+        Engine -> CPU seconds of a job besides fitting (default :data:`START_SECONDS`).
+
+    Returns
+    -------
+    tuple of tuple of Unit
+        Batches of two or more units, each in the run's order, in the order of their first
+        unit; a unit in none runs in a job of its own.
+
+    Notes
+    -----
+    The units of each engine and dataset are packed first-fit, largest first, into batches
+    of at most :func:`part_target` seconds of fitting: a batch then holds up the run no more
+    than a part does. A unit that fills a batch alone keeps a job of its own.
+    """
+    eligible = list(eligible)
+    capacity = math.inf if not cores or cores < 2 else part_target(costs, cores, start)
+    order = {unit: position for position, unit in enumerate(eligible)}
+    groups: dict[tuple[str, str], list[Unit]] = {}
+    for unit in eligible:
+        groups.setdefault(unit[:2], []).append(unit)
+    batches = []
+    for units in groups.values():
+        bins: list[tuple[float, list[Unit]]] = []
+        for unit in sorted(units, key=lambda u: (-sum(costs[u].values()), order[u])):
+            cost = sum(costs[unit].values())
+            for index, (filled, members) in enumerate(bins):
+                if filled + cost <= capacity:
+                    bins[index] = (filled + cost, [*members, unit])
+                    break
+            else:
+                bins.append((cost, [unit]))
+        batches += [
+            tuple(sorted(members, key=order.__getitem__)) for _, members in bins if len(members) > 1
+        ]
+    return tuple(sorted(batches, key=lambda batch: order[batch[0]]))
+
+
+def settle_batches(
+    fresh: Callable[[Iterable[Unit]], tuple[tuple[Unit, ...], ...]],
+    recorded: Sequence[Sequence[str]],
+    key: Mapping[Unit, str],
+    finished: Mapping[Unit, bool],
+    whole: Iterable[Unit],
+) -> tuple[tuple[Unit, ...], ...]:
+    """The batches to use: a recorded batch with a finished unit is kept as it was, so that
+    running again with other cores reruns nothing; the other whole units that are not
+    finished are batched afresh (``fresh``, given the units it may batch).
+
+    A finished unit in no kept batch stays in a job of its own (the job it was made by).
+    """
+    units = {key[unit]: unit for unit in key}
+    whole = list(whole)
+    allowed = set(whole)
+    kept: list[tuple[Unit, ...]] = []
+    for names in recorded:
+        found = [units.get(name) for name in names]
+        members = tuple(unit for unit in found if unit is not None)
+        if (
+            len(members) == len(found) > 1
+            and all(unit in allowed for unit in members)
+            and any(finished.get(unit) for unit in members)
+        ):
+            kept.append(members)
+    taken = {unit for batch in kept for unit in batch}
+    free = [unit for unit in whole if unit not in taken and not finished.get(unit)]
+    position = {unit: index for index, unit in enumerate(whole)}
+    return tuple(sorted([*kept, *fresh(free)], key=lambda batch: position[batch[0]]))
+
+
+def batch_record(
+    batches: Sequence[Sequence[Unit]],
+    recorded: Sequence[Sequence[str]],
+    key: Mapping[Unit, str],
+) -> list[list[str]]:
+    """The batches to record: this run's, and the recorded ones that hold a unit outside
+    this run (a run of fewer datasets or classifiers, a dry run of another config), unless
+    this run's batches take one of their units. So the record still tells how those units'
+    files were made when a later run selects them again."""
+    mine = [[key[unit] for unit in batch] for batch in batches]
+    current = set(key.values())
+    taken = {name for batch in mine for name in batch}
+    kept = [
+        list(names)
+        for names in recorded
+        if not set(names) <= current and not set(names) & taken
+    ]
+    return mine + kept
 
 
 def plan_record(plan: CVPlan, key: Mapping[Unit, str]) -> dict[str, list[str]]:
@@ -346,10 +497,34 @@ def load_plan(path: Path) -> dict[str, list[str]]:
     }
 
 
-def save_plan(path: Path, units: Mapping[str, Sequence[str]], cores: int | None) -> None:
-    """Record the parts of every unit by key, atomically (a temporary file renamed)."""
+def load_batches(path: Path) -> list[list[str]]:
+    """The recorded batches, each a list of unit keys (:func:`save_plan`); empty when there
+    is no readable record or it has none."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    batches = record.get("batches") if isinstance(record, dict) else None
+    if not isinstance(batches, list):
+        return []
+    return [[str(name) for name in batch] for batch in batches if isinstance(batch, list)]
+
+
+def save_plan(
+    path: Path,
+    units: Mapping[str, Sequence[str]],
+    cores: int | None,
+    batches: Sequence[Sequence[str]] = (),
+) -> None:
+    """Record the parts of every unit by key, and the batches as lists of keys, atomically
+    (a temporary file renamed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"cores": cores, "units": dict(sorted(units.items()))}, indent=1)
+    record = {
+        "cores": cores,
+        "units": dict(sorted(units.items())),
+        "batches": [list(batch) for batch in batches],
+    }
+    text = json.dumps(record, indent=1)
     temp = path.with_name(f".{path.name}.{os.getpid()}")
     temp.write_text(text + "\n", encoding="utf-8")
     os.replace(temp, path)

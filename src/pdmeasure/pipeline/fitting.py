@@ -1,0 +1,116 @@
+"""One unit's model fitting (engine x dataset x classifier), as the jobs of rules
+cross_validate and cross_validate_batch run it: its k-fold CV and, when asked, its 5 x 2-fold
+CV, each fitted here or assembled from the unit's part files (rule cross_validate_part).
+
+A job fits one unit (cross_validate) or several units of one engine and dataset one after
+the other (cross_validate_batch, :func:`pdmeasure.pipeline.plan.choose_batches`); both write
+the same files, byte for byte.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from pdmeasure.pipeline.cv5x2 import cross_validate_5x2
+from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, Engine
+from pdmeasure.pipeline.plan import Part, fit_log_line
+from pdmeasure.pipeline.run import process_cpu_seconds
+from pdmeasure.tables.confusion import cv_tables
+from pdmeasure.tables.folds import read_predictions
+from pdmeasure.tables.io import write_csv
+
+
+@dataclass(frozen=True)
+class UnitFiles:
+    """Where a unit's job writes its files: ``cv5x2`` is None when the run has no 5 x 2-fold
+    CV (``stats.cv5x2: false``)."""
+
+    predictions: str
+    confusion: str
+    cv5x2: str | None = None
+
+
+def assembled(paths: Sequence[str], scheme: str) -> pd.DataFrame:
+    """The predictions of ``scheme``'s part files among ``paths``, concatenated in fold order."""
+    own = [path for path in paths if Part.parse(path).scheme == scheme]
+    return pd.concat([read_predictions(path) for path in own], ignore_index=True)
+
+
+def fit_unit(
+    engine: Engine,
+    data: pd.DataFrame | None,
+    spec: DatasetSpec,
+    keys: Mapping[str, str],
+    params: Mapping[str, Any],
+    cv: CVSpec,
+    cv5x2_seed: int | None,
+    parts: Sequence[str],
+    files: UnitFiles,
+    log: logging.Logger,
+    *,
+    batched: bool = False,
+) -> None:
+    """Fit (or assemble) one unit's cross-validations and write its files.
+
+    Parameters
+    ----------
+    engine : Engine
+        The unit's engine, configured for the job (:meth:`Engine.configure`).
+    data : DataFrame or None
+        The dataset's canonical table; None only when every scheme comes from ``parts``.
+    spec : DatasetSpec
+    keys : mapping
+        ``engine``, ``dataset`` and ``classifier`` of the unit.
+    params : mapping
+        The classifier's configured parameters.
+    cv : CVSpec
+        The k-fold CV.
+    cv5x2_seed : int or None
+        Seed of the 5 x 2-fold CV; None when the run has none.
+    parts : sequence of str
+        The unit's part files, in scheme and fold order; empty when it runs whole.
+    files : UnitFiles
+    log : logging.Logger
+        The job's log: the fitting lines (:func:`~pdmeasure.pipeline.plan.fit_log_line`)
+        that the next run's plan reads back, naming the classifier when ``batched``.
+    batched : bool
+        Whether the job fits several units (its log lines then name the classifier).
+    """
+    classifier = keys["classifier"]
+    named = classifier if batched else None
+    split = {Part.parse(path).scheme for path in parts}
+    if "cv" not in split or (cv5x2_seed is not None and "cv5x2" not in split):
+        if data is None:
+            raise ValueError(f"{classifier}: the data are needed to fit a scheme")
+        log.info("%s: %d rows, %s, params %s", dict(keys), len(data), cv, dict(params))
+        engine.prepare(params)
+
+    if "cv" in split:
+        folds = assembled(parts, "cv")
+        predictions, confusion = cv_tables(folds.drop(columns=list(keys)), spec.classes, **keys)
+        log.info("cv: %d predictions from %d parts", len(predictions), len(parts))
+    else:
+        started = process_cpu_seconds()
+        predictions = engine.cross_validate(data, spec, classifier, params, cv)
+        total = cv.folds * cv.repeats
+        log.info(fit_log_line("cv", process_cpu_seconds() - started, total, total, named))
+        predictions, confusion = cv_tables(predictions, spec.classes, **keys)
+    write_csv(predictions, files.predictions)
+    write_csv(confusion, files.confusion)
+    log.info("accuracy %.4f", (predictions["actual"] == predictions["predicted"]).mean())
+
+    if cv5x2_seed is None or files.cv5x2 is None:
+        return
+    if "cv5x2" in split:
+        pred = assembled(parts, "cv5x2")
+    else:
+        started = process_cpu_seconds()
+        pred = cross_validate_5x2(keys["engine"], data, spec, classifier, params, seed=cv5x2_seed)
+        log.info(fit_log_line("cv5x2", process_cpu_seconds() - started, 10, 10, named))
+    write_csv(pred, files.cv5x2)
+    log.info("cv5x2: %d predictions -> %s", len(pred), files.cv5x2)
