@@ -468,9 +468,7 @@ def batch_record(
     current = set(key.values())
     taken = {name for batch in mine for name in batch}
     kept = [
-        list(names)
-        for names in recorded
-        if not set(names) <= current and not set(names) & taken
+        list(names) for names in recorded if not set(names) <= current and not set(names) & taken
     ]
     return mine + kept
 
