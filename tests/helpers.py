@@ -14,6 +14,7 @@ import itertools
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -183,6 +184,24 @@ def run_snakemake(
 
 #: A job of a planned DAG: (rule, frozenset of (wildcard, value)).
 Job = tuple
+
+#: The name of a batch's rule (the CV plan's batches, workflow/rules/plan.smk cv_batch_name):
+#: the engine (no underscore), the dataset, the batch's number within them.
+BATCH_RULE = re.compile(r"cross_validate_batch_([A-Za-z0-9]+)_(\w+)_(\d+)")
+
+
+def rule_family(rule: str) -> str:
+    """``rule``, or ``cross_validate_batch`` for the rule of one batch of the CV plan."""
+    return "cross_validate_batch" if BATCH_RULE.fullmatch(rule) else rule
+
+
+def job_wildcards(job: Job) -> dict[str, str]:
+    """A job's wildcards; for a batch's job (a rule without wildcards) its engine and dataset,
+    read from the rule's name."""
+    match = BATCH_RULE.fullmatch(job[0])
+    if match:
+        return {"engine": match.group(1), "dataset": match.group(2)}
+    return dict(job[1])
 
 
 @dataclass

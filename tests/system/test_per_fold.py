@@ -1,6 +1,7 @@
-"""`cv.per_fold`: one job per fold and repeat gives byte-identical files, for both engines,
-for the k-fold CV and for the 5 x 2-fold CV of the statistics (rule cross_validate_part, then
-cross_validate assembles the parts).
+"""`cv.per_fold`: one job per fold and repeat, and one job for several classifiers (a batch of
+`auto`), give byte-identical files, for both engines, for the k-fold CV and for the 5 x 2-fold
+CV of the statistics (rule cross_validate_part, then cross_validate assembles the parts; the
+rules cross_validate_batch_*).
 
 The Weka engine replays the random draws of ``crossValidateModel`` (randomize, stratify and
 each earlier fold's ``trainCV``) so that a fold computed alone is the fold of the whole run.
@@ -43,7 +44,9 @@ def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
     config["cv"] = {"folds": 4, "seed": 3, "repeats": 2}
     config["stats"] = {**config.get("stats", {}), "cv5x2": True}
     runs = {}
-    for per_fold in (False, True):
+    # false: a job per classifier; true: a part job per fold; auto on 2 cores: each engine's
+    # classifiers of car in one batch's job.
+    for per_fold in (False, True, "auto"):
         workdir = tmp_path / f"per_fold_{per_fold}"
         config["cv"]["per_fold"] = per_fold
         write_config(workdir, config)
@@ -60,6 +63,9 @@ def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
     assert len([p for p in parts if p.name.startswith("cv_")]) == 2 * 4 * 2 * len(engines)
     assert len([p for p in parts if p.name.startswith("cv5x2_")]) == 2 * 5 * 2 * len(engines)
     assert not list((runs[False] / "benchmarks" / "cv").rglob("parts/*.tsv"))
+    batches = sorted(p.relative_to(runs["auto"]) for p in runs["auto"].rglob("batches/*.tsv"))
+    assert [str(p) for p in batches] == [f"benchmarks/cv/{e}/car/batches/1.tsv" for e in engines]
+    assert not list((runs["auto"] / "benchmarks" / "cv").rglob("car/*.tsv"))
     for engine in engines:
         for classifier in config["classifiers"][engine]:
             for part in (
@@ -67,14 +73,19 @@ def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
                 f"cv/{engine}/car/{classifier}/confusion.csv",
                 f"stats/cv5x2/{engine}/car/{classifier}/predictions.csv.gz",
             ):
-                assert filecmp.cmp(runs[False] / part, runs[True] / part, shallow=False), part
+                for other in (True, "auto"):
+                    assert filecmp.cmp(runs[False] / part, runs[other] / part, shallow=False), (
+                        part,
+                        other,
+                    )
             folder = runs[True] / f"cv/{engine}/car/{classifier}/parts"
             assert not folder.exists() or not list(folder.iterdir()), "part files are temporary"
-    assert filecmp.cmp(
-        runs[False] / "confusion_matrices.csv",
-        runs[True] / "confusion_matrices.csv",
-        shallow=False,
-    )
+    for other in (True, "auto"):
+        assert filecmp.cmp(
+            runs[False] / "confusion_matrices.csv",
+            runs[other] / "confusion_matrices.csv",
+            shallow=False,
+        )
 
 
 def test_per_fold_for_listed_datasets_only(tmp_path, uci_mirror):

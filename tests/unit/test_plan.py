@@ -221,9 +221,10 @@ def test_batches_pack_small_whole_units_of_one_engine_and_dataset():
         ("sklearn", "a", "B", 1.0),
     )
     every = list(costs)
-    # 4 cores: a batch holds at most part_target seconds of fitting; C fills one alone.
+    # 4 cores: a batch holds at most half a part of fitting; C fills one alone.
     target = plan.part_target(costs, 4)
     assert target == pytest.approx(max((306 + 4 * 2.6 + 2 * 1.8) / 8, plan.MIN_PART_SECONDS))
+    assert plan.batch_target(costs, 4) == pytest.approx(target / 2)
     batches = plan.choose_batches(costs, 4, every)
     assert batches == (
         (("weka", "a", "A"), ("weka", "a", "B")),
@@ -252,7 +253,7 @@ def test_batches_hold_each_unit_once_and_stay_under_the_target(costs_list, cores
         assert list(batch) == sorted(batch, key=order.index)  # the run's order
         if cores > 1:
             fits = sum(costs[unit]["cv"] for unit in batch)
-            assert fits <= plan.part_target(costs, cores) + 1e-9
+            assert fits <= plan.batch_target(costs, cores) + 1e-9
 
 
 def test_a_finished_batch_is_kept_and_the_rest_batched_afresh():

@@ -197,7 +197,8 @@ def cv_batch_params(batch):
 def cv_batch_group():
     """The job group of the batches: that of rule cross_validate (--groups, e.g. the Slurm
     profile's), so that a batch joins its engine and dataset's group job."""
-    return workflow.group_settings.overwrite_groups.get("cross_validate")
+    settings = workflow.group_settings
+    return None if settings is None else settings.overwrite_groups.get("cross_validate")
 
 
 def _fit_priority(seconds):
