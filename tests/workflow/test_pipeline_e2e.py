@@ -7,7 +7,9 @@ reproduction table, each against a direct computation.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -109,9 +111,17 @@ def test_predictions_and_per_job_files(small_pipeline, config, matrices, n_rows)
         per_job = read_long(folder / "confusion.csv")
         in_aggregate = matrices[matrices["classifier"] == classifier].reset_index(drop=True)
         pd.testing.assert_frame_equal(per_job, in_aggregate)
-        assert (
-            small_pipeline / "benchmarks" / "cv" / "sklearn" / "car" / f"{classifier}.tsv"
-        ).is_file()
+    # One benchmark file per fitting job: a classifier's own, or its batch's (CV plan).
+    folder = small_pipeline / "benchmarks" / "cv" / "sklearn" / "car"
+    record = json.loads(
+        (small_pipeline.parent / ".snakemake" / "pdmeasure" / "cv_plan.json").read_text("utf-8")
+    )
+    batched = {Path(key).parts[-2] for batch in record["batches"] for key in batch}
+    alone = set(config["classifiers"]["sklearn"]) - batched
+    assert {p.stem for p in folder.glob("*.tsv")} == alone
+    assert len(list(folder.glob("batches/*.tsv"))) == len(
+        [b for b in record["batches"] if "/sklearn/car/" in b[0]]
+    )
 
 
 def test_second_run_does_nothing(small_pipeline, snakemake_runner):

@@ -153,6 +153,9 @@ def test_category_layout(report):
     assert set(categories["Uncertainty"]) == {"sklearn", "Across datasets"}
     cd = categories["Statistics"]["Critical-difference diagrams"]
     assert cd and all(results[path]["labels"]["engine"] == "sklearn" for path in cd)
+    # Fitted alone or in a batch of the CV plan, the caption names the classifier (among the
+    # batch's) and the dataset, and the labels tell the classifier.
     confusion = results["results/cv/sklearn/car/Bagging/confusion.csv"]
     assert confusion["labels"] == {"dataset": "car", "classifier": "Bagging"}
     assert "Bagging" in confusion["caption"] and "car" in confusion["caption"]
+    assert "{{" not in confusion["caption"] and "** on" not in confusion["caption"]

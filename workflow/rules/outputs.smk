@@ -40,7 +40,8 @@ def cv_outputs(engine="{engine}", dataset="{dataset}", classifier="{classifier}"
     """The outputs of rule cross_validate for {engine}/{dataset}/{classifier}, whether it fits
     them or assembles them from part jobs: the predictions and matrices of its k-fold CV, and
     with `stats.cv5x2` the predictions of its 5 x 2-fold CV. Given names instead of the
-    wildcards, the files of that one classifier (a batch's, cv_batch_outputs).
+    wildcards, the files of that one classifier (a batch's, cv_batch_outputs), whose caption
+    names the batch (the job has no wildcards to name the classifier by).
 
     The per-sample predictions stay out of the report: one row per sample and fold of every
     job (tens of MB over a full run, base64-inflated in a self-contained HTML report),
@@ -53,7 +54,7 @@ def cv_outputs(engine="{engine}", dataset="{dataset}", classifier="{classifier}"
         ),
         "confusion": reported(
             results_path("cv", engine, dataset, classifier, "confusion.csv"),
-            "cv_confusion",
+            "cv_confusion" if classifier == "{classifier}" else "cv_confusion_batch",
             "Cross-validation",
             engine,
             dataset=dataset,
