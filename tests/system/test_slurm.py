@@ -20,6 +20,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 
 from helpers import (
     REPO_ROOT,
@@ -198,6 +199,11 @@ def test_the_test_experiment_runs_in_few_slurm_jobs(slurm_up, tmp_path):
         runs[name] = (workdir, done.stdout + done.stderr)
     job_ids = SUBMITTED.findall(runs["slurm"][1])
     assert 1 <= len(job_ids) <= MAX_TEST_SUBMISSIONS, f"{len(job_ids)} Slurm jobs"
+    # One group job per engine and dataset: its fits (a batch of the CV plan, or one job per
+    # classifier) and its analyses.
+    config = yaml.safe_load((TEST_EXPERIMENT / "config" / "config.yaml").read_text("utf-8"))
+    pairs = len(config["run"]["engines"]) * len(config["run"]["datasets"])
+    assert len(job_ids) == pairs, f"{len(job_ids)} Slurm jobs for {pairs} engines x datasets"
     local, slurm = (result_tables(runs[n][0] / "results") for n in ("local", "slurm"))
     assert sorted(slurm) == sorted(local)
     assert [name for name in local if slurm[name] != local[name]] == []

@@ -194,11 +194,19 @@ def cv_batch_params(batch):
     }
 
 
+#: The job group of the batches on a cluster: the one profiles/slurm gives rules
+#: cross_validate and analyse, so that a batch joins its engine and dataset's group job.
+#: Snakemake applies --groups (a profile's `groups`) after parsing the Snakefile, and a
+#: profile cannot name the batch rules, so the Snakefile names it; a local run has no groups.
+CV_BATCH_GROUP = "dataset"
+
+
 def cv_batch_group():
-    """The job group of the batches: that of rule cross_validate (--groups, e.g. the Slurm
-    profile's), so that a batch joins its engine and dataset's group job."""
+    """The job group of the batches: rule cross_validate's where --groups is known while the
+    Snakefile is parsed, else CV_BATCH_GROUP."""
     settings = workflow.group_settings
-    return None if settings is None else settings.overwrite_groups.get("cross_validate")
+    known = {} if settings is None else settings.overwrite_groups
+    return known.get("cross_validate", CV_BATCH_GROUP)
 
 
 def _fit_priority(seconds):
