@@ -20,11 +20,13 @@ from __future__ import annotations
 import argparse
 import filecmp
 import json
-import resource
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cores import children_cpu  # noqa: E402 (the sibling script of this folder)
 
 #: The child process: fit the classifiers named on its command line, in this one process.
 CHILD = r"""
@@ -48,12 +50,6 @@ for dataset, classifier in args["units"]:
     fit_unit(engine, data, dataset_spec(config, dataset, args["engine"]), keys, params, cv,
              config["cv"]["seed"], [], files, log)
 """
-
-
-def children_cpu() -> float:
-    """User + system CPU seconds of this process's finished children so far."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def fit(units: list[tuple[str, str]], engine: str, results: Path, out: Path) -> float:
