@@ -112,15 +112,27 @@ def test_auto_never_cuts_below_one_fold_or_the_shortest_part():
     assert [p.scheme for p in chosen].count("cv5x2") == -(-30 // plan.MIN_PART_SECONDS)
 
 
-def test_estimates_scale_with_rows_and_classes_and_know_the_papers_classifiers():
+def test_estimates_grow_with_rows_and_classes_from_a_fixed_cost():
     rf = "weka.classifiers.trees.RandomForest"
-    assert plan.estimate_cost(rf, 2000, 4) == pytest.approx(2 * plan.estimate_cost(rf, 1000, 4))
-    assert plan.estimate_cost(rf, 1000, 8) == pytest.approx(2 * plan.estimate_cost(rf, 1000, 4))
+    fixed = plan.COST_MODEL[rf].fixed
+    at = lambda rows, classes: plan.estimate_cost(rf, rows, classes) - fixed  # noqa: E731
+    assert at(2000, 4) == pytest.approx(2 * at(1000, 4))
+    assert at(1000, 8) == pytest.approx(2 * at(1000, 4))
+    # A tiny dataset still costs the fixed part (an ensemble's members, the JIT's warm-up).
+    assert plan.estimate_cost(rf, 1, 2) == pytest.approx(fixed, rel=1e-3)
     # krkopt (28,056 rows, 18 classes): Weka's RandomForest about a minute, J48 a few seconds.
     assert 40 < plan.estimate_cost(rf, 28056, 18) < 80
     assert plan.estimate_cost("weka.classifiers.trees.J48", 28056, 18) < 10
-    unknown = plan.estimate_cost("my.Classifier", 28056, 18)
-    assert unknown == pytest.approx(plan.DEFAULT_COST_PER_ROW_CLASS * 28056 * 18)
+    # 5 x 2-fold CV: the classifier's factor times its k-fold estimate.
+    assert plan.estimate_cost(rf, 28056, 18, "cv5x2") == pytest.approx(
+        plan.COST_MODEL[rf].cv5x2 * plan.estimate_cost(rf, 28056, 18)
+    )
+    unknown = plan.DEFAULT_COST_MODEL
+    for term, values in zip(unknown, zip(*plan.COST_MODEL.values())):
+        assert term == max(values)
+    assert plan.estimate_cost("my.Classifier", 28056, 18) == pytest.approx(
+        unknown.fixed + unknown.per_row_class * 28056 * 18
+    )
     assert plan.estimate_cost(rf, None, 4) == plan.estimate_cost(rf, 1000, 4)
 
 
@@ -221,10 +233,10 @@ def test_batches_pack_small_whole_units_of_one_engine_and_dataset():
         ("sklearn", "a", "B", 1.0),
     )
     every = list(costs)
-    # 4 cores: a batch holds at most half a part of fitting; C fills one alone.
+    # 4 cores: a batch holds at most a part's fitting; C fills one alone.
     target = plan.part_target(costs, 4)
     assert target == pytest.approx(max((306 + 4 * 2.6 + 2 * 1.8) / 8, plan.MIN_PART_SECONDS))
-    assert plan.batch_target(costs, 4) == pytest.approx(target / 2)
+    assert plan.batch_target(costs, 4) == pytest.approx(target)
     batches = plan.choose_batches(costs, 4, every)
     assert batches == (
         (("weka", "a", "A"), ("weka", "a", "B")),

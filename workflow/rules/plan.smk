@@ -65,13 +65,18 @@ def _cv_costs(units):
     costs = {}
     for unit in units:
         engine, dataset, classifier = unit
-        estimate = cvplan.estimate_cost(
-            RUN["classifiers"][engine][classifier].get("class", ""),
-            rows[dataset],
-            len(RUN["datasets"][dataset]["classes"]),
-        )
+        known = measured.get(unit, {})
         costs[unit] = {
-            scheme: measured.get(unit, {}).get(scheme, estimate)
+            scheme: (
+                known[scheme]
+                if scheme in known
+                else cvplan.estimate_cost(
+                    RUN["classifiers"][engine][classifier].get("class", ""),
+                    rows[dataset],
+                    len(RUN["datasets"][dataset]["classes"]),
+                    scheme,
+                )
+            )
             for scheme in cv_schemes()
         }
     return costs
