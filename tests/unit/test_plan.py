@@ -104,6 +104,21 @@ def test_auto_cuts_a_long_unit_into_parts_of_about_half_the_fair_share():
     assert all(chosen[u] == () for u in costs if u[2] != "A")
 
 
+def test_auto_cuts_a_unit_whose_chain_after_it_would_end_after_the_balanced_run():
+    # 30 units of 14 CPU-s and one of 24 on 16 cores: the share is about 33 CPU-s, so B fits
+    # it, but B's fits and the chain after them (TAIL_SECONDS) would end well after the
+    # balanced run's fits; the small units end early enough.
+    costs = units(("B", 16.0, 8.0), *((f"S{i}", 7.0, 7.0) for i in range(30)))
+    share = sum(sum(c.values()) + plan.START_SECONDS["weka"] for c in costs.values()) / 16
+    assert 24.0 + plan.START_SECONDS["weka"] <= share
+    assert 24.0 + plan.START_SECONDS["weka"] > share - plan.TAIL_SECONDS
+    chosen = plan.choose_parts(costs, FOLDS, "auto", 16)
+    assert chosen[("weka", "d", "B")] and plan.is_tiling(chosen[("weka", "d", "B")], FOLDS)
+    assert all(chosen[u] == () for u in costs if u[2] != "B")
+    # On 4 cores the same unit is far under its share less the tail, and stays whole.
+    assert set(plan.choose_parts(costs, FOLDS, "auto", 4).values()) == {()}
+
+
 def test_auto_never_cuts_below_one_fold_or_the_shortest_part():
     costs = units(("A", 1000.0, 30.0))
     chosen = plan.choose_parts(costs, FOLDS, "auto", cores=10_000)[("weka", "d", "A")]
@@ -233,10 +248,10 @@ def test_batches_pack_small_whole_units_of_one_engine_and_dataset():
         ("sklearn", "a", "B", 1.0),
     )
     every = list(costs)
-    # 4 cores: a batch holds at most a part's fitting; C fills one alone.
+    # 4 cores: a batch holds at most half a part of fitting; C fills one alone.
     target = plan.part_target(costs, 4)
     assert target == pytest.approx(max((306 + 4 * 2.6 + 2 * 1.8) / 8, plan.MIN_PART_SECONDS))
-    assert plan.batch_target(costs, 4) == pytest.approx(target)
+    assert plan.batch_target(costs, 4) == pytest.approx(target / 2)
     batches = plan.choose_batches(costs, 4, every)
     assert batches == (
         (("weka", "a", "A"), ("weka", "a", "B")),

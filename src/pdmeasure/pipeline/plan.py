@@ -80,8 +80,16 @@ DEFAULT_COST_MODEL = FitCost(*(max(terms) for terms in zip(*COST_MODEL.values())
 START_SECONDS = {"sklearn": 1.8, "weka": 2.6}
 DEFAULT_START_SECONDS = 2.6
 
-#: Shortest part ``auto`` cuts: below it a part's start would cost a large share of its work.
-MIN_PART_SECONDS = 10.0
+#: Shortest part ``auto`` cuts: below it a part's start (:data:`START_SECONDS`) would cost
+#: more than a quarter to a third of its work.
+MIN_PART_SECONDS = 7.5
+
+#: Seconds of the chain of jobs that follow a classifier's last fit to the run's end: its
+#: assembly, its dataset's ``analyse``, ``collect`` and the CD diagrams. On krkopt, the
+#: papers' largest dataset, they took 2.0, 7.5, 4.6 and 3.3 s in a replay on 16 cores of a
+#: 2-core run (2026-11-27, ``benchmarks/cores.py --cores 2 --plan-cores 16 --replay 16``),
+#: where analyse had 2 processes of its 3.
+TAIL_SECONDS = 15.0
 
 #: How a job's log records its fitting time (:func:`fit_log_line`, :func:`measured_costs`).
 _FIT_LINE = re.compile(
@@ -332,10 +340,12 @@ def choose_parts(
     Notes
     -----
     ``auto``: with ``W`` the run's fitting work including one start per unit and ``P`` the
-    cores, a unit of cost above ``W / P`` (its fair share) would end after the balanced run
-    ends; it is cut into parts of about ``max(W / (2 P), MIN_PART_SECONDS)``, each scheme
-    separately, at most one part per fold. Everything else stays whole, and so does a unit
-    that fits in less than ``2 * MIN_PART_SECONDS``: cutting it would mostly add starts.
+    cores, the fits of a balanced run end after ``W / P`` (a core's fair share), and the
+    chain after a unit's fits takes :data:`TAIL_SECONDS` more. A unit of cost above
+    ``W / P - TAIL_SECONDS``, started first, would still hold up the run's end; it is cut into
+    parts of about ``max(W / (2 P), MIN_PART_SECONDS)``, each scheme separately, at most one
+    part per fold. Everything else stays whole, and so does a unit that fits in less than
+    ``2 * MIN_PART_SECONDS``: cutting it would mostly add starts.
     """
     start = dict(START_SECONDS if start is None else start)
     if per_fold != "auto":
@@ -356,7 +366,7 @@ def choose_parts(
     target = part_target(costs, cores, start)
     plan: dict[Unit, tuple[Part, ...]] = {}
     for unit, schemes in costs.items():
-        if whole[unit] <= share or sum(schemes.values()) < 2 * MIN_PART_SECONDS:
+        if whole[unit] <= share - TAIL_SECONDS or sum(schemes.values()) < 2 * MIN_PART_SECONDS:
             plan[unit] = ()
             continue
         plan[unit] = tuple(
@@ -389,14 +399,16 @@ def batch_target(
     cores: int,
     start: Mapping[str, float] | None = None,
 ) -> float:
-    """The most fitting CPU seconds a batch may hold: :func:`part_target`, so that a batch
-    holds up the run no more than a part does.
+    """The most fitting CPU seconds a batch may hold: half of :func:`part_target`.
 
-    A batch adds up the errors of its units' estimates. With rows x classes alone (no fixed
-    term, before :data:`COST_MODEL`) the smaller datasets' estimates were low by 1.4-100
-    times, a batch of a whole part's estimate took 40 CPU-s on nursery and became the
-    critical path of a run planned for 8 cores, and batches were held to half a part."""
-    return part_target(costs, cores, start)
+    A batch adds up the errors of its units' estimates, which stay within about 0.5-2 times
+    the logged times even with :data:`COST_MODEL`'s fixed term: on nursery, Weka's BayesNet,
+    DecisionTable, J48 and RandomForest took 39.4 CPU-s in one batch against 21.9 estimated
+    (2026-11-27, 2 cores, a run planned for 8). With a whole part, batches of the first run
+    became the critical path of runs planned for 8 cores (that nursery batch, 43 CPU-s) and
+    for 16 cores of the scikit-learn engine (krkopt's Bagging, NaiveBayes and DecisionTree,
+    13.9 CPU-s against a part of 10)."""
+    return part_target(costs, cores, start) / 2
 
 
 def choose_batches(
@@ -431,8 +443,9 @@ def choose_batches(
     Notes
     -----
     The units of each engine and dataset are packed first-fit, largest first, into batches
-    of at most :func:`batch_target` seconds of fitting, a part's. A unit that fills a batch
-    alone keeps a job of its own.
+    of at most :func:`batch_target` seconds of fitting, half a part: a batch then holds up
+    the run no more than a part does even where the estimates are low by half. A unit that
+    fills a batch alone keeps a job of its own.
     """
     eligible = list(eligible)
     capacity = math.inf if not cores or cores < 2 else batch_target(costs, cores, start)
