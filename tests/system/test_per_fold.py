@@ -44,11 +44,14 @@ def test_per_fold_jobs_give_the_same_files(tmp_path, uci_mirror):
     config["cv"] = {"folds": 4, "seed": 3, "repeats": 2}
     config["stats"] = {**config.get("stats", {}), "cv5x2": True}
     runs = {}
-    # false: a job per classifier; true: a part job per fold; auto on 2 cores: each engine's
-    # classifiers of car in one batch's job.
+    # false: a job per classifier; true: a part job per fold; auto planned for one core (the
+    # batches' size then does not depend on the estimates): each engine's classifiers of car
+    # in one batch's job.
     for per_fold in (False, True, "auto"):
         workdir = tmp_path / f"per_fold_{per_fold}"
         config["cv"]["per_fold"] = per_fold
+        if per_fold == "auto":
+            config["cv"]["plan_cores"] = 1
         write_config(workdir, config)
         cv5x2 = [
             f"results/stats/cv5x2/{engine}/car/{classifier}/predictions.csv.gz"

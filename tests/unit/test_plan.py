@@ -129,25 +129,28 @@ def test_auto_never_cuts_below_one_fold_or_the_shortest_part():
 
 def test_estimates_grow_with_rows_and_classes_from_a_fixed_cost():
     rf = "weka.classifiers.trees.RandomForest"
-    fixed = plan.COST_MODEL[rf].fixed
-    at = lambda rows, classes: plan.estimate_cost(rf, rows, classes) - fixed  # noqa: E731
-    assert at(2000, 4) == pytest.approx(2 * at(1000, 4))
-    assert at(1000, 8) == pytest.approx(2 * at(1000, 4))
-    # A tiny dataset still costs the fixed part (an ensemble's members, the JIT's warm-up).
-    assert plan.estimate_cost(rf, 1, 2) == pytest.approx(fixed, rel=1e-3)
+    for scheme in plan.SCHEMES:
+        fixed = plan.COST_MODEL[rf][scheme].fixed
+
+        def at(rows, classes, scheme=scheme, fixed=fixed):
+            return plan.estimate_cost(rf, rows, classes, scheme) - fixed
+
+        assert at(2000, 4) == pytest.approx(2 * at(1000, 4))
+        assert at(1000, 8) == pytest.approx(2 * at(1000, 4))
+        # A tiny dataset still costs the fixed part (an ensemble's members, the JIT's warm-up).
+        assert plan.estimate_cost(rf, 1, 2, scheme) == pytest.approx(fixed, rel=1e-3)
     # krkopt (28,056 rows, 18 classes): Weka's RandomForest about a minute, J48 a few seconds.
     assert 40 < plan.estimate_cost(rf, 28056, 18) < 80
+    assert 40 < plan.estimate_cost(rf, 28056, 18, "cv5x2") < 80
     assert plan.estimate_cost("weka.classifiers.trees.J48", 28056, 18) < 10
-    # 5 x 2-fold CV: the classifier's factor times its k-fold estimate.
-    assert plan.estimate_cost(rf, 28056, 18, "cv5x2") == pytest.approx(
-        plan.COST_MODEL[rf].cv5x2 * plan.estimate_cost(rf, 28056, 18)
-    )
-    unknown = plan.DEFAULT_COST_MODEL
-    for term, values in zip(unknown, zip(*plan.COST_MODEL.values())):
-        assert term == max(values)
-    assert plan.estimate_cost("my.Classifier", 28056, 18) == pytest.approx(
-        unknown.fixed + unknown.per_row_class * 28056 * 18
-    )
+    # An unknown classifier: each scheme's largest known terms.
+    for scheme in plan.SCHEMES:
+        unknown = plan.DEFAULT_COST_MODEL[scheme]
+        for term, values in zip(unknown, zip(*(m[scheme] for m in plan.COST_MODEL.values()))):
+            assert term == max(values)
+        assert plan.estimate_cost("my.Classifier", 28056, 18, scheme) == pytest.approx(
+            unknown.fixed + unknown.per_row_class * 28056 * 18
+        )
     assert plan.estimate_cost(rf, None, 4) == plan.estimate_cost(rf, 1000, 4)
 
 

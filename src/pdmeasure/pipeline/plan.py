@@ -10,10 +10,10 @@ byte-identical files (the engines compute any fold alone exactly as within the w
 
 ``cv.per_fold`` chooses: ``false`` (every unit one job), ``true`` (every fold its own part),
 a list of datasets (their folds as parts), or ``auto`` (:func:`choose_parts`): a unit whose
-estimated cost is more than its fair share of the run (the whole fitting work over the cores
-at hand) is cut into parts of about half that share, so that no single job holds up the run
-while the cores idle, and small units stay whole, because a part pays a process start (and a
-JVM for Weka) of its own.
+estimated cost, with the jobs that follow it (:data:`TAIL_SECONDS`), is more than its fair
+share of the run (the whole fitting work over the cores at hand) is cut into parts of about
+half that share, so that no single job holds up the run while the cores idle, and small
+units stay whole, because a part pays a process start (and a JVM for Weka) of its own.
 
 The cost of a unit is the fitting CPU time its last run logged (:func:`measured_costs`, from
 the lines :func:`fit_log_line` writes), else an estimate from the data's size
@@ -42,37 +42,63 @@ Unit = tuple[str, str, str]
 
 
 class FitCost(NamedTuple):
-    """How a classifier class's fitting CPU seconds grow with the data: one whole k-fold
-    cross-validation costs ``fixed + per_row_class * rows * classes``, and a whole 5 x 2-fold
-    one ``cv5x2`` times that (its fits see half the rows, but the tests are larger)."""
+    """How a classifier class's fitting CPU seconds for one whole cross-validation of a scheme
+    grow with the data: ``fixed + per_row_class * rows * classes``."""
 
     fixed: float
     per_row_class: float
-    cv5x2: float
 
 
-#: :class:`FitCost` by classifier class, fitted (least squares on the relative error) to the
-#: units' logged fitting times in three runs of the papers' DAG on the 2-core development
-#: machine (2026-11-27, ``benchmarks/cores.py --cores 2``; 10-fold CV; car, nursery,
-#: dermatology and krkopt). The fixed term is what a small dataset costs whatever its size
-#: (JIT warm-up, an ensemble's hundred members): without it the estimates of car and
-#: dermatology were 3-100 times too low, and nursery's 1.4-2.9. The fitted estimates are
-#: within about 0.6-1.4 times the logged times of the large units. Only the order of
-#: magnitude matters: a unit's own logged time replaces the estimate after its first run.
+#: :class:`FitCost` by classifier class and scheme, fitted (least squares on the relative
+#: error) to the units' logged fitting times in three runs of the papers' DAG on the 2-core
+#: development machine (2026-11-27, ``benchmarks/cores.py --cores 2``; 10-fold CV; car,
+#: nursery, dermatology and krkopt). The fixed term is what a small dataset costs whatever its
+#: size (the JIT's warm-up, an ensemble's hundred members): without it the estimates of car and
+#: dermatology were 3-100 times too low, and nursery's 1.4-2.9. The 5 x 2-fold CV has terms of
+#: its own: its fits see half the rows, but its tests are larger (Weka's RandomForest costs
+#: about as much in both on krkopt, half as much on car). The fitted estimates are within
+#: 0.6-1.4 times the logged times of the large units (Weka's RandomForest, DecisionTable and
+#: Bagging, scikit-learn's RandomForest and Bagging), 0.2-1.7 of the small ones. Only the
+#: order of magnitude matters: a unit's own logged time replaces the estimate after its first
+#: run.
 COST_MODEL = {
-    "weka.classifiers.trees.RandomForest": FitCost(1.1, 9.8e-5, 0.7),
-    "weka.classifiers.rules.DecisionTable": FitCost(1.6, 4.2e-5, 0.4),
-    "weka.classifiers.meta.Bagging": FitCost(1.7, 2.1e-5, 0.4),
-    "weka.classifiers.bayes.BayesNet": FitCost(0.7, 8.4e-6, 0.55),
-    "weka.classifiers.trees.J48": FitCost(0.2, 7.6e-6, 0.8),
-    "sklearn.ensemble.RandomForestClassifier": FitCost(2.3, 4.1e-5, 0.85),
-    "sklearn.ensemble.BaggingClassifier": FitCost(0.5, 7.4e-6, 0.75),
-    "sklearn.tree.DecisionTreeClassifier": FitCost(0.06, 1.2e-6, 1.0),
-    "sklearn.naive_bayes.CategoricalNB": FitCost(0.1, 3.3e-7, 1.0),
+    "weka.classifiers.trees.RandomForest": {
+        "cv": FitCost(1.1, 9.8e-5),
+        "cv5x2": FitCost(0.3, 1.07e-4),
+    },
+    "weka.classifiers.rules.DecisionTable": {
+        "cv": FitCost(1.6, 4.2e-5),
+        "cv5x2": FitCost(0.5, 2.0e-5),
+    },
+    "weka.classifiers.meta.Bagging": {"cv": FitCost(1.7, 2.1e-5), "cv5x2": FitCost(0.5, 1.5e-5)},
+    "weka.classifiers.bayes.BayesNet": {
+        "cv": FitCost(0.7, 8.4e-6),
+        "cv5x2": FitCost(0.5, 5.6e-6),
+    },
+    "weka.classifiers.trees.J48": {"cv": FitCost(0.2, 7.6e-6), "cv5x2": FitCost(0.1, 6.6e-6)},
+    "sklearn.ensemble.RandomForestClassifier": {
+        "cv": FitCost(2.3, 4.1e-5),
+        "cv5x2": FitCost(2.4, 2.6e-5),
+    },
+    "sklearn.ensemble.BaggingClassifier": {
+        "cv": FitCost(0.5, 7.4e-6),
+        "cv5x2": FitCost(0.4, 4.7e-6),
+    },
+    "sklearn.tree.DecisionTreeClassifier": {
+        "cv": FitCost(0.06, 1.2e-6),
+        "cv5x2": FitCost(0.09, 9.2e-7),
+    },
+    "sklearn.naive_bayes.CategoricalNB": {
+        "cv": FitCost(0.1, 3.3e-7),
+        "cv5x2": FitCost(0.09, 3.8e-7),
+    },
 }
-#: The model of a classifier class not in :data:`COST_MODEL`: the largest known terms, so that
-#: an unknown classifier on a large dataset is rather split than left whole.
-DEFAULT_COST_MODEL = FitCost(*(max(terms) for terms in zip(*COST_MODEL.values())))
+#: The model of a classifier class not in :data:`COST_MODEL`: each scheme's largest known
+#: terms, so that an unknown classifier on a large dataset is rather split than left whole.
+DEFAULT_COST_MODEL = {
+    scheme: FitCost(*(max(terms) for terms in zip(*(m[scheme] for m in COST_MODEL.values()))))
+    for scheme in SCHEMES
+}
 
 #: CPU seconds a fitting job spends before and around its work, by engine: the interpreter,
 #: pandas and scikit-learn imports, reading the data; for Weka also the JVM's start and the
@@ -191,11 +217,10 @@ def estimate_cost(
     classifier_class: str, rows: int | None, classes: int, scheme: str = "cv"
 ) -> float:
     """Estimated fitting CPU seconds of one whole cross-validation of ``scheme``:
-    ``fixed + per_row_class * rows * classes`` of the classifier's :data:`COST_MODEL`, times
-    its ``cv5x2`` factor for 5 x 2-fold CV; 1,000 rows when the size is unknown."""
-    model = COST_MODEL.get(classifier_class, DEFAULT_COST_MODEL)
-    cost = model.fixed + model.per_row_class * (1000 if rows is None else rows) * classes
-    return cost * model.cv5x2 if scheme == "cv5x2" else cost
+    ``fixed + per_row_class * rows * classes`` of the classifier's :data:`COST_MODEL`; 1,000
+    rows when the size is unknown."""
+    model = COST_MODEL.get(classifier_class, DEFAULT_COST_MODEL)[scheme]
+    return model.fixed + model.per_row_class * (1000 if rows is None else rows) * classes
 
 
 def fit_log_line(
