@@ -105,18 +105,36 @@ def test_auto_cuts_a_long_unit_into_parts_of_about_half_the_fair_share():
 
 
 def test_auto_cuts_a_unit_whose_chain_after_it_would_end_after_the_balanced_run():
-    # 30 units of 14 CPU-s and one of 24 on 16 cores: the share is about 33 CPU-s, so B fits
-    # it, but B's fits and the chain after them (TAIL_SECONDS) would end well after the
-    # balanced run's fits; the small units end early enough.
+    # 30 units of 14 CPU-s and one of 24 on 16 cores: a balanced run (the fits, then
+    # POST_SECONDS of later work) ends after about 34 s, so B's fits would end in time, but not
+    # B's fits and the chain after them (TAIL_SECONDS); the small units end early enough.
     costs = units(("B", 16.0, 8.0), *((f"S{i}", 7.0, 7.0) for i in range(30)))
-    share = sum(sum(c.values()) + plan.START_SECONDS["weka"] for c in costs.values()) / 16
-    assert 24.0 + plan.START_SECONDS["weka"] <= share
-    assert 24.0 + plan.START_SECONDS["weka"] > share - plan.TAIL_SECONDS
+    work = sum(sum(c.values()) + plan.START_SECONDS["weka"] for c in costs.values())
+    end = (work + plan.POST_SECONDS) / 16  # one engine and dataset
+    b = 24.0 + plan.START_SECONDS["weka"]
+    assert b <= end and b > end - plan.TAIL_SECONDS
+    assert 14.0 + plan.START_SECONDS["weka"] <= end - plan.TAIL_SECONDS
     chosen = plan.choose_parts(costs, FOLDS, "auto", 16)
     assert chosen[("weka", "d", "B")] and plan.is_tiling(chosen[("weka", "d", "B")], FOLDS)
     assert all(chosen[u] == () for u in costs if u[2] != "B")
-    # On 4 cores the same unit is far under its share less the tail, and stays whole.
+    # On 4 cores B ends long before the balanced run, and stays whole.
     assert set(plan.choose_parts(costs, FOLDS, "auto", 4).values()) == {()}
+
+
+def test_auto_counts_the_work_after_the_fits_in_the_balanced_run():
+    # A unit of 18 CPU-s among units of 14, on 8 cores: the fits alone would end after about
+    # 34 s, too early for A and the chain after it; with POST_SECONDS for each of the 8
+    # engine-dataset pairs the balanced run ends late enough for A to stay whole.
+    costs = {
+        ("weka", f"d{i}", name): {"cv": cv, "cv5x2": cv}
+        for i in range(8)
+        for name, cv in (("A", 9.0 if i == 0 else 7.0), ("B", 7.0))
+    }
+    work = sum(sum(c.values()) + plan.START_SECONDS["weka"] for c in costs.values())
+    a = 18.0 + plan.START_SECONDS["weka"]
+    assert a > work / 8 - plan.TAIL_SECONDS
+    assert a <= (work + 8 * plan.POST_SECONDS) / 8 - plan.TAIL_SECONDS
+    assert set(plan.choose_parts(costs, FOLDS, "auto", 8).values()) == {()}
 
 
 def test_auto_never_cuts_below_one_fold_or_the_shortest_part():

@@ -117,6 +117,12 @@ MIN_PART_SECONDS = 7.5
 #: where analyse had 2 processes of its 3.
 TAIL_SECONDS = 15.0
 
+#: CPU seconds of the jobs after the fits, per engine and dataset, the run's shared ones
+#: (collect, the figures across datasets, the papers' own tables) included: 142 CPU-s over 8 in
+#: the papers' DAG planned for 8 cores (2026-11-27, 2 cores). With the fitting work it sets when
+#: a balanced run ends (:func:`choose_parts`).
+POST_SECONDS = 15.0
+
 #: How a job's log records its fitting time (:func:`fit_log_line`, :func:`measured_costs`).
 _FIT_LINE = re.compile(
     r"fit CPU time (\w+) ([0-9.]+) s for (\d+) of (\d+) folds(?: of classifier (\w+))?"
@@ -364,12 +370,14 @@ def choose_parts(
 
     Notes
     -----
-    ``auto``: with ``W`` the run's fitting work including one start per unit and ``P`` the
-    cores, the fits of a balanced run end after ``W / P`` (a core's fair share), and the
-    chain after a unit's fits takes :data:`TAIL_SECONDS` more. A unit of cost above
-    ``W / P - TAIL_SECONDS``, started first, would still hold up the run's end; it is cut into
-    parts of about ``max(W / (2 P), MIN_PART_SECONDS)``, each scheme separately, at most one
-    part per fold. Everything else stays whole, and so does a unit that fits in less than
+    ``auto``: with ``W`` the run's fitting work including one start per unit, ``A`` the work
+    after the fits (:data:`POST_SECONDS` per engine and dataset) and ``P`` the cores, a
+    balanced run ends after ``(W + A) / P``, and the chain after a unit's fits takes
+    :data:`TAIL_SECONDS`. A unit of cost above ``(W + A) / P - TAIL_SECONDS``, started first,
+    would still hold up the run's end; it is cut into parts of about
+    ``max(W / (2 P), MIN_PART_SECONDS)``, each scheme separately, at most one part per fold.
+    Everything else stays whole, since a part costs more CPU than its folds in a whole job (a
+    start, and for Weka a JIT that warms up again), and so does a unit that fits in less than
     ``2 * MIN_PART_SECONDS``: cutting it would mostly add starts.
     """
     start = dict(START_SECONDS if start is None else start)
@@ -387,11 +395,12 @@ def choose_parts(
         unit: sum(schemes.values()) + start.get(unit[0], DEFAULT_START_SECONDS)
         for unit, schemes in costs.items()
     }
-    share = sum(whole.values()) / cores
+    after = POST_SECONDS * len({unit[:2] for unit in costs})
+    end = (sum(whole.values()) + after) / cores
     target = part_target(costs, cores, start)
     plan: dict[Unit, tuple[Part, ...]] = {}
     for unit, schemes in costs.items():
-        if whole[unit] <= share - TAIL_SECONDS or sum(schemes.values()) < 2 * MIN_PART_SECONDS:
+        if whole[unit] <= end - TAIL_SECONDS or sum(schemes.values()) < 2 * MIN_PART_SECONDS:
             plan[unit] = ()
             continue
         plan[unit] = tuple(
