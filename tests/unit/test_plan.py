@@ -269,10 +269,10 @@ def test_batches_pack_small_whole_units_of_one_engine_and_dataset():
         ("sklearn", "a", "B", 1.0),
     )
     every = list(costs)
-    # 4 cores: a batch holds at most half a part of fitting; C fills one alone.
+    # 4 cores: a batch holds at most a part's fitting; C fills one alone.
     target = plan.part_target(costs, 4)
     assert target == pytest.approx(max((306 + 4 * 2.6 + 2 * 1.8) / 8, plan.MIN_PART_SECONDS))
-    assert plan.batch_target(costs, 4) == pytest.approx(target / 2)
+    assert plan.batch_target(costs, 4) == pytest.approx(target)
     batches = plan.choose_batches(costs, 4, every)
     assert batches == (
         (("weka", "a", "A"), ("weka", "a", "B")),

@@ -433,16 +433,16 @@ def batch_target(
     cores: int,
     start: Mapping[str, float] | None = None,
 ) -> float:
-    """The most fitting CPU seconds a batch may hold: half of :func:`part_target`.
+    """The most fitting CPU seconds a batch may hold: :func:`part_target`, so that a batch
+    holds up the run no more than a part does.
 
-    A batch adds up the errors of its units' estimates, which stay within about 0.5-2 times
-    the logged times even with :data:`COST_MODEL`'s fixed term: on nursery, Weka's BayesNet,
-    DecisionTable, J48 and RandomForest took 39.4 CPU-s in one batch against 21.9 estimated
-    (2026-11-27, 2 cores, a run planned for 8). With a whole part, batches of the first run
-    became the critical path of runs planned for 8 cores (that nursery batch, 43 CPU-s) and
-    for 16 cores of the scikit-learn engine (krkopt's Bagging, NaiveBayes and DecisionTree,
-    13.9 CPU-s against a part of 10)."""
-    return part_target(costs, cores, start) / 2
+    A batch adds up the errors of its units' estimates. With rows x classes alone (before
+    :data:`COST_MODEL`'s fixed term) the smaller datasets' estimates were 1.4-100 times too
+    low, a batch of a whole part's estimate took 40 CPU-s on nursery and became the critical
+    path of a run planned for 8 cores, and batches were held to half a part. With the fixed
+    term, half a part made more, smaller batches on 16 cores (42 fitting jobs instead of 40)
+    and 28 CPU-s more work (2026-11-27, a replay of a 2-core run planned for 16)."""
+    return part_target(costs, cores, start)
 
 
 def choose_batches(
@@ -477,9 +477,8 @@ def choose_batches(
     Notes
     -----
     The units of each engine and dataset are packed first-fit, largest first, into batches
-    of at most :func:`batch_target` seconds of fitting, half a part: a batch then holds up
-    the run no more than a part does even where the estimates are low by half. A unit that
-    fills a batch alone keeps a job of its own.
+    of at most :func:`batch_target` seconds of fitting, a part's. A unit that fills a batch
+    alone keeps a job of its own.
     """
     eligible = list(eligible)
     capacity = math.inf if not cores or cores < 2 else batch_target(costs, cores, start)
