@@ -57,10 +57,9 @@ class FitCost(NamedTuple):
 #: dermatology were 3-100 times too low, and nursery's 1.4-2.9. The 5 x 2-fold CV has terms of
 #: its own: its fits see half the rows, but its tests are larger (Weka's RandomForest costs
 #: about as much in both on krkopt, half as much on car). The fitted estimates are within
-#: 0.6-1.4 times the logged times of the large units (Weka's RandomForest, DecisionTable and
-#: Bagging, scikit-learn's RandomForest and Bagging), 0.2-1.7 of the small ones. Only the
-#: order of magnitude matters: a unit's own logged time replaces the estimate after its first
-#: run.
+#: 0.6-1.4 times the logged times of the RandomForests and Baggings of both engines, 0.4-1.4
+#: of Weka's DecisionTable, 0.2-1.7 of the small units. Only the order of magnitude matters: a
+#: unit's own logged time replaces the estimate after its first run.
 COST_MODEL = {
     "weka.classifiers.trees.RandomForest": {
         "cv": FitCost(1.1, 9.8e-5),
