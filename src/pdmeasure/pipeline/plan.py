@@ -10,15 +10,16 @@ byte-identical files (the engines compute any fold alone exactly as within the w
 
 ``cv.per_fold`` chooses: ``false`` (every unit one job), ``true`` (every fold its own part),
 a list of datasets (their folds as parts), or ``auto`` (:func:`choose_parts`): a unit whose
-estimated cost, with the jobs that follow it (:data:`TAIL_SECONDS`), is more than its fair
-share of the run (the whole fitting work over the cores at hand) is cut into parts of about
-half that share, so that no single job holds up the run while the cores idle, and small
-units stay whole, because a part pays a process start (and a JVM for Weka) of its own.
+estimated cost, with the jobs that follow it (:data:`TAIL_SECONDS`), is more than a core's
+share of the run (the whole fitting work and the work after it, :data:`POST_SECONDS`, over
+the cores at hand) is cut into parts of about half the fitting work's share, so that no
+single job holds up the run while the cores idle, and small units stay whole, because a part
+pays a process start (and a JVM for Weka) of its own.
 
 The cost of a unit is the fitting CPU time its last run logged (:func:`measured_costs`, from
 the lines :func:`fit_log_line` writes), else an estimate from the data's size
-(:func:`estimate_cost`: a per-classifier fixed cost plus rows x classes x a factor). The plan only shapes the
-DAG and orders the jobs (:meth:`CVPlan.priority`); no result depends on it.
+(:func:`estimate_cost`: a per-classifier fixed cost plus rows x classes x a factor). The plan
+only shapes the DAG and orders the jobs (:meth:`CVPlan.priority`); no result depends on it.
 """
 
 from __future__ import annotations
