@@ -178,6 +178,8 @@ def main(argv: list[str]) -> int:
     global REPO, PYTHON
     REPO = (args.repo or REPO).resolve()
     PYTHON = args.python or PYTHON
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
     base = Path(tempfile.mkdtemp(prefix="pdmeasure-cores-", dir=args.keep))
     results = []
     try:

@@ -141,8 +141,41 @@ def test_auto_never_cuts_below_one_fold_or_the_shortest_part():
     costs = units(("A", 1000.0, 30.0))
     chosen = plan.choose_parts(costs, FOLDS, "auto", cores=10_000)[("weka", "d", "A")]
     assert [p.scheme for p in chosen].count("cv") == 10  # one fold each, no finer
-    # 30 CPU-s of 5 x 2-fold CV in parts of at least MIN_PART_SECONDS.
-    assert [p.scheme for p in chosen].count("cv5x2") == -(-30 // plan.MIN_PART_SECONDS)
+    # On 10,000 cores the run is its longest chain: 30 CPU-s of 5 x 2-fold CV in parts of
+    # the shortest a chain may need, PATH_PART_STARTS Weka starts.
+    shortest = plan.PATH_PART_STARTS * plan.START_SECONDS["weka"]
+    assert plan.part_seconds(costs, 10_000, "weka") == shortest
+    assert [p.scheme for p in chosen].count("cv5x2") == -(-30 // shortest)
+
+
+def test_a_run_bound_by_its_chain_gets_shorter_parts_and_batches():
+    # Two engines and four datasets' worth of small work on 16 cores: a balanced run ends
+    # after about 6 s, before the chain after any fit (TAIL_SECONDS), so the parts are as short
+    # as PATH_PART_STARTS starts of their engine, not MIN_PART_SECONDS.
+    costs = {
+        ("sklearn", "k", "RF"): {"cv": 20.0, "cv5x2": 14.0},
+        ("sklearn", "n", "RF"): {"cv": 6.0, "cv5x2": 5.0},
+        **{("sklearn", "n", f"S{i}"): {"cv": 0.75, "cv5x2": 0.75} for i in range(3)},
+    }
+    end = plan.balanced_end(costs, 16)
+    assert end - plan.TAIL_SECONDS < plan.MIN_PART_SECONDS
+    size = plan.part_seconds(costs, 16, "sklearn")
+    assert size == plan.PATH_PART_STARTS * plan.START_SECONDS["sklearn"] < plan.MIN_PART_SECONDS
+    chosen = plan.choose_parts(costs, FOLDS, "auto", 16)
+    big = chosen[("sklearn", "k", "RF")]
+    assert plan.is_tiling(big, FOLDS)
+    assert {s: [p.scheme for p in big].count(s) for s in FOLDS} == {
+        "cv": -(-20.0 // size),
+        "cv5x2": -(-14.0 // size),
+    }
+    # 11 CPU-s is under 2 x MIN_PART_SECONDS but more than two of these parts: cut too.
+    assert len(chosen[("sklearn", "n", "RF")]) == 4
+    # The batches hold at most such a part: the three small units go in pairs at most.
+    whole = [unit for unit, parts in chosen.items() if not parts]
+    batches = plan.choose_batches(costs, 16, whole)
+    assert batches and all(sum(sum(costs[u].values()) for u in batch) <= size for batch in batches)
+    # On 2 cores the same run is bound by its work, and the parts keep their usual length.
+    assert plan.part_seconds(costs, 2, "sklearn") == plan.part_target(costs, 2)
 
 
 def test_estimates_grow_with_rows_and_classes_from_a_fixed_cost():
@@ -272,7 +305,7 @@ def test_batches_pack_small_whole_units_of_one_engine_and_dataset():
     # 4 cores: a batch holds at most a part's fitting; C fills one alone.
     target = plan.part_target(costs, 4)
     assert target == pytest.approx(max((306 + 4 * 2.6 + 2 * 1.8) / 8, plan.MIN_PART_SECONDS))
-    assert plan.batch_target(costs, 4) == pytest.approx(target)
+    assert plan.batch_target(costs, 4, "weka") == pytest.approx(target)
     batches = plan.choose_batches(costs, 4, every)
     assert batches == (
         (("weka", "a", "A"), ("weka", "a", "B")),
@@ -301,7 +334,7 @@ def test_batches_hold_each_unit_once_and_stay_under_the_target(costs_list, cores
         assert list(batch) == sorted(batch, key=order.index)  # the run's order
         if cores > 1:
             fits = sum(costs[unit]["cv"] for unit in batch)
-            assert fits <= plan.batch_target(costs, cores) + 1e-9
+            assert fits <= plan.batch_target(costs, cores, "weka") + 1e-9
 
 
 def test_a_finished_batch_is_kept_and_the_rest_batched_afresh():

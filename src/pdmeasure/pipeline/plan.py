@@ -106,9 +106,14 @@ DEFAULT_COST_MODEL = {
 START_SECONDS = {"sklearn": 1.8, "weka": 2.6}
 DEFAULT_START_SECONDS = 2.6
 
-#: Shortest part ``auto`` cuts: below it a part's start (:data:`START_SECONDS`) would cost
-#: more than a quarter to a third of its work.
+#: Shortest part ``auto`` cuts where the run is bound by its work: below it a part's start
+#: (:data:`START_SECONDS`) would cost more than a quarter to a third of its work.
 MIN_PART_SECONDS = 7.5
+
+#: Where a run is bound by its longest chain instead (more cores than work), parts are as
+#: short as that chain needs, down to this many times the engine's start: the idle cores pay
+#: the extra starts, and a part of half start, half work still shortens the chain.
+PATH_PART_STARTS = 2.0
 
 #: Seconds of the chain of jobs that follow a classifier's last fit to the run's end: its
 #: assembly, its dataset's ``analyse``, ``collect`` and the CD diagrams. On krkopt, the
@@ -374,11 +379,12 @@ def choose_parts(
     after the fits (:data:`POST_SECONDS` per engine and dataset) and ``P`` the cores, a
     balanced run ends after ``(W + A) / P``, and the chain after a unit's fits takes
     :data:`TAIL_SECONDS`. A unit of cost above ``(W + A) / P - TAIL_SECONDS``, started first,
-    would still hold up the run's end; it is cut into parts of about
-    ``max(W / (2 P), MIN_PART_SECONDS)``, each scheme separately, at most one part per fold.
-    Everything else stays whole, since a part costs more CPU than its folds in a whole job (a
-    start, and for Weka a JIT that warms up again), and so does a unit that fits in less than
-    ``2 * MIN_PART_SECONDS``: cutting it would mostly add starts.
+    would still hold up the run's end; it is cut into parts of :func:`part_seconds`, each
+    scheme separately, at most one part per fold. Everything else stays whole, since a part
+    costs more CPU than its folds in a whole job (a start, and for Weka a JIT that warms up
+    again), and so does a unit that fits in less than two of the shortest parts (of
+    :data:`MIN_PART_SECONDS`, or shorter where the run is bound by its longest chain): cutting
+    it would mostly add starts.
     """
     start = dict(START_SECONDS if start is None else start)
     if per_fold != "auto":
@@ -395,12 +401,12 @@ def choose_parts(
         unit: sum(schemes.values()) + start.get(unit[0], DEFAULT_START_SECONDS)
         for unit, schemes in costs.items()
     }
-    after = POST_SECONDS * len({unit[:2] for unit in costs})
-    end = (sum(whole.values()) + after) / cores
-    target = part_target(costs, cores, start)
+    end = balanced_end(costs, cores, start)
     plan: dict[Unit, tuple[Part, ...]] = {}
     for unit, schemes in costs.items():
-        if whole[unit] <= end - TAIL_SECONDS or sum(schemes.values()) < 2 * MIN_PART_SECONDS:
+        target = part_seconds(costs, cores, unit[0], start)
+        shortest = min(target, MIN_PART_SECONDS)
+        if whole[unit] <= end - TAIL_SECONDS or sum(schemes.values()) < 2 * shortest:
             plan[unit] = ()
             continue
         plan[unit] = tuple(
@@ -412,29 +418,70 @@ def choose_parts(
     return plan
 
 
+def _fitting_work(
+    costs: Mapping[Unit, Mapping[str, float]], start: Mapping[str, float] | None
+) -> float:
+    """The run's fitting CPU seconds, one start per unit included."""
+    start = dict(START_SECONDS if start is None else start)
+    return sum(
+        sum(schemes.values()) + start.get(unit[0], DEFAULT_START_SECONDS)
+        for unit, schemes in costs.items()
+    )
+
+
+def balanced_end(
+    costs: Mapping[Unit, Mapping[str, float]],
+    cores: int,
+    start: Mapping[str, float] | None = None,
+) -> float:
+    """When a balanced run ends: ``(W + A) / P``, the fitting work ``W`` (one start per unit
+    included) and the work after the fits ``A`` (:data:`POST_SECONDS` per engine and dataset)
+    over the cores ``P``."""
+    after = POST_SECONDS * len({unit[:2] for unit in costs})
+    return (_fitting_work(costs, start) + after) / cores
+
+
 def part_target(
     costs: Mapping[Unit, Mapping[str, float]],
     cores: int,
     start: Mapping[str, float] | None = None,
 ) -> float:
-    """CPU seconds of the parts ``auto`` cuts, and the most a batch may hold: half of a core's
-    fair share of the run's fitting work (one start per unit included), at least
-    :data:`MIN_PART_SECONDS`."""
-    start = dict(START_SECONDS if start is None else start)
-    work = sum(
-        sum(schemes.values()) + start.get(unit[0], DEFAULT_START_SECONDS)
-        for unit, schemes in costs.items()
-    )
-    return max(work / cores / 2, MIN_PART_SECONDS)
+    """CPU seconds of the parts of a run bound by its work: half of a core's fair share of the
+    run's fitting work (one start per unit included), at least :data:`MIN_PART_SECONDS`."""
+    return max(_fitting_work(costs, start) / cores / 2, MIN_PART_SECONDS)
+
+
+def part_seconds(
+    costs: Mapping[Unit, Mapping[str, float]],
+    cores: int,
+    engine: str,
+    start: Mapping[str, float] | None = None,
+) -> float:
+    """CPU seconds of the parts ``auto`` cuts for ``engine``, and the most a batch may hold.
+
+    :func:`part_target`, unless the run is bound by its longest chain: where a balanced run
+    (:func:`balanced_end`) leaves a unit's fits less than that before the chain after them
+    (:data:`TAIL_SECONDS`), the parts are as long as it leaves, and at least
+    :data:`PATH_PART_STARTS` times the engine's start. A run of the scikit-learn engine alone
+    on 16 cores is such a run: about 13 s of work per core, and a chain after the fits of about
+    15 s.
+    """
+    target = part_target(costs, cores, start)
+    slack = balanced_end(costs, cores, start) - TAIL_SECONDS
+    if slack >= target:
+        return target
+    own = dict(START_SECONDS if start is None else start).get(engine, DEFAULT_START_SECONDS)
+    return max(slack, PATH_PART_STARTS * own)
 
 
 def batch_target(
     costs: Mapping[Unit, Mapping[str, float]],
     cores: int,
+    engine: str,
     start: Mapping[str, float] | None = None,
 ) -> float:
-    """The most fitting CPU seconds a batch may hold: :func:`part_target`, so that a batch
-    holds up the run no more than a part does.
+    """The most fitting CPU seconds a batch of ``engine`` may hold: :func:`part_seconds`, so
+    that a batch holds up the run no more than a part does.
 
     A batch adds up the errors of its units' estimates. With rows x classes alone (before
     :data:`COST_MODEL`'s fixed term) the smaller datasets' estimates were 1.4-100 times too
@@ -442,7 +489,7 @@ def batch_target(
     path of a run planned for 8 cores, and batches were held to half a part. With the fixed
     term, half a part made more, smaller batches on 16 cores (42 fitting jobs instead of 40)
     and 28 CPU-s more work (2026-11-27, a replay of a 2-core run planned for 16)."""
-    return part_target(costs, cores, start)
+    return part_seconds(costs, cores, engine, start)
 
 
 def choose_batches(
@@ -459,7 +506,7 @@ def choose_batches(
     ----------
     costs : mapping
         Unit -> scheme -> fitting CPU seconds, of every unit of the run (they set the size
-        of a batch, :func:`part_target`).
+        of a batch, :func:`batch_target`).
     cores : int or None
         Jobs that run at once; on one core (or unknown) every eligible unit of an engine and
         dataset goes into one batch, since nothing runs beside it anyway.
@@ -481,13 +528,13 @@ def choose_batches(
     alone keeps a job of its own.
     """
     eligible = list(eligible)
-    capacity = math.inf if not cores or cores < 2 else batch_target(costs, cores, start)
     order = {unit: position for position, unit in enumerate(eligible)}
     groups: dict[tuple[str, str], list[Unit]] = {}
     for unit in eligible:
         groups.setdefault(unit[:2], []).append(unit)
     batches = []
-    for units in groups.values():
+    for (engine, _), units in groups.items():
+        capacity = math.inf if not cores or cores < 2 else batch_target(costs, cores, engine, start)
         bins: list[tuple[float, list[Unit]]] = []
         for unit in sorted(units, key=lambda u: (-sum(costs[u].values()), order[u])):
             cost = sum(costs[unit].values())
