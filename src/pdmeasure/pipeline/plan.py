@@ -402,9 +402,11 @@ def choose_parts(
         for unit, schemes in costs.items()
     }
     end = balanced_end(costs, cores, start)
+    # Once per engine: each call sums the whole run's work.
+    sizes = {engine: part_seconds(costs, cores, engine, start) for engine in {u[0] for u in costs}}
     plan: dict[Unit, tuple[Part, ...]] = {}
     for unit, schemes in costs.items():
-        target = part_seconds(costs, cores, unit[0], start)
+        target = sizes[unit[0]]
         shortest = min(target, MIN_PART_SECONDS)
         if whole[unit] <= end - TAIL_SECONDS or sum(schemes.values()) < 2 * shortest:
             plan[unit] = ()
@@ -532,9 +534,14 @@ def choose_batches(
     groups: dict[tuple[str, str], list[Unit]] = {}
     for unit in eligible:
         groups.setdefault(unit[:2], []).append(unit)
+    # Once per engine: each call sums the whole run's work.
+    capacities = {
+        engine: math.inf if not cores or cores < 2 else batch_target(costs, cores, engine, start)
+        for engine in {engine for engine, _ in groups}
+    }
     batches = []
     for (engine, _), units in groups.items():
-        capacity = math.inf if not cores or cores < 2 else batch_target(costs, cores, engine, start)
+        capacity = capacities[engine]
         bins: list[tuple[float, list[Unit]]] = []
         for unit in sorted(units, key=lambda u: (-sum(costs[u].values()), order[u])):
             cost = sum(costs[unit].values())
