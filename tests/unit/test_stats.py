@@ -753,6 +753,32 @@ def test_check_paired_folds_rejects_different_folds():
         stats_folds.check_paired_folds(shuffled)
 
 
+def test_check_paired_folds_reads_rows_in_any_order():
+    pred = _predictions({"a": 0.8, "b": 0.7, "c": 0.6}, repeats=2)
+    stats_folds.check_paired_folds(pred.sample(frac=1.0, random_state=1))
+
+
+def test_check_paired_folds_names_a_sample_tested_twice():
+    pred = _predictions({"a": 0.8, "b": 0.7}, repeats=2)
+    b = pred.index[pred["classifier"] == "b"]
+    twice = pd.concat([pred, pred.loc[b[:1]]], ignore_index=True)
+    with pytest.raises(ValueError, match="classifier b: a sample appears twice in one repeat"):
+        stats_folds.check_paired_folds(twice)
+
+
+@pytest.mark.parametrize("change", ["drop a row", "move a row to another repeat"])
+def test_check_paired_folds_rejects_other_samples(change):
+    pred = _predictions({"a": 0.8, "b": 0.7, "c": 0.6}, repeats=2)
+    last = pred.index[pred["classifier"] == "c"][-1]
+    if change == "drop a row":
+        pred = pred.drop(index=last)
+    else:
+        pred.loc[last, "repeat"] = 1
+        pred.loc[last, "row"] = 10_000
+    with pytest.raises(ValueError, match="classifiers a and c were not cross-validated"):
+        stats_folds.check_paired_folds(pred)
+
+
 def _within(seed: int = 0):
     classes = ["x", "y", "z"]
     pred = _predictions({"good": 0.95, "mid": 0.9, "bad": 0.4}, n=300, folds=10, seed=seed)
