@@ -211,3 +211,36 @@ def test_jvm_takes_heap_and_processors_from_the_job(weka):
     # -Xms3584m: the heap is committed whole at start (the default starts at 1/64 of the RAM,
     # which reaches 3.5 GB only on a machine of 224 GB).
     assert committed == heap
+
+
+@pytest.mark.parametrize(("cells", "quick"), [(6_912, True), (64_800, False), (None, False)])
+def test_jvm_compilers_follow_the_size_of_the_jobs_data(weka, cells, quick):
+    """configure(cells=rows x classes) before the JVM starts: the quick compiler alone below
+    QUICK_JIT_BELOW_CELLS (car's 1,728 rows x 4 classes), both compilers from nursery's size
+    up, or when the size is not given. Read back from the running JVM's own arguments."""
+    code = (
+        "from pdmeasure.pipeline.engines import get_engine, weka_engine\n"
+        f"get_engine('weka').configure(threads=1, mem_mb=1024, cells={cells})\n"
+        "weka_engine.ensure_jvm()\n"
+        "from jpype import JClass\n"
+        "bean = JClass('java.lang.management.ManagementFactory').getRuntimeMXBean()\n"
+        "print('|'.join(str(a) for a in bean.getInputArguments()))\n"
+    )
+    env = {key: value for key, value in os.environ.items() if key != "JAVA_TOOL_OPTIONS"}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env=env,
+    )
+    arguments = done.stdout.strip().splitlines()[-1].split("|")
+    assert ("-XX:TieredStopAtLevel=1" in arguments) is quick
+    assert "-XX:ActiveProcessorCount=1" in arguments
+
+
+def test_the_users_compiler_flags_win():
+    for flags in ("-XX:TieredStopAtLevel=4", "-XX:-TieredCompilation"):
+        got = weka_engine.java_tool_options(flags, "1g", None, quick_jit=True)
+        assert got == f"{flags} -Xms1g"

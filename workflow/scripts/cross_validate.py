@@ -24,10 +24,12 @@ def main(smk, log) -> None:
     if cv5x2 is None:
         fitted.discard("cv5x2")
     engine = get_engine(w.engine)
+    spec = dataset_spec_from_dict(smk.params.dataset)
     data = None
     if fitted:
         data = read_canonical(smk.input.data)
-        engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb)
+        cells = len(data) * len(spec.classes)
+        engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb, cells=cells)
     files = UnitFiles(
         smk.output.predictions,
         smk.output.confusion,
@@ -36,7 +38,7 @@ def main(smk, log) -> None:
     fit_unit(
         engine,
         data,
-        dataset_spec_from_dict(smk.params.dataset),
+        spec,
         keys,
         dict(smk.params.classifier),
         CVSpec(**smk.params.cv),

@@ -21,7 +21,8 @@ def main(smk, log) -> None:
     data = read_canonical(smk.input.data)
     spec = dataset_spec_from_dict(smk.params.dataset)
     engine = get_engine(engine_name)
-    engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb)
+    cells = len(data) * len(spec.classes)
+    engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb, cells=cells)
     for index, (classifier, params) in enumerate(smk.params.classifiers.items()):
         files = UnitFiles(
             smk.output[f"predictions_{index}"],

@@ -24,7 +24,8 @@ def main(smk, log) -> None:
     params = dict(smk.params.classifier)
     data = read_canonical(smk.input.data)
     engine = get_engine(w.engine)
-    engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb)
+    cells = len(data) * len(spec.classes)
+    engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb, cells=cells)
     engine.prepare(params)
     started = process_cpu_seconds()
     if scheme["name"] == "cv5x2":

@@ -185,13 +185,16 @@ class Engine(ABC):
             Naming what is wrong with the entry.
         """
 
-    def configure(self, *, threads: int, mem_mb: int | None = None) -> None:  # noqa: B027 (a hook)
+    def configure(  # noqa: B027 (a hook)
+        self, *, threads: int, mem_mb: int | None = None, cells: int | None = None
+    ) -> None:
         """Fit the engine to the job's resources before :meth:`cross_validate`.
 
         ``threads`` cores and ``mem_mb`` megabytes are what the Snakemake job declared (and a
-        cluster granted). The default does nothing: a scikit-learn model runs single-threaded
-        (``n_jobs=1``) within the Python process's memory. Engines with a runtime of their
-        own (a JVM) size it from these.
+        cluster granted); ``cells`` is the size of the job's dataset, rows x classes. The
+        default does nothing: a scikit-learn model runs single-threaded (``n_jobs=1``) within
+        the Python process's memory. Engines with a runtime of their own (a JVM) size it from
+        these.
         """
 
     def prepare(self, params: Params) -> None:  # noqa: B027 (a hook: nothing to load by default)

@@ -339,7 +339,9 @@ class SklearnEngine(Engine):
                 f"scikit-learn is not installed ({exc}); pip install scikit-learn"
             ) from None
 
-    def configure(self, *, threads: int, mem_mb: int | None = None) -> None:
+    def configure(
+        self, *, threads: int, mem_mb: int | None = None, cells: int | None = None
+    ) -> None:
         """Give every model of this process ``n_jobs = threads`` (the job's cores)."""
         _THREADS["n_jobs"] = max(1, int(threads))
 

@@ -85,8 +85,19 @@ MAX_HEAP_ENV = "PDMEASURE_WEKA_MAX_HEAP"
 JVM_OVERHEAD_MB = 512
 MIN_HEAP_MB = 256
 
+#: Datasets below this many rows x classes are fitted with the JVM's quick compiler alone
+#: (``-XX:TieredStopAtLevel=1``): their fits last seconds, and compiling the hot loops a
+#: second time with the optimising compiler costs more CPU than it saves. Measured on the
+#: 2-core development machine (2026-11-28, each job rerun alone with ``snakemake --force``,
+#: two runs each): the Weka batch of all five classifiers took 7.4-8.1 instead of
+#: 11.4-12.2 CPU-s on car (6,912 cells) and 10.6-11.6 instead of 13.7-15.3 on dermatology
+#: (2,196); on nursery (64,800) Bagging and DecisionTable took 27.8-28.4 instead of 22.8-23.9,
+#: and on krkopt (505,008) a part of 2 RandomForest folds 16.7 instead of 12.2-13.7. The
+#: predictions are the same either way (Java's floating point is strict since Java 17).
+QUICK_JIT_BELOW_CELLS = 20_000
+
 #: The JVM settings of this process, set by :meth:`WekaEngine.configure` before the JVM starts.
-_JVM: dict[str, str | int | None] = {"max_heap": None, "threads": None}
+_JVM: dict[str, str | int | bool | None] = {"max_heap": None, "threads": None, "quick_jit": False}
 
 #: Keys allowed in a classifier's entry of ``config["classifiers"]["weka"]``.
 PARAM_KEYS = frozenset({"class", "options"})
@@ -121,9 +132,11 @@ def ensure_jvm() -> None:
     # processes this one starts later (a `java` command, a Snakemake run) size their own JVMs.
     user_options = os.environ.get("JAVA_TOOL_OPTIONS")
     threads = _JVM["threads"]
-    os.environ["JAVA_TOOL_OPTIONS"] = java_tool_options(
-        user_options or "", max_heap, int(threads) if threads else None
+    options = java_tool_options(
+        user_options or "", max_heap, int(threads) if threads else None, bool(_JVM["quick_jit"])
     )
+    logging.getLogger(__name__).info("JVM options: %s", options)
+    os.environ["JAVA_TOOL_OPTIONS"] = options
     try:
         # packages=False: no Weka packages loaded (runs do not depend on ~/wekafiles contents).
         jvm.start(packages=False, max_heap_size=max_heap, logging_level=logging.WARNING)
@@ -134,7 +147,9 @@ def ensure_jvm() -> None:
             os.environ["JAVA_TOOL_OPTIONS"] = user_options
 
 
-def java_tool_options(current: str, max_heap: str, threads: int | None) -> str:
+def java_tool_options(
+    current: str, max_heap: str, threads: int | None, quick_jit: bool = False
+) -> str:
     """``current`` (the user's ``JAVA_TOOL_OPTIONS``) with the JVM flags of a job added, each
     only where the user has not set it.
 
@@ -146,6 +161,8 @@ def java_tool_options(current: str, max_heap: str, threads: int | None) -> str:
     - ``-XX:ActiveProcessorCount`` equal to the job's ``threads``: the JVM sizes its
       garbage-collector and JIT-compiler thread pools from the processors it sees; it then
       sees the job's cores, not the machine's.
+    - ``-XX:TieredStopAtLevel=1`` with ``quick_jit``: only the quick (C1) compiler, for a job
+      on a small dataset (:data:`QUICK_JIT_BELOW_CELLS`), unless the user chose the compilers.
 
     Examples
     --------
@@ -153,12 +170,16 @@ def java_tool_options(current: str, max_heap: str, threads: int | None) -> str:
     '-Xms1024m -XX:ActiveProcessorCount=1'
     >>> java_tool_options("-Xms64m -Dfile.encoding=UTF-8", "2g", None)
     '-Xms64m -Dfile.encoding=UTF-8'
+    >>> java_tool_options("", "1024m", 1, quick_jit=True)
+    '-Xms1024m -XX:ActiveProcessorCount=1 -XX:TieredStopAtLevel=1'
     """
     flags = current.split()
     if not any(flag.startswith(("-Xms", "-XX:InitialHeapSize")) for flag in flags):
         flags.append(f"-Xms{max_heap}")
     if threads and not any("ActiveProcessorCount" in flag for flag in flags):
         flags.append(f"-XX:ActiveProcessorCount={threads}")
+    if quick_jit and not any("TieredStopAtLevel" in f or "TieredCompilation" in f for f in flags):
+        flags.append("-XX:TieredStopAtLevel=1")
     return " ".join(flags)
 
 
@@ -207,7 +228,9 @@ def bundled_weka_classes() -> frozenset[str]:
         )
 
 
-def configure_jvm(*, threads: int | None = None, mem_mb: int | None = None) -> None:
+def configure_jvm(
+    *, threads: int | None = None, mem_mb: int | None = None, quick_jit: bool = False
+) -> None:
     """Size the JVM of this process from a job's resources; call before it starts.
 
     Parameters
@@ -218,6 +241,8 @@ def configure_jvm(*, threads: int | None = None, mem_mb: int | None = None) -> N
     mem_mb : int, optional
         Memory of the job: the heap (``-Xmx``) is ``mem_mb - JVM_OVERHEAD_MB`` MB, at least
         :data:`MIN_HEAP_MB`.
+    quick_jit : bool
+        Compile with the quick compiler alone (:func:`java_tool_options`).
 
     Raises
     ------
@@ -232,11 +257,13 @@ def configure_jvm(*, threads: int | None = None, mem_mb: int | None = None) -> N
         started = jpype.isJVMStarted()
     except ImportError:
         started = False
-    if started and wanted != _JVM:
+    running = {name: _JVM[name] for name in wanted}
+    if started and wanted != running:
         raise RuntimeError(
-            f"the JVM already runs with {_JVM}; it cannot be resized to {wanted} in this process"
+            f"the JVM already runs with {running}; it cannot be resized to {wanted} in this process"
         )
-    _JVM.update(wanted)
+    if not started:  # the compilers change the speed, not the results: a running JVM keeps its
+        _JVM.update(wanted, quick_jit=quick_jit)
 
 
 def max_heap_size() -> str:
@@ -563,9 +590,13 @@ class WekaEngine(Engine):
                 f"{JVM_MISSING.format(error=exc)} {HOW_TO_RUN_WITHOUT}"
             ) from None
 
-    def configure(self, *, threads: int, mem_mb: int | None = None) -> None:
-        """Size the JVM from the job's resources (:func:`configure_jvm`)."""
-        configure_jvm(threads=threads, mem_mb=mem_mb)
+    def configure(
+        self, *, threads: int, mem_mb: int | None = None, cells: int | None = None
+    ) -> None:
+        """Size the JVM from the job's resources, and choose its compilers from the size of
+        the job's data (:func:`configure_jvm`, :data:`QUICK_JIT_BELOW_CELLS`)."""
+        quick = cells is not None and cells < QUICK_JIT_BELOW_CELLS
+        configure_jvm(threads=threads, mem_mb=mem_mb, quick_jit=quick)
 
     def prepare(self, params: Mapping[str, Any]) -> None:
         """Start the JVM and build the classifier once (:func:`make_classifier`)."""
