@@ -181,6 +181,21 @@ def test_execution_slots_build_the_same_models(weka, uci_mirror, config, monkeyp
     pd.testing.assert_frame_equal(one, three)
 
 
+def _fresh_process(code: str) -> str:
+    """The output of ``code`` run by this Python in a process of its own (a process has one
+    JVM for good), without the user's ``JAVA_TOOL_OPTIONS``."""
+    env = {key: value for key, value in os.environ.items() if key != "JAVA_TOOL_OPTIONS"}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env=env,
+    )
+    return done.stdout
+
+
 def test_jvm_takes_heap_and_processors_from_the_job(weka):
     """configure_jvm(threads, mem_mb) before the JVM starts: -Xmx, -Xms (the whole heap from
     the start) and ActiveProcessorCount.
@@ -195,16 +210,7 @@ def test_jvm_takes_heap_and_processors_from_the_job(weka):
         "rt = JClass('java.lang.Runtime').getRuntime()\n"
         "print(rt.availableProcessors(), rt.maxMemory() // 2**20, rt.totalMemory() // 2**20)\n"
     )
-    env = {key: value for key, value in os.environ.items() if key != "JAVA_TOOL_OPTIONS"}
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-        env=env,
-    )
-    processors, heap, committed = map(int, done.stdout.split()[-3:])
+    processors, heap, committed = map(int, _fresh_process(code).split()[-3:])
     assert processors == 1
     # -Xmx3584m (4096 - JVM_OVERHEAD_MB); the JVM reports a little less (a survivor space).
     assert 0.85 * 3584 <= heap <= 3584
@@ -226,16 +232,7 @@ def test_jvm_compilers_follow_the_size_of_the_jobs_data(weka, cells, quick):
         "bean = JClass('java.lang.management.ManagementFactory').getRuntimeMXBean()\n"
         "print('|'.join(str(a) for a in bean.getInputArguments()))\n"
     )
-    env = {key: value for key, value in os.environ.items() if key != "JAVA_TOOL_OPTIONS"}
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-        env=env,
-    )
-    arguments = done.stdout.strip().splitlines()[-1].split("|")
+    arguments = _fresh_process(code).strip().splitlines()[-1].split("|")
     assert ("-XX:TieredStopAtLevel=1" in arguments) is quick
     assert "-XX:ActiveProcessorCount=1" in arguments
 
