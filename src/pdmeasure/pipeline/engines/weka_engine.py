@@ -262,7 +262,9 @@ def configure_jvm(
         raise RuntimeError(
             f"the JVM already runs with {running}; it cannot be resized to {wanted} in this process"
         )
-    if not started:  # the compilers change the speed, not the results: a running JVM keeps its
+    # A running JVM keeps the compilers it started with: they change the speed, not the
+    # results, so asking for others is no error.
+    if not started:
         _JVM.update(wanted, quick_jit=quick_jit)
 
 
