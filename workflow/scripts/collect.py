@@ -129,9 +129,9 @@ def main(smk, log) -> None:
         gather.append(partial(reproduction, smk, log))
     run_parallel(
         [
-            (2.7, [partial(signed_rank, smk, log, table)]),
-            (2.0, [partial(across, smk, log, table)]),
-            (1.5, gather),
+            (1.3, [partial(signed_rank, smk, log, table)]),
+            (1.0, [partial(across, smk, log, table)]),
+            (0.5, gather),
         ],
         processes=smk.threads,
         logger=log,
