@@ -18,8 +18,9 @@ pays a process start (and a JVM for Weka) of its own.
 
 The cost of a unit is the fitting CPU time its last run logged (:func:`measured_costs`, from
 the lines :func:`fit_log_line` writes), else an estimate from the data's size
-(:func:`estimate_cost`: per classifier, a fixed cost, one per row and one per row and class). The plan
-only shapes the DAG and orders the jobs (:meth:`CVPlan.priority`); no result depends on it.
+(:func:`estimate_cost`: per classifier, a fixed cost, a cost per row and one per row and
+class). The plan only shapes the DAG and orders the jobs (:meth:`CVPlan.priority`); no result
+depends on it.
 """
 
 from __future__ import annotations
@@ -56,17 +57,18 @@ class FitCost(NamedTuple):
 #: shape the plan, weigh more than the small ones) to the median logged fitting times of nine
 #: runs of the papers' DAG on the 2-core development machine (2026-11-27 and -28,
 #: ``benchmarks/cores.py``; 10-fold CV; car, nursery, dermatology and krkopt; Weka on car and
-#: dermatology with its quick compiler, :data:`~pdmeasure.pipeline.engines.weka_engine.QUICK_JIT_BELOW_CELLS`).
-#: The fixed term is what a small dataset costs whatever its size (the JIT's warm-up, an
-#: ensemble's hundred members). The rows term is what does not grow with the classes: Weka's
-#: DecisionTable searches attribute subsets over the rows, and with rows x classes alone its
-#: estimate on nursery (5 classes) was half its logged time while krkopt's (18) was right;
-#: nursery's Bagging and DecisionTable then shared one job that held up a run planned for 16
-#: cores. The 5 x 2-fold CV has terms of its own: its fits see half the rows, but its tests
-#: are larger. The fitted estimates of nursery and krkopt are within 0.75-1.1 times the logged
-#: times; those of car and dermatology within their start-up (dermatology's 34 attributes
-#: make its BayesNet and DecisionTable 2-10 times their estimates, 1-3 s). Only the order of
-#: magnitude matters: a unit's own logged time replaces the estimate after its first run.
+#: dermatology with its quick compiler,
+#: :data:`~pdmeasure.pipeline.engines.weka_engine.QUICK_JIT_BELOW_CELLS`). The fixed term is
+#: what a small dataset costs whatever its size (the JIT's warm-up, an ensemble's hundred
+#: members). The rows term is what does not grow with the classes: Weka's DecisionTable
+#: searches attribute subsets over the rows, and with rows x classes alone its estimate on
+#: nursery (5 classes) was half its logged time while krkopt's (18) was right; nursery's
+#: Bagging and DecisionTable then shared one job that held up a run planned for 16 cores. The
+#: 5 x 2-fold CV has terms of its own: its fits see half the rows, but its tests are larger.
+#: The fitted estimates of nursery and krkopt are within 0.75-1.1 times the logged times;
+#: those of car and dermatology within their start-up (dermatology's 34 attributes make its
+#: BayesNet and DecisionTable 2-11 times their estimates, 1-3 s). Only the order of magnitude
+#: matters: a unit's own logged time replaces the estimate after its first run.
 COST_MODEL = {
     "weka.classifiers.trees.RandomForest": {
         "cv": FitCost(0.45, 7.4e-5, 1.1e-4),
