@@ -10,7 +10,7 @@ assembled from them in order; otherwise it is fitted here (pdmeasure.pipeline.fi
 from pdmeasure.pipeline.config import dataset_spec_from_dict
 from pdmeasure.pipeline.data.fetch import read_canonical
 from pdmeasure.pipeline.engines import CVSpec, get_engine
-from pdmeasure.pipeline.fitting import UnitFiles, fit_unit
+from pdmeasure.pipeline.fitting import UnitFiles, configure_engine, fit_unit
 from pdmeasure.pipeline.plan import Part
 from pdmeasure.pipeline.run import run_script
 
@@ -28,8 +28,7 @@ def main(smk, log) -> None:
     data = None
     if fitted:
         data = read_canonical(smk.input.data)
-        cells = len(data) * len(spec.classes)
-        engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb, cells=cells)
+        configure_engine(engine, data, spec, threads=smk.threads, mem_mb=smk.resources.mem_mb)
     files = UnitFiles(
         smk.output.predictions,
         smk.output.confusion,

@@ -11,7 +11,7 @@ the outputs of the i-th are named ``predictions_<i>``, ``confusion_<i>`` and ``c
 from pdmeasure.pipeline.config import dataset_spec_from_dict
 from pdmeasure.pipeline.data.fetch import read_canonical
 from pdmeasure.pipeline.engines import CVSpec, get_engine
-from pdmeasure.pipeline.fitting import UnitFiles, fit_unit
+from pdmeasure.pipeline.fitting import UnitFiles, configure_engine, fit_unit
 from pdmeasure.pipeline.run import run_script
 
 
@@ -21,8 +21,7 @@ def main(smk, log) -> None:
     data = read_canonical(smk.input.data)
     spec = dataset_spec_from_dict(smk.params.dataset)
     engine = get_engine(engine_name)
-    cells = len(data) * len(spec.classes)
-    engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb, cells=cells)
+    configure_engine(engine, data, spec, threads=smk.threads, mem_mb=smk.resources.mem_mb)
     for index, (classifier, params) in enumerate(smk.params.classifiers.items()):
         files = UnitFiles(
             smk.output[f"predictions_{index}"],

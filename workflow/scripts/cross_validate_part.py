@@ -9,6 +9,7 @@ from pdmeasure.pipeline.config import dataset_spec_from_dict
 from pdmeasure.pipeline.cv5x2 import cross_validate_5x2
 from pdmeasure.pipeline.data.fetch import read_canonical
 from pdmeasure.pipeline.engines import CVSpec, get_engine
+from pdmeasure.pipeline.fitting import configure_engine
 from pdmeasure.pipeline.plan import Part, fit_log_line
 from pdmeasure.pipeline.run import process_cpu_seconds, run_script
 from pdmeasure.tables.confusion import with_keys
@@ -24,8 +25,7 @@ def main(smk, log) -> None:
     params = dict(smk.params.classifier)
     data = read_canonical(smk.input.data)
     engine = get_engine(w.engine)
-    cells = len(data) * len(spec.classes)
-    engine.configure(threads=smk.threads, mem_mb=smk.resources.mem_mb, cells=cells)
+    configure_engine(engine, data, spec, threads=smk.threads, mem_mb=smk.resources.mem_mb)
     engine.prepare(params)
     started = process_cpu_seconds()
     if scheme["name"] == "cv5x2":

@@ -35,6 +35,15 @@ class UnitFiles:
     cv5x2: str | None = None
 
 
+def configure_engine(
+    engine: Engine, data: pd.DataFrame, spec: DatasetSpec, *, threads: int, mem_mb: int | None
+) -> None:
+    """Size ``engine``'s runtime for a fitting job (:meth:`Engine.configure`): the job's
+    ``threads`` and ``mem_mb``, and the size of its data, rows x classes, which the Weka engine
+    chooses its compilers from. Call before the engine starts (``prepare``, the first fit)."""
+    engine.configure(threads=threads, mem_mb=mem_mb, cells=len(data) * len(spec.classes))
+
+
 def assembled(paths: Sequence[str], scheme: str) -> pd.DataFrame:
     """The predictions of ``scheme``'s part files among ``paths``, concatenated in fold order."""
     own = [path for path in paths if Part.parse(path).scheme == scheme]
