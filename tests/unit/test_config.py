@@ -181,6 +181,79 @@ def test_unavailable_engine_is_a_config_error(raw, monkeypatch):
         pdconfig.check_engines(config)
 
 
+class CountingEngine:
+    """An engine whose checks are counted; ``bad`` entries fail, ``stamp`` is its fingerprint."""
+
+    def __init__(self):
+        self.checked = []
+        self.stamp = "v1"
+
+    def check_available(self):
+        pass
+
+    def check_fingerprint(self, params):
+        return self.stamp
+
+    def check_classifier(self, classifier, params):
+        self.checked.append(classifier)
+        if params.get("bad"):
+            raise ValueError("bad entry")
+
+
+def test_passed_entries_are_not_checked_again(tmp_path, monkeypatch):
+    engine = CountingEngine()
+    monkeypatch.setattr(pdconfig.checks, "get_engine", lambda name: engine)
+    checked = tmp_path / ".snakemake" / "checked.json"
+    config = {"engines": ["sklearn"], "classifiers": {"sklearn": {"A": {"n": 1}, "B": {"n": 2}}}}
+    pdconfig.check_engines(config, checked=checked)
+    pdconfig.check_engines(config, checked=checked)
+    assert engine.checked == ["A", "B"]
+    # A changed entry, and every entry under a changed fingerprint, is checked again.
+    config["classifiers"]["sklearn"]["B"] = {"n": 3}
+    pdconfig.check_engines(config, checked=checked)
+    assert engine.checked == ["A", "B", "B"]
+    engine.stamp = "v2"
+    pdconfig.check_engines(config, checked=checked)
+    assert engine.checked == ["A", "B", "B", "A", "B"]
+    # Without a file every entry is checked, every time.
+    pdconfig.check_engines(config)
+    assert engine.checked[-2:] == ["A", "B"] and len(engine.checked) == 7
+
+
+def test_failed_entries_are_never_remembered(tmp_path, monkeypatch):
+    engine = CountingEngine()
+    monkeypatch.setattr(pdconfig.checks, "get_engine", lambda name: engine)
+    checked = tmp_path / "checked.json"
+    config = {"engines": ["weka"], "classifiers": {"weka": {"A": {"n": 1}, "Bad": {"bad": 1}}}}
+    for _ in range(2):
+        with pytest.raises(ConfigError, match=r"`classifiers.weka.Bad`: bad entry"):
+            pdconfig.check_engines(config, checked=checked)
+    assert engine.checked == ["A", "Bad", "A", "Bad"]
+
+
+def test_unreadable_checked_file_checks_everything(tmp_path, monkeypatch):
+    engine = CountingEngine()
+    monkeypatch.setattr(pdconfig.checks, "get_engine", lambda name: engine)
+    checked = tmp_path / "checked.json"
+    checked.write_text("{not json")
+    config = {"engines": ["sklearn"], "classifiers": {"sklearn": {"A": {"n": 1}}}}
+    pdconfig.check_engines(config, checked=checked)
+    assert engine.checked == ["A"]
+    assert len(pdconfig.cache.checked_entries(checked)) == 1
+
+
+def test_an_engine_without_fingerprint_is_checked_every_time(tmp_path, monkeypatch):
+    engine = CountingEngine()
+    engine.stamp = None
+    monkeypatch.setattr(pdconfig.checks, "get_engine", lambda name: engine)
+    checked = tmp_path / "checked.json"
+    config = {"engines": ["sklearn"], "classifiers": {"sklearn": {"A": {"n": 1}}}}
+    pdconfig.check_engines(config, checked=checked)
+    pdconfig.check_engines(config, checked=checked)
+    assert engine.checked == ["A", "A"]
+    assert not checked.exists()
+
+
 def test_bad_classifier_params_are_a_config_error(raw):
     raw["run"]["engines"] = ["sklearn"]
     raw["classifiers"]["sklearn"]["RandomForest"]["params"] = {"n_estimator": 10}

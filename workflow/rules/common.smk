@@ -26,6 +26,9 @@ PLANNING = workflow.exec_mode.name == "DEFAULT"
 #: (pdmeasure.pipeline.config.cache).
 RUN_FILE = Path(".snakemake", "pdmeasure", "run.json")
 RUN_KEY = pdconfig.run_key(config)
+#: The classifier entries whose check passed, so that the next command skips the checks that
+#: import the engines' libraries (pdmeasure.pipeline.config.check_engines).
+CHECKED_FILE = Path(".snakemake", "pdmeasure", "checked-classifiers.json")
 # The run: the selected datasets, engines and classifiers, each dataset resolved (class order,
 # numeric features, kappa vectors by position, kappa grid). Every rule reads RUN, not config.
 RUN = None if PLANNING else pdconfig.load_run(RUN_FILE, RUN_KEY)
@@ -36,7 +39,7 @@ if RUN is None:
         raise pdconfig.schema_error(exc) from None
     RUN = pdconfig.resolve_run(config)
     pdconfig.check_config(RUN)
-    pdconfig.check_engines(RUN)
+    pdconfig.check_engines(RUN, checked=CHECKED_FILE)
     pdconfig.check_data(RUN)
     if PLANNING:
         pdconfig.save_run(RUN_FILE, RUN_KEY, RUN)

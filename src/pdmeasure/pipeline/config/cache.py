@@ -7,6 +7,10 @@ header, a CSV's classes, an OpenML dataset's metadata, which tries the network f
 retries for seconds when a compute node has none) and checking every classifier entry. The
 planning process writes its resolved run with a key of everything it was resolved from;
 a job's process with the same key reads it back instead, and resolves afresh on any other key.
+
+The planning process also remembers which classifier entries passed their check
+(:func:`checked_entries`, :func:`save_checked`), so that the next ``snakemake`` command skips
+the checks that import the engine's library (:meth:`~pdmeasure.pipeline.engines.base.Engine.check_fingerprint`).
 """
 
 from __future__ import annotations
@@ -62,6 +66,40 @@ def load_run(path: Path, key: str) -> dict[str, Any] | None:
         return None
     run = record.get("run")
     return run if isinstance(run, dict) else None
+
+
+#: How many passed classifier entries :func:`save_checked` keeps, the newest first: those of
+#: a few configs used in turn.
+MAX_CHECKED = 256
+
+
+def entry_key(engine: str, params: Mapping[str, Any], fingerprint: str) -> str:
+    """A digest of one classifier entry of ``engine`` and what its check's verdict depends on
+    besides the entry (the engine's ``check_fingerprint``)."""
+    text = json.dumps([engine, params, fingerprint], sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def checked_entries(path: Path) -> list[str]:
+    """The keys (:func:`entry_key`) of the entries that passed their check, newest first;
+    empty when the file is missing or unreadable."""
+    try:
+        keys = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [k for k in keys if isinstance(k, str)] if isinstance(keys, list) else []
+
+
+def save_checked(path: Path, keys: list[str]) -> None:
+    """Write ``keys`` (newest first, at most :data:`MAX_CHECKED`) atomically. A folder that
+    cannot be written only costs the next run its checks, so the error is not raised."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f".{path.name}.{os.getpid()}")
+        temp.write_text(json.dumps(keys[:MAX_CHECKED]), encoding="utf-8")
+        os.replace(temp, path)
+    except OSError:
+        pass
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -42,6 +42,7 @@ before you give the CV jobs more than one thread.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -55,6 +56,7 @@ from pdmeasure.pipeline.engines.base import (
     Engine,
     EngineUnavailable,
     FoldPredictions,
+    file_stamps,
     folds_to_run,
 )
 
@@ -331,13 +333,26 @@ class SklearnEngine(Engine):
     name = "sklearn"
 
     def check_available(self) -> None:
-        """Raise :class:`EngineUnavailable` if scikit-learn cannot be imported."""
-        try:
-            import sklearn  # noqa: F401
-        except ImportError as exc:
+        """Raise :class:`EngineUnavailable` if scikit-learn is not installed.
+
+        Looked up, not imported: the import takes about 2 s, at the start of every
+        ``snakemake`` command. A package that is found but fails to import is reported by the
+        check of each classifier entry (:meth:`check_classifier`), which imports it.
+        """
+        if importlib.util.find_spec("sklearn") is None:
             raise EngineUnavailable(
-                f"scikit-learn is not installed ({exc}); pip install scikit-learn"
-            ) from None
+                "scikit-learn is not installed (no module named 'sklearn'); "
+                "pip install scikit-learn"
+            )
+
+    def check_fingerprint(self, params: Mapping[str, Any]) -> str | None:
+        """The files of the entry's top-level package (``sklearn`` for scikit-learn's own
+        classes) and of this module: a verdict stands until either is installed again,
+        upgraded or edited (:meth:`Engine.check_fingerprint`)."""
+        path = params.get("class")
+        if not isinstance(path, str) or not path:
+            return None
+        return file_stamps(path.replace(":", ".").split(".")[0], files=(__file__,))
 
     def configure(
         self, *, threads: int, mem_mb: int | None = None, cells: int | None = None

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from pdmeasure.pipeline.engines import base
-from pdmeasure.pipeline.engines.base import Engine, EngineUnavailable
+from pdmeasure.pipeline.engines.base import Engine, EngineUnavailable, file_stamps
 from pdmeasure.pipeline.engines.weka_encoding import (
     AttributeSpec,
     class_positions,
@@ -603,6 +603,13 @@ class WekaEngine(Engine):
     def prepare(self, params: Mapping[str, Any]) -> None:
         """Start the JVM and build the classifier once (:func:`make_classifier`)."""
         make_classifier(params)
+
+    def check_fingerprint(self, params: Mapping[str, Any]) -> str | None:
+        """The files of python-weka-wrapper3 (which bundles ``weka.jar``) and of this module: a
+        verdict stands until either is installed again, upgraded or edited
+        (:meth:`Engine.check_fingerprint`). It spares an entry with options the JVM that its
+        check starts."""
+        return file_stamps("weka", files=(__file__,))
 
     def check_classifier(self, name: str, params: Mapping[str, Any]) -> None:
         """Validate one configured classifier entry (config check hook).
