@@ -20,7 +20,10 @@ prints:
   jobs': scheduling, job start-up, benchmark threads);
 - the critical path (the longest chain of dependent jobs, by job CPU) and the ten longest jobs;
 - per rule, its jobs and the CPU seconds of its lightest job: what a job of that kind costs
-  besides its work (interpreter, imports, a JVM).
+  besides its work (interpreter, imports, a JVM);
+- the run's ends that no replay has: from the command's start to the first line any job
+  logged (Snakemake's start, its parse and checks of the config, the DAG, and the first job's
+  own start-up), and from the last write to any job's log to the command's end.
 
 With ``--replay``, the last run's DAG and job times are replayed on those core counts
 (``benchmarks/simulate_cores.py``), raw and calibrated against the 16-core measurements of
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -58,6 +62,24 @@ def children_cpu() -> float:
     """User + system CPU seconds of this process's finished children so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+#: The time stamp at the start of a line of a job's log (:func:`pdmeasure.pipeline.run.run_script`).
+LOG_TIME = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) ")
+
+
+def log_bounds(logs: Path) -> tuple[float, float] | None:
+    """Epoch seconds of the earliest first line of any job's log (local time, as logged) and
+    of the latest write to any log; None when no log has a time stamp."""
+    first, last = [], []
+    for path in logs.rglob("*.log"):
+        last.append(path.stat().st_mtime)
+        with path.open(encoding="utf-8", errors="replace") as lines:
+            match = LOG_TIME.match(lines.readline())
+        if match:
+            stamp = time.mktime(time.strptime(match[1], "%Y-%m-%d %H:%M:%S"))
+            first.append(stamp + int(match[2]) / 1000)
+    return (min(first), max(last)) if first else None
 
 
 def prepare(workdir: Path, source: Path | None, configfiles: list[Path]) -> list[str]:
@@ -105,10 +127,12 @@ def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.Compl
 def run_once(workdir: Path, cores: int, extra: list[str]) -> dict:
     """Run the whole DAG on ``cores`` cores in ``workdir``; its figures."""
     before = children_cpu()
-    started = time.perf_counter()
+    started, started_at = time.perf_counter(), time.time()
     snakemake(workdir, "--cores", str(cores), *extra)
     wall = time.perf_counter() - started
+    ended_at = time.time()
     total_cpu = children_cpu() - before
+    bounds = log_bounds(workdir / "logs")
     jobs = job_cpu_table(workdir / "logs")
     summary = snakemake(workdir, "--detailed-summary", *extra).stdout
     cpu, needs, rule = simulate_cores.read_dag(summary, workdir / "logs")
@@ -120,6 +144,7 @@ def run_once(workdir: Path, cores: int, extra: list[str]) -> dict:
         "job_cpu": float(jobs["cpu"].sum()),
         "startup_cpu": float(jobs["startup"].sum()),
         "snakemake_cpu": total_cpu - float(jobs["cpu"].sum()),
+        "ends": (bounds[0] - started_at, ended_at - bounds[1]) if bounds else None,
         "chain": [(job, rule[job], cpu[job]) for job in chain],
         "longest": sorted(((cpu[j], rule[j], j) for j in cpu), reverse=True)[:10],
         "rules": _per_rule(cpu, rule),
@@ -149,6 +174,12 @@ def report(result: dict) -> None:
         f"job CPU {result['job_cpu']:.1f} s (start-up and imports {result['startup_cpu']:.1f} s), "
         f"Snakemake's own CPU {result['snakemake_cpu']:.1f} s, critical path {path:.1f} s"
     )
+    if result["ends"]:
+        start, end = result["ends"]
+        print(
+            f"  {start:.1f} s from the command's start to the first line a job logged, "
+            f"{end:.1f} s from the last write to a job's log to the command's end"
+        )
     for job, rule, seconds in result["chain"]:
         print(f"    path {seconds:7.1f} s  {rule_family(rule):20s} {job}")
     print("  ten longest jobs (CPU s):")

@@ -228,6 +228,23 @@ def test_simulated_cores_replay_the_run_within_its_bounds(small_pipeline, snakem
         assert max(work / cores, longest) - 1e-9 <= wall <= work + 1e-9
 
 
+def test_cores_finds_the_first_and_last_moments_of_the_jobs(small_pipeline):
+    """benchmarks/cores.py's bounds of the jobs' logs: the earliest logged line comes before
+    the first log's last write, and is read in the machine's time zone (a zone error would put
+    it hours away)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("cores", REPO_ROOT / "benchmarks" / "cores.py")
+    cores = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cores)
+    logs = small_pipeline.parent / "logs"
+    written = [path.stat().st_mtime for path in logs.rglob("*.log")]
+    first, last = cores.log_bounds(logs)
+    assert last == max(written)
+    assert min(written) - 600 < first <= min(written) + 1e-3
+    assert cores.log_bounds(logs / "no such folder") is None
+
+
 @pytest.mark.slow
 def test_pipeline_grid_files(small_pipeline):
     import yaml
