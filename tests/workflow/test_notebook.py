@@ -16,9 +16,14 @@ def execute(repo_root, results, monkeypatch, tmp_path):
     monkeypatch.setenv("PDM_RESULTS", str(results))
     monkeypatch.setenv("MPLBACKEND", "Agg")
     notebook = nbformat.read(repo_root / NOTEBOOK, as_version=4)
+    # nbclient waits 4 s for a cell's output after the cell has run, then drops the output
+    # without an error; on a loaded 2-core CI machine a print went missing that way. Wait
+    # longer, and fail loudly if even that is not enough.
     client = NotebookClient(
         notebook,
         timeout=300,
+        iopub_timeout=120,
+        raise_on_iopub_timeout=True,
         kernel_name="python3",
         resources={"metadata": {"path": str(tmp_path)}},
     )
