@@ -48,11 +48,17 @@ def save_run(path: Path, key: str, run: Mapping[str, Any]) -> bool:
         return False
     if not _same(json.loads(text)["run"], run):
         return False
+    _write_atomic(path, text)
+    return True
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then put it in place, so that a
+    process reading ``path`` sees the old file or the new one, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(f".{path.name}.{os.getpid()}")
     temp.write_text(text, encoding="utf-8")
     os.replace(temp, path)
-    return True
 
 
 def load_run(path: Path, key: str) -> dict[str, Any] | None:
@@ -94,10 +100,7 @@ def save_checked(path: Path, keys: list[str]) -> None:
     """Write ``keys`` (newest first, at most :data:`MAX_CHECKED`) atomically. A folder that
     cannot be written only costs the next run its checks, so the error is not raised."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temp = path.with_name(f".{path.name}.{os.getpid()}")
-        temp.write_text(json.dumps(keys[:MAX_CHECKED]), encoding="utf-8")
-        os.replace(temp, path)
+        _write_atomic(path, json.dumps(keys[:MAX_CHECKED]))
     except OSError:
         pass
 

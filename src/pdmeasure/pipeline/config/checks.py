@@ -215,9 +215,10 @@ def check_engines(config: Mapping, *, checked: Path | None = None) -> None:
                     ) from None
             if key is not None:
                 keys.append(key)
-    remembered = list(dict.fromkeys(keys + passed))
-    if checked and remembered != passed:
-        save_checked(checked, remembered)
+    if checked:
+        remembered = list(dict.fromkeys(keys + passed))
+        if remembered != passed:
+            save_checked(checked, remembered)
 
 
 def check_data(config: Mapping) -> None:
