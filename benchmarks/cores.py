@@ -26,8 +26,9 @@ prints:
   own start-up), and from the last write to any job's log to the command's end.
 
 With ``--replay``, the last run's DAG and job times are replayed on those core counts
-(``benchmarks/simulate_cores.py``), raw and calibrated against the 16-core measurements of
-:data:`simulate_cores.CALIBRATION`; such figures are a replay, not a measurement. The DAG
+(``benchmarks/simulate_cores.py``), as they are and with each job's time as the 16-core
+``device`` machine would take it (:func:`simulate_cores.on_device`, fitted to real runs there);
+such figures are a replay, not a measurement. The DAG
 itself depends on the cores (``cv.per_fold: auto`` splits long fits for many cores), so a
 replay on N cores should replay a run planned for N: ``--plan-cores N`` runs on the given cores
 with the plan of N (config ``cv.plan_cores``).
@@ -149,6 +150,7 @@ def run_once(workdir: Path, cores: int, extra: list[str]) -> dict:
         "longest": sorted(((cpu[j], rule[j], j) for j in cpu), reverse=True)[:10],
         "rules": _per_rule(cpu, rule),
         "dag": (cpu, needs, simulate_cores.job_spans(workdir / "logs")),
+        "startup": simulate_cores.startup_seconds(workdir / "logs"),
     }
 
 
@@ -233,9 +235,12 @@ def main(argv: list[str]) -> int:
     if args.replay and results:
         cpu, needs, spans = results[-1]["dag"]
         print(f"replay of the --cores {results[-1]['cores']} run (not a measurement):")
-        start = {job: seconds + 0.3 for job, seconds in cpu.items()}
-        spans = {job: (span + 0.3, n) for job, (span, n) in spans.items()}
-        simulate_cores.print_replay(start, needs, args.replay, spans)
+        lag = simulate_cores.START
+        start = {job: seconds + lag for job, seconds in cpu.items()}
+        spans = {job: (span + lag, n) for job, (span, n) in spans.items()}
+        simulate_cores.print_replay(
+            start, needs, args.replay, spans, startup=results[-1]["startup"]
+        )
     print(f"{'cores':>6} {'wall (s)':>9} {'jobs':>5} {'job CPU (s)':>12} {'Snakemake CPU (s)':>18}")
     for r in results:
         print(

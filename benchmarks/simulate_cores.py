@@ -19,8 +19,11 @@ the same run shows how far off it is.
 
 Prints, per core count, the simulated wall time and its two lower bounds: the total work over
 the cores, and the critical path (the longest chain of dependent jobs), which it also lists;
-then the range a real run may take, from how far this replay was off for real 8- and 16-core
-runs (:data:`CALIBRATION`: 1.1-1.6 times the replay).
+then the same schedule with each job's time as the 16-core ``device`` machine would take it
+(:func:`on_device`, :data:`DEVICE`): once with the device kit as it is, whose jobs compile
+their libraries from source, and once with the bytecode compiled, as after a ``pip install``.
+That model is fitted to real runs of 2d05d40 on that machine (:data:`DEVICE_RUNS`,
+``benchmarks/device_model.py``); its figures are estimates, not measurements.
 """
 
 from __future__ import annotations
@@ -73,6 +76,13 @@ def read_dag(summary: str, logs: Path) -> tuple[dict[str, float], dict[str, set[
         for job, files in inputs.items()
     }
     return {job: float(cpu[job]) for job in rule}, needs, rule
+
+
+def startup_seconds(logs: Path) -> dict[str, float]:
+    """Job (its log file, relative to ``logs``) -> the CPU seconds it took to start: the
+    interpreter and the imports, before its work (:func:`pipeline_figures.job_cpu_table`)."""
+    table = job_cpu_table(logs)
+    return dict(zip(table["file"], table["startup"].astype(float)))
 
 
 def users_of(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> dict[str, list[str]]:
@@ -185,50 +195,62 @@ def critical_path(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> l
     return chain
 
 
-#: Real runs on a 16-core machine against replays of the same commit's 2-core runs on the
-#: development machine, wall seconds by core count. Measured with ``../shared/device`` on
-#: 2026-11-26 for commit 2d05d40: the full DAG (both engines) and the scikit-learn engine
-#: alone (two runs at 16 cores). Replayed (--start 0.3) from ``benchmarks/cores.py --cores 2``
-#: runs of 2d05d40 here: the full DAG in six sessions (the machine's speed varies between
-#: sessions), the scikit-learn engine in one. Every replay was optimistic, by the ratio
-#: measured / replay; a replay of another run is calibrated by the smallest and the largest of
-#: those ratios (:func:`calibrated`).
-CALIBRATION = {
-    "full": {
-        "measured": {8: (130.0,), 16: (96.2,)},
-        "replays": (
-            {8: 101.4, 16: 79.9},
-            {8: 115.8, 16: 87.3},
-            {8: 106.0, 16: 78.7},
-            {8: 111.8, 16: 84.0},
-            {8: 114.3, 16: 87.5},
-            {8: 101.9, 16: 76.3},
-        ),
-    },
-    "sklearn": {
-        "measured": {8: (66.8,), 16: (61.3, 67.7)},
-        "replays": ({8: 41.8, 16: 41.8},),
-    },
+#: Seconds for Snakemake to start a job, added to each job's CPU time in a replay.
+START = 0.3
+
+#: Real runs of commit 2d05d40 on the 16-core ``device`` machine, measured with
+#: ``../shared/device`` on 2026-11-26: wall seconds by core count, for the full DAG (both
+#: engines) and the scikit-learn engine alone (two runs at 16 cores).
+#: ``benchmarks/device_model.py`` fits :data:`DEVICE` to them.
+DEVICE_RUNS = {
+    "full": {8: (130.0,), 16: (96.2,)},
+    "sklearn": {8: (66.8,), 16: (61.3, 67.7)},
 }
 
+#: A job on the device against the same job here (:func:`on_device`).
+#:
+#: - ``kit_start``: how many times longer a job takes to start (interpreter and imports) when
+#:   the device runs the kit as it is. The kit installs its wheels without bytecode, so every
+#:   job compiles pandas, Snakemake's modules and scikit-learn from source. Measured here, not
+#:   fitted: the same DAG run with the kit's packages stripped of their bytecode
+#:   (docs/scale-out.md) started its jobs in 2.21-2.45 times the CPU.
+#: - ``speed``: the device's CPU seconds per CPU second here, fitted by
+#:   ``benchmarks/device_model.py`` to :data:`DEVICE_RUNS` (replays of 2d05d40's 2-core
+#:   runs of 2026-11-28 with ``kit_start``).
+DEVICE = {"speed": 1.10, "kit_start": 2.27}
 
-def ratios(cores: int) -> list[float]:
-    """Every measured / replay ratio of :data:`CALIBRATION` at ``cores`` cores."""
-    return [
-        wall / replay[cores]
-        for dag in CALIBRATION.values()
-        for wall in dag["measured"].get(cores, ())
-        for replay in dag["replays"]
-    ]
+
+def on_device(
+    time: Mapping[str, float],
+    startup: Mapping[str, float],
+    *,
+    compiled: bool = False,
+    device: Mapping[str, float] = DEVICE,
+    start: float = START,
+) -> dict[str, float]:
+    """Each job's time on the device from its time here (its CPU plus ``start``).
+
+    ``speed * (work + s * startup) + start``, where ``s`` is ``kit_start`` (the device kit as
+    it is: no bytecode) or 1 (``compiled``: bytecode compiled before the run, as a ``pip
+    install`` leaves it). ``startup`` maps a job to its start-up CPU here; a job that has
+    none starts for free.
+    """
+    extra = 0.0 if compiled else device["kit_start"] - 1.0
+    return {
+        job: device["speed"] * (seconds - start + extra * startup.get(job, 0.0)) + start
+        for job, seconds in time.items()
+    }
 
 
-def calibrated(replayed: float, cores: int) -> tuple[float, float] | None:
-    """The range of estimates of a real run from a replay on ``cores`` cores: the replay times
-    the smallest and the largest ratio of :func:`ratios`; None where none was measured."""
-    found = ratios(cores)
-    if not found:
-        return None
-    return replayed * min(found), replayed * max(found)
+def device_spans(
+    spans: Mapping[str, tuple[float, int]],
+    startup: Mapping[str, float],
+    **kwargs,
+) -> dict[str, tuple[float, int]]:
+    """:func:`on_device` for the jobs that run steps side by side: their busiest process's
+    time (which includes the job's start-up) scaled the same way."""
+    scaled = on_device({job: span for job, (span, _) in spans.items()}, startup, **kwargs)
+    return {job: (scaled[job], n) for job, (_, n) in spans.items()}
 
 
 def print_replay(
@@ -237,21 +259,34 @@ def print_replay(
     cores_list: list[int],
     spans: Mapping[str, tuple[float, int]] | None = None,
     tail: int = 8,
+    startup: Mapping[str, float] | None = None,
+    start: float = START,
 ) -> None:
-    """The replay on each core count, its bounds, its calibrated range, and the ``tail`` jobs
-    it ends on."""
+    """The replay on each core count, its bounds, the ``tail`` jobs it ends on, and with
+    ``startup`` (job -> its start-up CPU) the device model's estimates (:func:`on_device`;
+    ``time`` and ``spans`` include ``start`` per job)."""
     work = sum(time.values())
-    print(
-        f"{'cores':>6} {'replay (s)':>11} {'work / cores':>13} {'critical path':>14} "
-        f"{'calibrated (s)':>15}"
-    )
+    head = f"{'cores':>6} {'replay (s)':>11} {'work / cores':>13} {'critical path':>14}"
+    if startup is not None:
+        head += f" {'device, kit (s)':>16} {'device, compiled (s)':>21}"
+    print(head)
     for cores in cores_list:
         took, _ = durations(time, spans, cores)
         path = sum(took[job] for job in critical_path(took, needs))
         wall = simulate(time, needs, cores, spans)
-        band = calibrated(wall, cores)
-        text = f"{band[0]:.0f}-{band[1]:.0f}" if band else "not measured"
-        print(f"{cores:>6} {wall:>11.1f} {work / cores:>13.1f} {path:>14.1f} {text:>15}")
+        text = f"{cores:>6} {wall:>11.1f} {work / cores:>13.1f} {path:>14.1f}"
+        if startup is not None:
+            kit, compiled = (
+                simulate(
+                    on_device(time, startup, compiled=flag, start=start),
+                    needs,
+                    cores,
+                    device_spans(spans or {}, startup, compiled=flag, start=start),
+                )
+                for flag in (False, True)
+            )
+            text += f" {kit:>16.1f} {compiled:>21.1f}"
+        print(text)
     for cores in cores_list:
         when = schedule(time, needs, cores, spans)
         last = sorted(when, key=lambda job: when[job][1])[-tail:] if tail else []
@@ -259,20 +294,19 @@ def print_replay(
             print(f"  the replay's last {len(last)} jobs to end on {cores} cores (start, end):")
         for job in last:
             print(f"    {when[job][0]:6.1f} {when[job][1]:6.1f}  {job}")
-    for cores in cores_list:
-        found = ratios(cores)
-        if found:
-            print(
-                f"  calibration at {cores} cores (real runs of 2d05d40 / replays): "
-                f"{min(found):.2f}-{max(found):.2f}"
-            )
+    if startup is not None:
+        print(
+            f"  device: each job speed {DEVICE['speed']:.2f} x (work + s x start-up) + {start} s, "
+            f"s = {DEVICE['kit_start']} with the device kit as it is (no bytecode), 1 compiled "
+            "(simulate_cores.DEVICE; benchmarks/device_model.py)"
+        )
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, nargs="+", default=[2, 16])
     parser.add_argument(
-        "--start", type=float, default=0.3, help="seconds for Snakemake to start a job"
+        "--start", type=float, default=START, help="seconds for Snakemake to start a job"
     )
     parser.add_argument("--logs", type=Path, default=Path("logs"), help="the rules' log folder")
     parser.add_argument(
@@ -299,7 +333,9 @@ def main(argv: list[str]) -> int:
     print(f"critical path at {max(args.cores)} cores: {path:.1f} s")
     for job in chain:
         print(f"  {took[job]:6.1f} s  {rule[job]:22s} {job}")
-    print_replay(time, needs, args.cores, spans)
+    print_replay(
+        time, needs, args.cores, spans, startup=startup_seconds(args.logs), start=args.start
+    )
     return 0
 
 

@@ -61,6 +61,22 @@ def _mirror() -> Path | None:
     return path if (path / "MANIFEST.json").is_file() else None
 
 
+def benchmark_module(name: str):
+    """The script ``benchmarks/<name>.py`` as a module, its folder on ``sys.path`` while it
+    loads (the scripts import their siblings)."""
+    import importlib.util
+
+    folder = str(REPO_ROOT / "benchmarks")
+    sys.path.insert(0, folder)
+    try:
+        spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(folder)
+    return module
+
+
 def repo_config() -> dict:
     """The repository's config.yaml, parsed (no defaults filled in)."""
     with open(REPO_ROOT / "config.yaml", encoding="utf-8") as handle:

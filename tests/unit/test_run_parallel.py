@@ -3,15 +3,14 @@ the replay of ``benchmarks/simulate_cores.py`` counts such a job."""
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from helpers import benchmark_module
 from pdmeasure.pipeline.run import (
     CPU_LOG_LABEL,
     PARALLEL_LOG_LABEL,
@@ -19,8 +18,6 @@ from pdmeasure.pipeline.run import (
     run_parallel,
     script_logger,
 )
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -143,19 +140,8 @@ def test_a_failed_step_here_raises_its_own_error_once_the_children_end(tmp_path,
     assert (tmp_path / "child.txt").exists()
 
 
-def _benchmark_module(name: str):
-    sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
-    try:
-        spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "benchmarks" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(REPO_ROOT / "benchmarks"))
-    return module
-
-
 def test_the_job_table_reads_a_jobs_span_from_its_parallel_line(tmp_path):
-    figures = _benchmark_module("pipeline_figures")
+    figures = benchmark_module("pipeline_figures")
     (tmp_path / "a.log").write_text(
         f"x INFO pdmeasure: {PARALLEL_LOG_LABEL}: 3 processes, the busiest 2.00 CPU-s of 5.00\n"
         f"x INFO pdmeasure: {CPU_LOG_LABEL} 7.00 s (start-up and imports 1.50 s, work 5.50 s)\n",
@@ -171,7 +157,7 @@ def test_the_job_table_reads_a_jobs_span_from_its_parallel_line(tmp_path):
 
 
 def test_the_replay_gives_a_parallel_job_its_processes_where_there_are_cores():
-    simulate = _benchmark_module("simulate_cores")
+    simulate = benchmark_module("simulate_cores")
     # a: 6 CPU-s, 3 s on 2 processes; b after a; c on its own.
     time_ = {"a": 6.0, "b": 1.0, "c": 3.0}
     needs = {"a": set(), "b": {"a"}, "c": set()}

@@ -226,6 +226,10 @@ def test_simulated_cores_replay_the_run_within_its_bounds(small_pipeline, snakem
     assert walls[-1] == pytest.approx(longest)
     for cores, wall in zip((1, 2, 4), walls[:3]):
         assert max(work / cores, longest) - 1e-9 <= wall <= work + 1e-9
+    # Every job's start-up (what the device model scales apart from its work) is logged, and is
+    # part of its CPU.
+    startup = simulate_cores.startup_seconds(workdir / "logs")
+    assert all(0 < startup[job] <= cpu[job] for job in cpu)
 
 
 def test_cores_finds_the_first_and_last_moments_of_the_jobs(small_pipeline):

@@ -1,0 +1,131 @@
+"""Fit the device model of ``benchmarks/simulate_cores.py`` to the real runs on the device.
+
+The model (:func:`simulate_cores.on_device`) times each job on the 16-core ``device`` machine
+as ``speed * (work + kit_start * start-up) + start`` from its CPU here, split by its log into
+start-up (interpreter and imports) and work. ``kit_start`` is measured here (the same DAG run
+with the device kit's packages stripped of their bytecode); ``speed`` is what this script
+fits: the value whose replays of the landed commit's 2-core runs come closest, in squared
+log ratio, to that commit's runs on the device (:data:`simulate_cores.DEVICE_RUNS`). It
+also prints the best pair when both are free, as a check that the measured ``kit_start`` is
+what the device's figures ask for.
+
+Run after 2-core runs of the commit measured on the device (2d05d40), kept with
+``benchmarks/cores.py --keep``::
+
+    python benchmarks/cores.py --cores 2 --repo ../base --python ../base.py --keep runs/full
+    python benchmarks/cores.py --cores 2 --repo ../base --python ../base.py --keep runs/sk \\
+        --config 'run={engines: [sklearn]}'
+    python benchmarks/device_model.py --repo ../base --python ../base.py \\
+        --full runs/full/*/cores-2 --sklearn runs/sk/*/cores-2
+
+Not part of ``make bench``: it replays runs that take minutes to make.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import simulate_cores as sc  # noqa: E402 (the sibling script of this folder)
+
+#: The ``--config`` of the scikit-learn engine alone, as the device's runs used it.
+SKLEARN_ONLY = ["--config", "run={engines: [sklearn]}"]
+
+
+def load_run(workdir: Path, repo: Path, python: str, extra: list[str]) -> dict:
+    """A kept run's DAG and its jobs' times: ``time`` (CPU plus :data:`simulate_cores.START`),
+    ``startup``, ``needs`` and ``spans``."""
+    configs = sorted(workdir.glob("configfile_*"))
+    command = [
+        python, "-m", "snakemake", "--snakefile", str(repo / "Snakefile"),
+        "--directory", str(workdir), "--detailed-summary",
+        *(["--configfile", *map(str, configs)] if configs else []), *extra,
+    ]  # fmt: skip
+    summary = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    cpu, needs, _ = sc.read_dag(summary, workdir / "logs")
+    spans = sc.job_spans(workdir / "logs")
+    return {
+        "time": {job: seconds + sc.START for job, seconds in cpu.items()},
+        "startup": sc.startup_seconds(workdir / "logs"),
+        "needs": needs,
+        "spans": {job: (span + sc.START, n) for job, (span, n) in spans.items()},
+    }
+
+
+def modelled(run: Mapping, cores: int, device: Mapping[str, float]) -> float:
+    """The run's replay on ``cores`` cores with its jobs timed by ``device``, the kit as is."""
+    return sc.simulate(
+        sc.on_device(run["time"], run["startup"], device=device),
+        run["needs"],
+        cores,
+        sc.device_spans(run["spans"], run["startup"], device=device),
+    )
+
+
+def errors(runs: Mapping[str, Mapping], device: Mapping[str, float]) -> list[tuple]:
+    """``(dag, cores, measured, modelled, log(measured / modelled))`` for every device run."""
+    rows = []
+    for dag, run in runs.items():
+        for cores, walls in sc.DEVICE_RUNS[dag].items():
+            estimate = modelled(run, cores, device)
+            rows += [(dag, cores, wall, estimate, math.log(wall / estimate)) for wall in walls]
+    return rows
+
+
+def loss(runs: Mapping[str, Mapping], device: Mapping[str, float]) -> float:
+    return sum(row[-1] ** 2 for row in errors(runs, device))
+
+
+def fit_speed(runs: Mapping[str, Mapping], kit_start: float, grid: np.ndarray) -> float:
+    """The ``speed`` of ``grid`` with the least :func:`loss` at this ``kit_start``. A grid,
+    not an optimiser: the replay is a step function of the job times."""
+    return float(min(grid, key=lambda s: loss(runs, {"speed": s, "kit_start": kit_start})))
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", type=Path, help="a kept 2-core run of the full DAG")
+    parser.add_argument("--sklearn", type=Path, help="a kept run of the scikit-learn engine")
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--kit-start", type=float, default=sc.DEVICE["kit_start"])
+    args = parser.parse_args(argv)
+    kept = {"full": (args.full, []), "sklearn": (args.sklearn, SKLEARN_ONLY)}
+    runs = {
+        dag: load_run(folder.resolve(), args.repo.resolve(), args.python, extra)
+        for dag, (folder, extra) in kept.items()
+        if folder is not None
+    }
+    if not runs:
+        parser.error("give --full or --sklearn (or both)")
+    speeds = np.round(np.arange(0.5, 2.5001, 0.01), 2)
+    speed = fit_speed(runs, args.kit_start, speeds)
+    device = {"speed": speed, "kit_start": args.kit_start}
+    print(f"kit_start {args.kit_start} (measured): best speed {speed:.2f}")
+    print(f"  {'DAG':8s} {'cores':>5} {'measured (s)':>13} {'model (s)':>10} {'log ratio':>10}")
+    rows = errors(runs, device)
+    for dag, cores, wall, estimate, error in rows:
+        print(f"  {dag:8s} {cores:>5} {wall:>13.1f} {estimate:>10.1f} {error:>+10.3f}")
+    print(f"  root mean square log ratio {math.sqrt(loss(runs, device) / len(rows)):.3f}")
+    pairs = [
+        (loss(runs, {"speed": s, "kit_start": k}), s, k)
+        for s in np.round(np.arange(0.8, 1.6001, 0.05), 2)
+        for k in np.round(np.arange(1.0, 4.0001, 0.25), 2)
+    ]
+    best = min(pairs)
+    print(
+        f"both free (a check on kit_start): speed {best[1]:.2f}, kit_start {best[2]:.2f}, "
+        f"root mean square log ratio {math.sqrt(best[0] / len(rows)):.3f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
