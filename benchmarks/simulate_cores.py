@@ -212,11 +212,12 @@ DEVICE_RUNS = {
 #: - ``kit_start``: how many times longer a job takes to start (interpreter and imports) when
 #:   the device runs the kit as it is. The kit installs its wheels without bytecode, so every
 #:   job compiles pandas, Snakemake's modules and scikit-learn from source. Measured here, not
-#:   fitted: the same DAG run with the kit's packages stripped of their bytecode
-#:   (docs/scale-out.md) started its jobs in 2.21-2.45 times the CPU.
+#:   fitted: each DAG run again with the kit's packages stripped of their bytecode
+#:   (docs/scale-out.md). This version's three DAGs started their jobs in 2.21-2.32 times
+#:   the CPU (2.27 all together), 2d05d40's two in 2.45 and 2.78 (2.65).
 #: - ``speed``: the device's CPU seconds per CPU second here, fitted by
 #:   ``benchmarks/device_model.py`` to :data:`DEVICE_RUNS` (replays of 2d05d40's 2-core
-#:   runs of 2026-11-28 with ``kit_start``).
+#:   runs of 2026-11-28, with 2d05d40's own start-up factor, 2.65).
 DEVICE = {"speed": 1.10, "kit_start": 2.27}
 
 
