@@ -235,9 +235,7 @@ def main(argv: list[str]) -> int:
     if args.replay and results:
         cpu, needs, spans = results[-1]["dag"]
         print(f"replay of the --cores {results[-1]['cores']} run (not a measurement):")
-        lag = simulate_cores.START
-        start = {job: seconds + lag for job, seconds in cpu.items()}
-        spans = {job: (span + lag, n) for job, (span, n) in spans.items()}
+        start, spans = simulate_cores.with_start(cpu, spans)
         simulate_cores.print_replay(
             start, needs, args.replay, spans, startup=results[-1]["startup"]
         )

@@ -33,7 +33,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import simulate_cores as sc  # noqa: E402 (the sibling script of this folder)
+import simulate_cores as sc  # noqa: E402 (the sibling scripts of this folder)
+from cores import snakemake_command  # noqa: E402
 
 #: The ``--config`` of the scikit-learn engine alone, as the device's runs used it.
 SKLEARN_ONLY = ["--config", "run={engines: [sklearn]}"]
@@ -48,19 +49,22 @@ def load_run(workdir: Path, repo: Path, python: str, extra: list[str]) -> dict:
     """A kept run's DAG and its jobs' times: ``time`` (CPU plus :data:`simulate_cores.START`),
     ``startup``, ``needs`` and ``spans``."""
     configs = sorted(workdir.glob("configfile_*"))
-    command = [
-        python, "-m", "snakemake", "--snakefile", str(repo / "Snakefile"),
-        "--directory", str(workdir), "--detailed-summary",
-        *(["--configfile", *map(str, configs)] if configs else []), *extra,
-    ]  # fmt: skip
+    command = snakemake_command(
+        python,
+        repo,
+        workdir,
+        "--detailed-summary",
+        *(["--configfile", *map(str, configs)] if configs else []),
+        *extra,
+    )
     summary = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     cpu, needs, _ = sc.read_dag(summary, workdir / "logs")
-    spans = sc.job_spans(workdir / "logs")
+    time, spans = sc.with_start(cpu, sc.job_spans(workdir / "logs"))
     return {
-        "time": {job: seconds + sc.START for job, seconds in cpu.items()},
+        "time": time,
         "startup": sc.startup_seconds(workdir / "logs"),
         "needs": needs,
-        "spans": {job: (span + sc.START, n) for job, (span, n) in spans.items()},
+        "spans": spans,
     }
 
 
@@ -118,7 +122,9 @@ def main(argv: list[str]) -> int:
     rows = errors(runs, device)
     for dag, cores, wall, estimate, error in rows:
         print(f"  {dag:8s} {cores:>5} {wall:>13.1f} {estimate:>10.1f} {error:>+10.3f}")
-    print(f"  root mean square log ratio {math.sqrt(loss(runs, device) / len(rows)):.3f}")
+    print(
+        f"  root mean square log ratio {math.sqrt(sum(r[-1] ** 2 for r in rows) / len(rows)):.3f}"
+    )
     pairs = [
         (loss(runs, {"speed": s, "kit_start": k}), s, k)
         for s in np.round(np.arange(0.8, 1.6001, 0.05), 2)

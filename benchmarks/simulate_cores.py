@@ -40,6 +40,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pipeline_figures import job_cpu_table  # noqa: E402 (the sibling script of this folder)
 
+#: Seconds for Snakemake to start a job, added to each job's CPU time in a replay.
+START = 0.3
+
 
 def read_dag(summary: str, logs: Path) -> tuple[dict[str, float], dict[str, set[str]], dict]:
     """Jobs, their times and their dependencies from ``snakemake --detailed-summary`` output.
@@ -83,6 +86,19 @@ def startup_seconds(logs: Path) -> dict[str, float]:
     interpreter and the imports, before its work (:func:`pipeline_figures.job_cpu_table`)."""
     table = job_cpu_table(logs)
     return dict(zip(table["file"], table["startup"].astype(float)))
+
+
+def with_start(
+    cpu: Mapping[str, float],
+    spans: Mapping[str, tuple[float, int]],
+    start: float = START,
+) -> tuple[dict[str, float], dict[str, tuple[float, int]]]:
+    """Each job's time in a replay, its CPU plus ``start`` seconds for Snakemake to start it,
+    and likewise the busiest-process time of each job in ``spans`` (:func:`job_spans`)."""
+    return (
+        {job: seconds + start for job, seconds in cpu.items()},
+        {job: (span + start, n) for job, (span, n) in spans.items()},
+    )
 
 
 def users_of(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> dict[str, list[str]]:
@@ -194,9 +210,6 @@ def critical_path(time: Mapping[str, float], needs: Mapping[str, set[str]]) -> l
         chain.append(job)
     return chain
 
-
-#: Seconds for Snakemake to start a job, added to each job's CPU time in a replay.
-START = 0.3
 
 #: Real runs of commit 2d05d40 on the 16-core ``device`` machine, measured with
 #: ``../shared/device`` on 2026-11-26: wall seconds by core count, for the full DAG (both
@@ -324,8 +337,7 @@ def main(argv: list[str]) -> int:
             check=True,
         ).stdout
     cpu, needs, rule = read_dag(summary, args.logs)
-    time = {job: seconds + args.start for job, seconds in cpu.items()}
-    spans = {job: (span + args.start, n) for job, (span, n) in job_spans(args.logs).items()}
+    time, spans = with_start(cpu, job_spans(args.logs), args.start)
     work = sum(time.values())
     took, _ = durations(time, spans, max(args.cores))
     chain = critical_path(took, needs)
