@@ -4,7 +4,7 @@ fresh run at each given core count, measured in one invocation.
 Run from the repository root (with ``UCI_MIRROR`` set where ``ucimlrepo`` cannot download)::
 
     python benchmarks/cores.py --cores 1 2 [--replay 8 16]
-    python benchmarks/cores.py --cores 2 --plan-cores 16 --replay 16
+    python benchmarks/cores.py --cores 3 --plan-cores 16 --replay 16
     python benchmarks/cores.py --cores 2 --config 'run={engines: [sklearn]}'
     python benchmarks/cores.py --cores 2 --from .test --configfile .test/config/config.yaml
     python benchmarks/cores.py --cores 2 --repo ../other-checkout --python ../other-checkout/.venv/bin/python
@@ -31,7 +31,10 @@ With ``--replay``, the last run's DAG and job times are replayed on those core c
 such figures are a replay, not a measurement. The DAG
 itself depends on the cores (``cv.per_fold: auto`` splits long fits for many cores), so a
 replay on N cores should replay a run planned for N: ``--plan-cores N`` runs on the given cores
-with the plan of N (config ``cv.plan_cores``).
+with the plan of N (config ``cv.plan_cores``). On 8 cores or more the jobs on the run's tail
+take up to 3 threads, which Snakemake caps at ``--cores``: a run to replay there runs with
+``--cores 3``, also on a machine of 2 cores (the replay reads the jobs' CPU seconds, not the
+wall time), or the replay gives those jobs the longer time of fewer processes.
 Not part of ``make bench``: minutes per core count, and its figures are times, not ratios.
 """
 
@@ -57,6 +60,11 @@ from pipeline_figures import job_cpu_table  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 #: The interpreter that runs Snakemake (``--python``: the other checkout's environment).
 PYTHON = sys.executable
+#: From how many planned cores the jobs on a run's tail take several threads, and the most
+#: they take (workflow/rules/plan.smk: TAIL_CORES, and rule analyse's threads). Snakemake
+#: gives a job no more threads than ``--cores``: a run meant for a replay on 8 or more
+#: cores runs with at least this many.
+TAIL_CORES, TAIL_THREADS = 8, 3
 
 
 def children_cpu() -> float:
@@ -239,6 +247,14 @@ def main(argv: list[str]) -> int:
         simulate_cores.print_replay(
             start, needs, args.replay, spans, startup=results[-1]["startup"]
         )
+        if max(args.replay) >= TAIL_CORES and results[-1]["cores"] < TAIL_THREADS:
+            print(
+                f"  note: on {max(args.replay)} cores the jobs on the run's tail take up to "
+                f"{TAIL_THREADS} threads; this run's --cores {results[-1]['cores']} gave them "
+                f"fewer, so the replay gives them their busiest process's longer time. Run "
+                f"with --cores {TAIL_THREADS} (also on fewer real cores: the replay reads CPU "
+                "seconds)."
+            )
     print(f"{'cores':>6} {'wall (s)':>9} {'jobs':>5} {'job CPU (s)':>12} {'Snakemake CPU (s)':>18}")
     for r in results:
         print(

@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -223,12 +223,14 @@ def job_wildcards(job: Job) -> dict[str, str]:
 @dataclass
 class DryRun:
     """What a dry run reported: whether the workflow parsed and planned (``ok``), the jobs it
-    would run (the ``all`` target left out) and every message it logged (``text``, the errors
-    included, as the command line prints them)."""
+    would run (the ``all`` target left out), every message it logged (``text``, the errors
+    included, as the command line prints them) and each job's threads (at most the run's
+    cores)."""
 
     ok: bool
     jobs: set[Job]
     text: str
+    threads: dict[Job, int] = field(default_factory=dict)
 
 
 class _JobRecorder(logging.Handler):
@@ -238,19 +240,25 @@ class _JobRecorder(logging.Handler):
     def __init__(self):
         super().__init__(logging.DEBUG)
         self.jobs: set[Job] = set()
+        self.threads: dict[Job, int] = {}
         self.lines: list[str] = []
 
     def emit(self, record):
         from snakemake_interface_logger_plugins.common import LogEvent
 
         if getattr(record, "event", None) == LogEvent.JOB_INFO:
-            self.jobs.add((record.rule_name, frozenset((record.wildcards or {}).items())))
+            job = (record.rule_name, frozenset((record.wildcards or {}).items()))
+            self.jobs.add(job)
+            self.threads[job] = record.threads
         self.lines.append(record.getMessage())
 
 
-def dry_run(workdir: Path, *, forceall: bool = False, configfiles: Sequence[str] = ()) -> DryRun:
+def dry_run(
+    workdir: Path, *, forceall: bool = False, configfiles: Sequence[str] = (), cores: int = 2
+) -> DryRun:
     """``snakemake --dry-run --cores 2 [--forceall] [--configfile F ...]`` of the repository's
-    Snakefile in ``workdir``, through Snakemake's Python API in this process.
+    Snakefile in ``workdir``, through Snakemake's Python API in this process (``cores``:
+    another ``--cores``).
 
     A subprocess per dry run spent about 70 % of its time (cProfile) importing Snakemake,
     scikit-learn and SciPy again; here they are imported once, and each dry run parses the
@@ -281,7 +289,7 @@ def dry_run(workdir: Path, *, forceall: bool = False, configfiles: Sequence[str]
             logger.addHandler(recorder)
             try:
                 workflow = api.workflow(
-                    resource_settings=ResourceSettings(cores=2),
+                    resource_settings=ResourceSettings(cores=cores),
                     # Relative config files start at workdir, as with --directory.
                     config_settings=ConfigSettings(
                         configfiles=[workdir / name for name in configfiles]
@@ -297,7 +305,8 @@ def dry_run(workdir: Path, *, forceall: bool = False, configfiles: Sequence[str]
             finally:
                 logger.removeHandler(recorder)
     jobs = {job for job in recorder.jobs if job[0] != "all"}
-    return DryRun(ok, jobs, "\n".join(recorder.lines))
+    threads = {job: recorder.threads[job] for job in jobs}
+    return DryRun(ok, jobs, "\n".join(recorder.lines), threads)
 
 
 def planned_jobs(

@@ -408,3 +408,22 @@ def test_a_batch_costs_its_fits_and_one_start():
     costs = {a: {"cv": 2.0, "cv5x2": 1.0}, b: {"cv": 4.0}}
     cvplan = plan.CVPlan(costs, {a: (), b: ()}, ((a, b),))
     assert cvplan.batch_cost((a, b)) == pytest.approx(7.0 + plan.START_SECONDS["weka"])
+
+
+def test_tail_datasets_are_those_within_a_share_of_the_heaviest_over_every_engine():
+    costs = {
+        ("weka", "big", "A"): {"cv": 30.0, "cv5x2": 20.0},
+        ("sklearn", "big", "A"): {"cv": 10.0},
+        ("weka", "mid", "A"): {"cv": 20.0},
+        ("sklearn", "mid", "A"): {"cv": 10.0, "cv5x2": 5.0},  # 35 of big's 60: over half
+        ("weka", "small", "A"): {"cv": 29.0},  # the largest unit but one, alone under half
+    }
+    assert plan.tail_datasets(costs) == {"big", "mid"}
+    assert plan.tail_datasets(costs, share=0.6) == {"big"}
+    assert plan.tail_datasets(costs, share=0.0) == {"big", "mid", "small"}
+
+
+def test_tail_datasets_of_equal_or_unknown_sizes_are_every_dataset():
+    same = {("weka", name, "A"): {"cv": 2.0} for name in ("a", "b", "c")}
+    assert plan.tail_datasets(same) == {"a", "b", "c"}
+    assert plan.tail_datasets({}) == frozenset()

@@ -31,9 +31,9 @@ rule analyse:
         CONDA_ENV
     # Its four independent branches (measures and ranking; exact analysis; uncertainty and
     # explorer data; statistics within) run side by side on up to 3 processes on 8 cores or
-    # more: the analysis of the last dataset to finish its fits is on the run's critical
-    # path. `--set-threads analyse=1` runs them one after the other.
-    threads: tail_threads(3)
+    # more, for the datasets whose fits end last (TAIL_DATASETS): their analyses are on the
+    # run's critical path. `--set-threads analyse=1` runs them one after the other.
+    threads: dataset_tail_threads(3)
     resources:
         **scaled(mem_mb=1536, runtime=20),
     params:
@@ -69,8 +69,9 @@ rule render:
     priority: SUMMARY_PRIORITY
     conda:
         CONDA_ENV
-    # Its exact figures beside its uncertainty figures and explorer page (8 cores or more).
-    threads: tail_threads(2)
+    # Its exact figures beside its uncertainty figures and explorer page (8 cores or more,
+    # the datasets whose fits end last).
+    threads: dataset_tail_threads(2)
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:

@@ -46,8 +46,8 @@ def tail_threads(threads):
     return threads if cores is not None and cores >= TAIL_CORES else 1
 
 
-def _cv_costs(units):
-    """Unit -> scheme -> estimated fitting CPU seconds: the last run's logs, else the size."""
+def _dataset_rows():
+    """Dataset -> its rows where known without running anything (cvplan.known_rows)."""
     mirror = pdconfig.mirror_path(RUN)
     manifest = None
     if mirror is not None and (mirror / "MANIFEST.json").is_file():
@@ -55,27 +55,36 @@ def _cv_costs(units):
             manifest = load_manifest(mirror)
         except (OSError, pdconfig.ConfigError):
             manifest = None
-    rows = {
+    return {
         name: cvplan.known_rows(
             block, pdconfig.results_dir(RUN) / "data" / f"{name}.csv", manifest
         )
         for name, block in RUN["datasets"].items()
     }
+
+
+def _estimated_cost(unit, scheme, rows):
+    engine, dataset, classifier = unit
+    return cvplan.estimate_cost(
+        RUN["classifiers"][engine][classifier].get("class", ""),
+        rows[dataset],
+        len(RUN["datasets"][dataset]["classes"]),
+        scheme,
+    )
+
+
+def _cv_costs(units):
+    """Unit -> scheme -> estimated fitting CPU seconds: the last run's logs, else the size."""
+    rows = _dataset_rows()
     measured = cvplan.measured_costs(Path("logs"), units)
     costs = {}
     for unit in units:
-        engine, dataset, classifier = unit
         known = measured.get(unit, {})
         costs[unit] = {
             scheme: (
                 known[scheme]
                 if scheme in known
-                else cvplan.estimate_cost(
-                    RUN["classifiers"][engine][classifier].get("class", ""),
-                    rows[dataset],
-                    len(RUN["datasets"][dataset]["classes"]),
-                    scheme,
-                )
+                else _estimated_cost(unit, scheme, rows)
             )
             for scheme in cv_schemes()
         }
@@ -271,3 +280,31 @@ def cv5x2_params():
 
 # The CV plan of this run, decided once at parse time (see CV_PLAN_FILE).
 CV_PLAN = _cv_plan()
+
+
+def _tail_datasets():
+    """The datasets whose fits end last (cvplan.tail_datasets), from the size estimates
+    alone: every process that parses the workflow (a cluster job's too) finds the same ones,
+    whatever logs it sees."""
+    rows = _dataset_rows()
+    return cvplan.tail_datasets(
+        {
+            unit: {s: _estimated_cost(unit, s, rows) for s in cv_schemes()}
+            for unit in cv_jobs()
+        }
+    )
+
+
+TAIL_DATASETS = _tail_datasets()
+
+
+def dataset_tail_threads(threads):
+    """Threads of a job of one dataset after its fits (rules analyse, render): tail_threads
+    for a dataset whose fits end last (TAIL_DATASETS), else 1. Elsewhere the job is off the
+    run's chain, and threads that wait for its busiest step hold cores other jobs need.
+    """
+
+    def value(wildcards):
+        return tail_threads(threads) if wildcards.dataset in TAIL_DATASETS else 1
+
+    return value

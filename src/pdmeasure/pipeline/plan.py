@@ -458,6 +458,40 @@ def balanced_end(
     return (_fitting_work(costs, start) + after) / cores
 
 
+#: A dataset's own jobs after its fits (rules ``analyse`` and ``render``) take several threads
+#: only when its fitting is at least this share of the heaviest dataset's
+#: (:func:`tail_datasets`).
+TAIL_SHARE = 0.5
+
+
+def tail_datasets(
+    costs: Mapping[Unit, Mapping[str, float]], share: float = TAIL_SHARE
+) -> frozenset[str]:
+    """The datasets whose fits end last: those whose fitting CPU seconds (every engine,
+    classifier and scheme) are at least ``share`` times the heaviest dataset's.
+
+    Only their jobs after the fits are on the run's tail. A job of several threads holds
+    its cores for its busiest process's time, so elsewhere its threads idle cores that a
+    run bound by its work needs: in a replay of the papers' DAG planned for 8 cores
+    (``docs/scale-out.md``), threads for the analyses of every dataset ended 7 s later than
+    threads for krkopt's alone, and on 16 cores both ended together.
+
+    Examples
+    --------
+    >>> costs = {("weka", "krkopt", "J48"): {"cv": 9.0}, ("weka", "car", "J48"): {"cv": 1.0},
+    ...          ("sklearn", "nursery", "RF"): {"cv": 3.0, "cv5x2": 2.0}}
+    >>> sorted(tail_datasets(costs))
+    ['krkopt', 'nursery']
+    >>> sorted(tail_datasets(costs, share=0.9))
+    ['krkopt']
+    """
+    work: dict[str, float] = {}
+    for (_, dataset, _), schemes in costs.items():
+        work[dataset] = work.get(dataset, 0.0) + sum(schemes.values())
+    heaviest = max(work.values(), default=0.0)
+    return frozenset(dataset for dataset, seconds in work.items() if seconds >= share * heaviest)
+
+
 def part_target(
     costs: Mapping[Unit, Mapping[str, float]],
     cores: int,
