@@ -12,7 +12,8 @@ NOTEBOOK = "notebooks/reproduction.ipynb"
 
 
 def execute(repo_root, results, monkeypatch, tmp_path):
-    """Run the notebook with PDM_RESULTS=results; return every text output, joined."""
+    """Run the notebook with PDM_RESULTS=results; return every text output, joined, and the
+    executed notebook."""
     monkeypatch.setenv("PDM_RESULTS", str(results))
     monkeypatch.setenv("MPLBACKEND", "Agg")
     notebook = nbformat.read(repo_root / NOTEBOOK, as_version=4)
@@ -34,16 +35,25 @@ def execute(repo_root, results, monkeypatch, tmp_path):
             texts.append(output.get("text", ""))
             data = output.get("data", {})
             texts.append(data.get("text/markdown", "") + data.get("text/plain", ""))
-    return "\n".join(texts)
+    return "\n".join(texts), notebook
+
+
+def cell_outputs(notebook, fragment):
+    """The outputs of the code cell whose source holds ``fragment``, as nbclient kept them
+    (for a failure's message: a missing line and a wrong value look alike in the joined
+    text)."""
+    cell = next(c for c in notebook.cells if c.cell_type == "code" and fragment in c.source)
+    return cell.get("outputs", [])
 
 
 @pytest.mark.slow
 def test_notebook_executes_against_pipeline_results(
     repo_root, small_pipeline, monkeypatch, tmp_path
 ):
-    text = execute(repo_root, small_pipeline, monkeypatch, tmp_path)
+    text, notebook = execute(repo_root, small_pipeline, monkeypatch, tmp_path)
     assert f"results folder: {small_pipeline.resolve()}" in text
-    assert "largest difference: 0.0" in text  # pd default recomputed = measures.csv
+    # pd default recomputed = measures.csv
+    assert "largest difference: 0.0" in text, cell_outputs(notebook, "largest difference")
     assert "# Table 6: car (engine sklearn)" in text
     assert "kappa:    [0.5, 0.5, 0.5, 0.5]" in text
     if (small_pipeline / "reproduction.csv").is_file():
@@ -56,7 +66,7 @@ def test_notebook_explains_a_missing_reproduction_file(
 ):
     results = tmp_path / "results"
     shutil.copytree(small_pipeline, results, ignore=shutil.ignore_patterns("reproduction.*"))
-    text = execute(repo_root, results, monkeypatch, tmp_path)
+    text, _ = execute(repo_root, results, monkeypatch, tmp_path)
     assert "reproduction.csv does not exist yet" in text
 
 
