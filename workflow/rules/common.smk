@@ -4,6 +4,7 @@
 # wrong type, a kappa vector of the wrong length, a class order that does not match the data
 # or an unavailable engine stops Snakemake with a message naming the config key.
 import dataclasses
+import functools
 import math
 import re
 from pathlib import Path

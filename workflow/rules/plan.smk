@@ -46,8 +46,11 @@ def tail_threads(threads):
     return threads if cores is not None and cores >= TAIL_CORES else 1
 
 
+@functools.cache
 def _dataset_rows():
-    """Dataset -> its rows where known without running anything (cvplan.known_rows)."""
+    """Dataset -> its rows where known without running anything (cvplan.known_rows); read
+    once per process, for the plan's costs and for TAIL_DATASETS (a dataset given as a file
+    and not yet fetched has its lines counted)."""
     mirror = pdconfig.mirror_path(RUN)
     manifest = None
     if mirror is not None and (mirror / "MANIFEST.json").is_file():
