@@ -33,17 +33,24 @@ def plan_cores():
 
 #: Cores from which the jobs on a run's tail run their independent steps side by side.
 TAIL_CORES = 8
+#: Cores from which the jobs across datasets that end a run (collect, render_cd) take their
+#: `wide` threads: the cores idle there, while on 8 a third core is still wanted by the last
+#: analyses and renders (docs/scale-out.md).
+WIDE_TAIL_CORES = 16
 
 
-def tail_threads(threads):
+def tail_threads(threads, wide=None):
     """Threads of a job on the run's tail (the last analyses, collect and the renders after
-    them): `threads` when the run is planned for TAIL_CORES cores or more (plan_cores), else 1.
+    them): `threads` when the run is planned for TAIL_CORES cores or more (plan_cores), and
+    `wide` (if given) for WIDE_TAIL_CORES or more; else 1.
 
     With few cores the others stay busy to the end and a job of several threads only waits
     for them: the `.test` run on 2 cores took 48-52 s with these jobs at 2-3 threads and
     38-42 s at one. `--set-threads` overrides either."""
     cores = plan_cores()
-    return threads if cores is not None and cores >= TAIL_CORES else 1
+    if cores is None or cores < TAIL_CORES:
+        return 1
+    return wide if wide is not None and cores >= WIDE_TAIL_CORES else threads
 
 
 @functools.cache

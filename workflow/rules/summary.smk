@@ -20,9 +20,9 @@ rule collect:
     conda:
         CONDA_ENV
     # Its three branches (signed-rank tests; statistics across datasets; the gathered tables
-    # and the reproduction) side by side on 8 cores or more: the job is on the run's critical
-    # path.
-    threads: tail_threads(2)
+    # and the reproduction) side by side on 8 cores or more (two processes; one each on 16 or
+    # more): the job is on the run's critical path.
+    threads: tail_threads(2, wide=3)
     resources:
         **scaled(mem_mb=1024, runtime=10),
     params:
@@ -76,8 +76,9 @@ rule render_cd:
     priority: CHAIN_PRIORITY
     conda:
         CONDA_ENV
-    # Its diagrams in two shares side by side: it starts after rule collect, at the end.
-    threads: tail_threads(2)
+    # Its diagrams in two shares side by side (three on 16 cores or more): it starts after
+    # rule collect, at the end.
+    threads: tail_threads(2, wide=3)
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
