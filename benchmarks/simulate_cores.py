@@ -228,10 +228,27 @@ DEVICE_RUNS = {
 #:   fitted: each DAG run again with the kit's packages stripped of their bytecode
 #:   (docs/scale-out.md). This version's three DAGs started their jobs in 2.21-2.32 times
 #:   the CPU (2.27 all together), 2d05d40's two in 2.45 and 2.78 (2.65).
-#: - ``speed``: the device's CPU seconds per CPU second here, fitted by
-#:   ``benchmarks/device_model.py`` to :data:`DEVICE_RUNS` (replays of 2d05d40's 2-core
-#:   runs of 2026-11-28, with 2d05d40's own start-up factor, 2.65).
-DEVICE = {"speed": 1.10, "kit_start": 2.27}
+#: - ``speed``: the device's seconds per CPU second here of Python's work, and ``jvm_speed``
+#:   of a JVM's (the jobs that fit Weka models). This machine's speed varies between
+#:   sessions, and not alike for both: in the session of 2026-11-29 a 2-core run of 2d05d40's
+#:   full DAG took 17 % longer than in the session before, and its Weka RandomForest on krkopt
+#:   28 % more CPU. ``benchmarks/device_model.py`` fits ``speed`` to the scikit-learn engine's
+#:   runs on the device and then ``jvm_speed`` to the full DAG's (:data:`DEVICE_RUNS`),
+#:   replaying 2d05d40's 2-core runs of that session with its own start-up factor, 2.65: root
+#:   mean square log ratio 0.094, against 0.160 for one speed fitted to both DAGs. Compare
+#:   another version's runs with a fit from the same session (its ``--model-full``).
+DEVICE = {"speed": 1.19, "jvm_speed": 0.67, "kit_start": 2.27}
+
+
+def jvm_job(job: str) -> bool:
+    """Whether ``job`` (its log's path under ``logs/``) fits Weka models: a JVM's work, whose
+    speed against this machine's differs from the Python jobs' (:data:`DEVICE`)."""
+    return job.startswith(JVM_JOBS)
+
+
+#: Where the logs of the jobs that fit Weka models lie: ``cross_validate`` and its parts and
+#: batches, and 2d05d40's ``stats_cv5x2``.
+JVM_JOBS = ("cv/weka/", "stats/cv5x2/weka/")
 
 
 def on_device(
@@ -244,16 +261,22 @@ def on_device(
 ) -> dict[str, float]:
     """Each job's time on the device from its time here (its CPU plus ``start``).
 
-    ``speed * (work + s * startup) + start``, where ``s`` is ``kit_start`` (the device kit as
-    it is: no bytecode) or 1 (``compiled``: bytecode compiled before the run, as a ``pip
-    install`` leaves it). ``startup`` maps a job to its start-up CPU here; a job that has
-    none starts for free.
+    ``speed * s * startup + v * work + start``, where ``s`` is ``kit_start`` (the device kit
+    as it is: no bytecode) or 1 (``compiled``: bytecode compiled before the run, as a ``pip
+    install`` leaves it), and ``v`` is ``jvm_speed`` for a job that fits Weka models
+    (:func:`jvm_job`; ``speed`` where ``device`` has none) and ``speed`` for every other.
+    ``startup`` maps a job to its start-up CPU here (interpreter and imports: Python's, also
+    in a Weka job); a job that has none starts for free.
     """
-    extra = 0.0 if compiled else device["kit_start"] - 1.0
-    return {
-        job: device["speed"] * (seconds - start + extra * startup.get(job, 0.0)) + start
-        for job, seconds in time.items()
-    }
+    extra = 1.0 if compiled else device["kit_start"]
+    jvm = device.get("jvm_speed", device["speed"])
+    times = {}
+    for job, seconds in time.items():
+        begin = startup.get(job, 0.0)
+        work = seconds - start - begin
+        speed = jvm if jvm_job(job) else device["speed"]
+        times[job] = device["speed"] * extra * begin + speed * work + start
+    return times
 
 
 def device_spans(
@@ -310,7 +333,8 @@ def print_replay(
             print(f"    {when[job][0]:6.1f} {when[job][1]:6.1f}  {job}")
     if startup is not None:
         print(
-            f"  device: each job speed {DEVICE['speed']:.2f} x (work + s x start-up) + {start} s, "
+            f"  device: each job {DEVICE['speed']:.2f} x s x start-up + v x work + {start} s, "
+            f"v = {DEVICE['jvm_speed']:.2f} for a Weka fit and {DEVICE['speed']:.2f} otherwise, "
             f"s = {DEVICE['kit_start']} with the device kit as it is (no bytecode), 1 compiled "
             "(simulate_cores.DEVICE; benchmarks/device_model.py)"
         )

@@ -76,3 +76,62 @@ def test_the_replay_prints_the_device_estimates_when_it_has_the_start_ups(capsys
     assert f"{kit:.1f}" in row.split()
     simulate.print_replay(run["time"], run["needs"], [2])
     assert "device" not in capsys.readouterr().out.split("\n")[0]
+
+
+def test_a_run_of_this_version_is_modelled_with_the_stored_and_the_fitted_speed():
+    run = _run()
+    fitted = {"speed": 0.8, "kit_start": 2.5}
+    rows = model.model_rows({"toy": run}, [2, 8], fitted)
+    assert [row[:2] for row in rows] == [("toy", 2), ("toy", 8)]
+    for _, cores, replay, stored, with_fitted in rows:
+        assert replay == pytest.approx(simulate.simulate(run["time"], run["needs"], cores))
+        assert stored == pytest.approx(model.modelled(run, cores, simulate.DEVICE, compiled=True))
+        # Compiled: the start-up factor plays no part, only the speed.
+        same = {"speed": 0.8, "kit_start": 1.0}
+        assert with_fitted == pytest.approx(model.modelled(run, cores, same))
+    # Fewer device seconds per CPU second here: a shorter run.
+    assert rows[1][4] < rows[1][3]
+
+
+def test_a_weka_fit_takes_the_jvm_speed_for_its_work_and_python_s_for_its_start_up():
+    start = simulate.START
+    time = {"cv/weka/krkopt/J48.log": 10.0 + start, "cv/sklearn/krkopt/RF.log": 10.0 + start}
+    startup = {"cv/weka/krkopt/J48.log": 1.0, "cv/sklearn/krkopt/RF.log": 1.0}
+    device = {"speed": 1.2, "jvm_speed": 0.7, "kit_start": 2.0}
+    kit = simulate.on_device(time, startup, device=device)
+    assert kit["cv/weka/krkopt/J48.log"] == pytest.approx(1.2 * 2.0 * 1.0 + 0.7 * 9.0 + start)
+    assert kit["cv/sklearn/krkopt/RF.log"] == pytest.approx(1.2 * (2.0 * 1.0 + 9.0) + start)
+    # 2d05d40's 5 x 2-fold jobs fit Weka models too; its analyses of Weka's results do not.
+    assert simulate.jvm_job("stats/cv5x2/weka/krkopt/J48.log")
+    assert not simulate.jvm_job("analyse/weka/krkopt.log")
+    assert not simulate.jvm_job("stats/cv5x2/sklearn/krkopt/RF.log")
+
+
+def test_the_fit_takes_python_s_speed_from_the_sklearn_runs_then_the_jvm_s(monkeypatch):
+    run = _run()
+
+    def weka_name(job):
+        return "cv/weka/" + job if job.startswith("fit") else job
+
+    # The same DAG with its two fits as Weka's.
+    weka = {
+        "time": {weka_name(job): t for job, t in run["time"].items()},
+        "startup": {weka_name(job): t for job, t in run["startup"].items()},
+        "needs": {weka_name(j): set(map(weka_name, n)) for j, n in run["needs"].items()},
+        "spans": {},
+    }
+    truth = {"speed": 1.21, "jvm_speed": 0.74, "kit_start": 2.5}
+    monkeypatch.setattr(
+        model.sc,
+        "DEVICE_RUNS",
+        {
+            "full": {cores: (model.modelled(weka, cores, truth),) for cores in (2, 8)},
+            "sklearn": {cores: (model.modelled(run, cores, truth),) for cores in (2, 8)},
+        },
+    )
+    grid = [round(0.5 + 0.01 * i, 2) for i in range(201)]
+    fitted = model.fit_speeds({"full": weka, "sklearn": run}, 2.5, grid)
+    assert fitted == pytest.approx(truth)
+    # With one DAG's runs only, one speed for both.
+    one = model.fit_speeds({"sklearn": run}, 2.5, grid)
+    assert one["speed"] == one["jvm_speed"] == pytest.approx(1.21)
