@@ -240,15 +240,16 @@ DEVICE_RUNS = {
 DEVICE = {"speed": 1.19, "jvm_speed": 0.67, "kit_start": 2.27}
 
 
+#: Where the logs of the jobs that fit Weka models lie: ``cross_validate`` and its parts and
+#: batches, and 2d05d40's ``stats_cv5x2``. The job that assembles a split classifier's parts
+#: lies there too and counts as one, though it starts no JVM (about 1 CPU-s of work).
+JVM_JOBS = ("cv/weka/", "stats/cv5x2/weka/")
+
+
 def jvm_job(job: str) -> bool:
     """Whether ``job`` (its log's path under ``logs/``) fits Weka models: a JVM's work, whose
     speed against this machine's differs from the Python jobs' (:data:`DEVICE`)."""
     return job.startswith(JVM_JOBS)
-
-
-#: Where the logs of the jobs that fit Weka models lie: ``cross_validate`` and its parts and
-#: batches, and 2d05d40's ``stats_cv5x2``.
-JVM_JOBS = ("cv/weka/", "stats/cv5x2/weka/")
 
 
 def on_device(
@@ -268,14 +269,14 @@ def on_device(
     ``startup`` maps a job to its start-up CPU here (interpreter and imports: Python's, also
     in a Weka job); a job that has none starts for free.
     """
-    extra = 1.0 if compiled else device["kit_start"]
-    jvm = device.get("jvm_speed", device["speed"])
+    factor = 1.0 if compiled else device["kit_start"]
+    python = device["speed"]
+    jvm = device.get("jvm_speed", python)
     times = {}
     for job, seconds in time.items():
         begin = startup.get(job, 0.0)
         work = seconds - start - begin
-        speed = jvm if jvm_job(job) else device["speed"]
-        times[job] = device["speed"] * extra * begin + speed * work + start
+        times[job] = python * factor * begin + (jvm if jvm_job(job) else python) * work + start
     return times
 
 
