@@ -41,7 +41,7 @@ import argparse
 import math
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -134,11 +134,18 @@ def loss(runs: Mapping[str, Mapping], device: Mapping[str, float]) -> float:
     return sum(row[-1] ** 2 for row in errors(runs, device))
 
 
+def best_on_grid(
+    runs: Mapping[str, Mapping], grid: np.ndarray, device_of: Callable[[float], dict]
+) -> float:
+    """The value of ``grid`` whose device, ``device_of(value)``, has the least :func:`loss`.
+    A grid, not an optimiser: the replay is a step function of the job times."""
+    return float(min(grid, key=lambda value: loss(runs, device_of(value))))
+
+
 def fit_speed(runs: Mapping[str, Mapping], kit_start: float, grid: np.ndarray) -> float:
     """The one ``speed`` of ``grid`` (Python's and the JVM's alike) with the least
-    :func:`loss` at this ``kit_start``. A grid, not an optimiser: the replay is a step
-    function of the job times."""
-    return float(min(grid, key=lambda s: loss(runs, {"speed": s, "kit_start": kit_start})))
+    :func:`loss` at this ``kit_start``."""
+    return best_on_grid(runs, grid, lambda s: {"speed": s, "kit_start": kit_start})
 
 
 def fit_speeds(runs: Mapping[str, Mapping], kit_start: float, grid: np.ndarray) -> dict[str, float]:
@@ -151,13 +158,10 @@ def fit_speeds(runs: Mapping[str, Mapping], kit_start: float, grid: np.ndarray) 
         speed = fit_speed(runs, kit_start, grid)
         return {"speed": speed, "jvm_speed": speed, "kit_start": kit_start}
     speed = fit_speed({"sklearn": runs["sklearn"]}, kit_start, grid)
-    jvm = float(
-        min(
-            grid,
-            key=lambda v: loss(
-                {"full": runs["full"]}, {"speed": speed, "jvm_speed": v, "kit_start": kit_start}
-            ),
-        )
+    jvm = best_on_grid(
+        {"full": runs["full"]},
+        grid,
+        lambda v: {"speed": speed, "jvm_speed": v, "kit_start": kit_start},
     )
     return {"speed": speed, "jvm_speed": jvm, "kit_start": kit_start}
 
