@@ -56,9 +56,12 @@ localrules:
     paper_render,
 
 
-# A local run selects jobs when a job ends, not every second (pdmeasure.pipeline.scheduling).
+# A local run selects jobs when a job ends, not every second; a Slurm run checks its jobs'
+# status at a pace set by how long they have run (pdmeasure.pipeline.scheduling).
 onstart:
     lift_default_rate_limit(workflow)
+    if paced := pace_status_checks(workflow):
+        logger.info(f"Slurm status checks: {paced}")
 
 
 rule all:

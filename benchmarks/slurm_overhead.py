@@ -1,6 +1,7 @@
 """What a Slurm run costs over a local one: the ``.test`` experiment run locally and under
 ``profiles/slurm``, interleaved, in fresh copies, with wall times, their ratio and the
-number of Slurm submissions.
+number of Slurm submissions, and how long after each Slurm job ended Snakemake saw it end
+(its status checks: ``pdmeasure.pipeline.scheduling.pace_status_checks``).
 
 Run from the repository root on a machine with Slurm up (``bash .ci/slurm-up`` brings up a
 single-node one)::
@@ -18,6 +19,7 @@ figure to compare (a slower pair was disturbed). Not part of ``make bench``: it 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import re
 import shutil
@@ -34,6 +36,41 @@ from cores import snakemake_command  # noqa: E402 (the sibling script of this fo
 REPO = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
+#: A submission with its Slurm log, whose folder names the rules of the (group) job.
+SUBMITTED_LOG = re.compile(r"has been submitted with SLURM jobid (\d+) \(log: (\S+)\)")
+#: Snakemake's time stamp line, then the line of a job it saw end.
+FINISHED = re.compile(
+    r"^\[(\w{3} \w{3} +\d+ [\d:]+ \d{4})\]\nFinished jobid: \d+ \(Rule: (\S+)\)", re.M
+)
+
+
+def slurm_end(jobid: str) -> float | None:
+    """When Slurm says a job ended (``scontrol show job``, to the second), or None once Slurm
+    has forgotten it (``MinJobAge``)."""
+    shown = subprocess.run(["scontrol", "show", "job", jobid], capture_output=True, text=True)
+    end = re.search(r"EndTime=(\S+)", shown.stdout)
+    try:
+        return datetime.datetime.fromisoformat(end.group(1)).timestamp() if end else None
+    except ValueError:  # "Unknown": not ended
+        return None
+
+
+def seen_after_end(text: str) -> list[float]:
+    """Seconds from each Slurm job's end to Snakemake's report of its first job as finished
+    (both to the second). A job is matched by a rule whose name only its log folder holds."""
+    folders = {jobid: Path(log).parent.name for jobid, log in SUBMITTED_LOG.findall(text)}
+    seen: dict[str, float] = {}
+    for stamp, rule in FINISHED.findall(text):
+        owners = [jobid for jobid, folder in folders.items() if rule in folder]
+        if len(owners) == 1 and owners[0] not in seen:
+            when = datetime.datetime.strptime(stamp, "%a %b %d %H:%M:%S %Y").timestamp()
+            seen[owners[0]] = when
+    delays = []
+    for jobid, when in seen.items():
+        end = slurm_end(jobid)
+        if end is not None:
+            delays.append(when - end)
+    return delays
 
 
 def run(workdir: Path, *args: str) -> tuple[float, str]:
@@ -87,9 +124,13 @@ def main(argv: list[str]) -> int:
             )
             jobs = len(SUBMITTED.findall(text))
             ratios.append(slurm / local)
+            delays = seen_after_end(text)
+            seen = (
+                f"; seen {min(delays):.0f}-{max(delays):.0f} s after they ended" if delays else ""
+            )
             print(
                 f"pair {attempt}: local --cores {args.cores} {local:.1f} s, Slurm {slurm:.1f} s "
-                f"({jobs} submissions): {slurm / local:.2f}x",
+                f"({jobs} submissions{seen}): {slurm / local:.2f}x",
                 flush=True,
             )
     print(f"best ratio {min(ratios):.2f}x over {len(ratios)} pairs")

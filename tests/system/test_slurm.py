@@ -204,6 +204,10 @@ def test_the_test_experiment_runs_in_few_slurm_jobs(slurm_up, tmp_path):
     config = yaml.safe_load((TEST_EXPERIMENT / "config" / "config.yaml").read_text("utf-8"))
     pairs = len(config["run"]["engines"]) * len(config["run"]["datasets"])
     assert len(job_ids) == pairs, f"{len(job_ids)} Slurm jobs for {pairs} engines x datasets"
+    # The Snakefile's onstart hook paces the Slurm plugin's status checks, and only there
+    # (pdmeasure.pipeline.scheduling.pace_status_checks).
+    assert "Slurm status checks: each wait 25%" in runs["slurm"][1]
+    assert "Slurm status checks" not in runs["local"][1]
     local, slurm = (result_tables(runs[n][0] / "results") for n in ("local", "slurm"))
     assert sorted(slurm) == sorted(local)
     assert [name for name in local if slurm[name] != local[name]] == []

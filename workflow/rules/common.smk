@@ -10,13 +10,14 @@ import re
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
+from snakemake.logging import logger
 from snakemake.utils import validate
 
 import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.pipeline import plan as cvplan
 from pdmeasure.paper.facts import PD_DATASET_TABLES
 from pdmeasure.pipeline.data.mirror import load_manifest
-from pdmeasure.pipeline.scheduling import lift_default_rate_limit
+from pdmeasure.pipeline.scheduling import lift_default_rate_limit, pace_status_checks
 from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS
 from pdmeasure.tables.stats import comparison_keys, file_stem
 
