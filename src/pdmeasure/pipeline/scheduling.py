@@ -174,14 +174,17 @@ def pace_status_checks(workflow: Any) -> StatusCheckPacer | None:
     -------
     StatusCheckPacer or None
         The pacer, or None where the checks are left as they are: for any executor but the
-        Slurm plugin's (a local run, the job steps inside a Slurm job), and where the
-        scheduler has no executor.
+        Slurm plugin's (a local run, the job steps inside a Slurm job), where the scheduler
+        has no executor, and where the executor lacks ``active_jobs``, ``lock`` or ``sleep``.
     """
     scheduler: Any = getattr(workflow, "scheduler", None)
     executor = getattr(scheduler, "_executor", None)
     if executor is None or type(executor).__module__.split(".")[0] != SLURM_EXECUTOR_MODULE:
         return None
-    settings = getattr(executor.workflow, "executor_settings", None)
+    # What the pacer reads and replaces; a plugin or Snakemake without them keeps its checks.
+    if not all(hasattr(executor, name) for name in ("active_jobs", "lock", "sleep")):
+        return None
+    settings = getattr(getattr(executor, "workflow", None), "executor_settings", None)
     floor = getattr(settings, "init_seconds_before_status_checks", None) or 40
     pacer = StatusCheckPacer(executor, floor)
     executor.sleep = pacer.sleep
