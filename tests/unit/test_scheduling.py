@@ -188,7 +188,7 @@ def slurm_workflow(executor, init_seconds):
     return SimpleNamespace(scheduler=SimpleNamespace(_executor=executor))
 
 
-def test_the_slurm_executors_sleep_is_replaced(monkeypatch):
+def test_the_slurm_executors_sleep_is_replaced():
     slurm_executor = type("Executor", (Executor,), {"__module__": SLURM_EXECUTOR_MODULE})()
     pacer = pace_status_checks(slurm_workflow(slurm_executor, 2))
     assert isinstance(pacer, StatusCheckPacer)
