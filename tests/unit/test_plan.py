@@ -88,7 +88,7 @@ def test_auto_splits_nothing_on_one_core_or_when_every_unit_fits_its_share():
 
 
 def test_auto_cuts_a_long_unit_into_parts_of_about_half_the_fair_share():
-    costs = units(("A", 120.0, 60.0), *((f"S{i}", 10.0, 10.0) for i in range(20)))
+    costs = units(("A", 120.0, 60.0), *((f"S{i}", 8.0, 8.0) for i in range(30)))
     whole = sum(sum(c.values()) + plan.START_SECONDS["weka"] for c in costs.values())
     cores = 16
     share = whole / cores
@@ -100,8 +100,28 @@ def test_auto_cuts_a_long_unit_into_parts_of_about_half_the_fair_share():
     assert counts == {"cv": -(-120.0 // target), "cv5x2": -(-60.0 // target)}
     # Folds are whole: a part holds at most one fold more than an even share.
     assert all(p.size <= -(-10 // counts[p.scheme]) for p in parts)
-    # The small units fit their share and stay whole.
+    # The small units fit their share, with the margin of COST_SPREAD, and stay whole.
+    small = plan.COST_SPREAD * (16.0 + plan.START_SECONDS["weka"])
+    assert small <= plan.balanced_end(costs, cores) - plan.TAIL_SECONDS
     assert all(chosen[u] == () for u in costs if u[2] != "A")
+
+
+def test_auto_cuts_a_unit_that_holds_up_the_run_if_it_costs_cost_spread_times_its_estimate(
+    monkeypatch,
+):
+    # On 8 cores a balanced run ends after about 69 s: B (40 CPU-s and a start) would end
+    # with the chain after it in time as estimated, but not at COST_SPREAD times the estimate,
+    # as scikit-learn's RandomForest on krkopt against Weka's fits on the 16-core machine.
+    costs = units(("B", 24.0, 16.0), *((f"S{i}", 6.0, 6.0) for i in range(34)))
+    end = plan.balanced_end(costs, 8)
+    b = 40.0 + plan.START_SECONDS["weka"]
+    assert b <= end - plan.TAIL_SECONDS < plan.COST_SPREAD * b
+    chosen = plan.choose_parts(costs, FOLDS, "auto", 8)
+    assert chosen[("weka", "d", "B")] and plan.is_tiling(chosen[("weka", "d", "B")], FOLDS)
+    assert all(chosen[u] == () for u in costs if u[2] != "B")
+    # Where estimates were exact (no margin), B would stay whole.
+    monkeypatch.setattr(plan, "COST_SPREAD", 1.0)
+    assert set(plan.choose_parts(costs, FOLDS, "auto", 8).values()) == {()}
 
 
 def test_auto_cuts_a_unit_whose_chain_after_it_would_end_after_the_balanced_run():

@@ -10,9 +10,9 @@ byte-identical files (the engines compute any fold alone exactly as within the w
 
 ``cv.per_fold`` chooses: ``false`` (every unit one job), ``true`` (every fold its own part),
 a list of datasets (their folds as parts), or ``auto`` (:func:`choose_parts`): a unit whose
-estimated cost, with the jobs that follow it (:data:`TAIL_SECONDS`), is more than a core's
-share of the run (the whole fitting work and the work after it, :data:`POST_SECONDS`, over
-the cores at hand) is cut into parts of about half the fitting work's share, so that no
+estimated cost, with the jobs that follow it (:data:`TAIL_SECONDS`), may be more than a
+core's share of the run (the whole fitting work and the work after it, :data:`POST_SECONDS`,
+over the cores at hand; the estimate with the margin of :data:`COST_SPREAD`) is cut into parts of about half the fitting work's share, so that no
 single job holds up the run while the cores idle, and small units stay whole, because a part
 pays a process start (and a JVM for Weka) of its own.
 
@@ -135,6 +135,15 @@ PATH_PART_STARTS = 2.0
 #: 2-core run (2026-11-27, ``benchmarks/cores.py --cores 2 --plan-cores 16 --replay 16``),
 #: where analyse had 2 processes of its 3.
 TAIL_SECONDS = 15.0
+
+#: How many times its estimate a unit may cost, against the run's other units, on the machine
+#: that runs it: the estimates (:data:`COST_MODEL`) are one machine's, and the engines' speeds
+#: differ between machines by more than the units' sizes do. scikit-learn's RandomForest on
+#: krkopt took 0.35 of the CPU time of Weka's on the development machine (24.7 against 69.8
+#: CPU-s, 2d05d40's four jobs, 2026-12-01) and 0.57 of their time on the 16-core device
+#: machine (63.8 against 111.6 s, the same jobs at ``--cores 16``, 2026-11-26): 1.6 times.
+#: :func:`choose_parts` cuts a unit whose cost, this many times over, would hold up the run.
+COST_SPREAD = 1.6
 
 #: CPU seconds of the jobs after the fits, per engine and dataset, the run's shared ones
 #: (collect, the figures across datasets, the papers' own tables) included: 142 CPU-s over 8 in
@@ -394,7 +403,9 @@ def choose_parts(
     after the fits (:data:`POST_SECONDS` per engine and dataset) and ``P`` the cores, a
     balanced run ends after ``(W + A) / P``, and the chain after a unit's fits takes
     :data:`TAIL_SECONDS`. A unit of cost above ``(W + A) / P - TAIL_SECONDS``, started first,
-    would still hold up the run's end; it is cut into parts of :func:`part_seconds`, each
+    would still hold up the run's end, and so may one above that over :data:`COST_SPREAD`
+    (its cost against the others' on the machine that runs it); such a unit is cut into parts
+    of :func:`part_seconds`, each
     scheme separately, at most one part per fold. Everything else stays whole, since a part
     costs more CPU than its folds in a whole job (a start, and for Weka a JIT that warms up
     again), and so does a unit that fits in less than two of the shortest parts (of
@@ -423,7 +434,7 @@ def choose_parts(
     for unit, schemes in costs.items():
         target = sizes[unit[0]]
         shortest = min(target, MIN_PART_SECONDS)
-        if whole[unit] <= end - TAIL_SECONDS or sum(schemes.values()) < 2 * shortest:
+        if COST_SPREAD * whole[unit] <= end - TAIL_SECONDS or sum(schemes.values()) < 2 * shortest:
             plan[unit] = ()
             continue
         plan[unit] = tuple(
