@@ -88,6 +88,7 @@ page_order = [
     "config",
     "cluster",
     "scale-out",
+    "scale-out-log",
     "own-results",
     "uncertainty",
     "uncertainty-pipeline",
