@@ -10,11 +10,11 @@ byte-identical files (the engines compute any fold alone exactly as within the w
 
 ``cv.per_fold`` chooses: ``false`` (every unit one job), ``true`` (every fold its own part),
 a list of datasets (their folds as parts), or ``auto`` (:func:`choose_parts`): a unit whose
-estimated cost, with the jobs that follow it (:data:`TAIL_SECONDS`), may be more than a
-core's share of the run (the whole fitting work and the work after it, :data:`POST_SECONDS`,
-over the cores at hand; the estimate with the margin of :data:`COST_SPREAD`) is cut into parts of about half the fitting work's share, so that no
-single job holds up the run while the cores idle, and small units stay whole, because a part
-pays a process start (and a JVM for Weka) of its own.
+cost, with the jobs that follow it (:data:`TAIL_SECONDS`), may be more than a core's share of
+the run (the whole fitting work and the work after it, :data:`POST_SECONDS`, over the cores
+at hand), its estimate taken :data:`COST_SPREAD` times over, is cut into parts of about half
+the fitting work's share, so that no single job holds up the run while the cores idle, and
+small units stay whole, because a part pays a process start (and a JVM for Weka) of its own.
 
 The cost of a unit is the fitting CPU time its last run logged (:func:`measured_costs`, from
 the lines :func:`fit_log_line` writes), else an estimate from the data's size
@@ -405,12 +405,11 @@ def choose_parts(
     :data:`TAIL_SECONDS`. A unit of cost above ``(W + A) / P - TAIL_SECONDS``, started first,
     would still hold up the run's end, and so may one above that over :data:`COST_SPREAD`
     (its cost against the others' on the machine that runs it); such a unit is cut into parts
-    of :func:`part_seconds`, each
-    scheme separately, at most one part per fold. Everything else stays whole, since a part
-    costs more CPU than its folds in a whole job (a start, and for Weka a JIT that warms up
-    again), and so does a unit that fits in less than two of the shortest parts (of
-    :data:`MIN_PART_SECONDS`, or shorter where the run is bound by its longest chain): cutting
-    it would mostly add starts.
+    of :func:`part_seconds`, each scheme separately, at most one part per fold. Everything
+    else stays whole, since a part costs more CPU than its folds in a whole job (a start, and
+    for Weka a JIT that warms up again), and so does a unit that fits in less than two of the
+    shortest parts (of :data:`MIN_PART_SECONDS`, or shorter where the run is bound by its
+    longest chain): cutting it would mostly add starts.
     """
     start = dict(START_SECONDS if start is None else start)
     if per_fold != "auto":
