@@ -94,11 +94,25 @@ def _type(node: dict[str, Any], schema: dict[str, Any]) -> str:
             names.append("mapping")
         else:
             names.append(kind)
-    text = " or ".join(names)
-    if "minimum" in node or "maximum" in node:
-        low, high = node.get("minimum", "-inf"), node.get("maximum", "inf")
-        text += f" in [{low}, {high}]"
-    return text
+    return " or ".join(names) + _range(node)
+
+
+def _range(node: dict[str, Any]) -> str:
+    """A node's bounds as an interval, `` in (0, 1]``: a bracket for ``minimum``/``maximum``,
+    a parenthesis for ``exclusiveMinimum``/``exclusiveMaximum``, ``-inf``/``inf`` for a side
+    without a bound (written ``[2, inf]``, as the page always has); empty without bounds."""
+    bounds = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+    if not any(key in node for key in bounds):
+        return ""
+    if "exclusiveMinimum" in node:
+        low = f"({node['exclusiveMinimum']}"
+    else:
+        low = f"[{node.get('minimum', '-inf')}"
+    if "exclusiveMaximum" in node:
+        high = f"{node['exclusiveMaximum']})"
+    else:
+        high = f"{node.get('maximum', 'inf')}]"
+    return f" in {low}, {high}"
 
 
 def _children(node: dict[str, Any], schema: dict[str, Any]) -> Iterator[tuple[str, dict]]:
