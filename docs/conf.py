@@ -88,7 +88,6 @@ page_order = [
     "config",
     "cluster",
     "scale-out",
-    "scale-out-log",
     "own-results",
     "uncertainty",
     "uncertainty-pipeline",
