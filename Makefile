@@ -10,8 +10,9 @@ BIN    := $(VENV)/bin
 CORES  ?= all
 # Extra Snakemake arguments, e.g. SNAKEMAKE_ARGS="--config 'run={engines: [sklearn]}'" (no Java needed).
 SNAKEMAKE_ARGS ?=
-# Offline fallback for ucimlrepo; override with `make reproduce UCI_MIRROR=/path`.
-UCI_MIRROR ?= $(abspath ../shared/data/uci)
+# Offline fallback for ucimlrepo: ../shared/data/uci where it exists; override with
+# `make reproduce UCI_MIRROR=/path`.
+UCI_MIRROR ?= $(if $(wildcard ../shared/data/uci/MANIFEST.json),$(abspath ../shared/data/uci))
 export UCI_MIRROR
 export MPLBACKEND := Agg
 

@@ -18,9 +18,10 @@ and returns its results folder; every test that needs pipeline outputs reuses it
 
 from __future__ import annotations
 
-import json
+import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,11 +30,9 @@ import pytest
 
 from helpers import (
     REPO_ROOT,
-    SHARED,
     chrome_driver,
     mirror_or_missing,
     run_snakemake,
-    shared_file,
     small_config,
     weka_or_missing,
     write_config,
@@ -41,6 +40,47 @@ from helpers import (
 
 TESTS = Path(__file__).resolve().parent
 TIERS = ("unit", "workflow", "system")
+
+#: Set (``PDMEASURE_TESTS_HERMETIC=1``) by ``.ci/run``'s run in a clone with nothing beside
+#: it: a test that opens a file beside the checkout (``../shared``, say) fails at once.
+HERMETIC = os.environ.get("PDMEASURE_TESTS_HERMETIC", "").strip() not in {"", "0"}
+_CHECKOUT = str(REPO_ROOT) + os.sep
+_BESIDE = str(REPO_ROOT.parent) + os.sep
+
+
+class ReadOutsideCheckout(RuntimeError):
+    """A test opened a file beside the checkout; the project must carry what its tests
+    need."""
+
+
+def _refuse_reads_beside_the_checkout(event: str, args: tuple) -> None:
+    if event != "open" or not isinstance(args[0], (str, bytes, os.PathLike)):
+        return
+    path = os.path.abspath(os.fsdecode(args[0]))
+    if path.startswith(_BESIDE) and not (path + os.sep).startswith(_CHECKOUT):
+        raise ReadOutsideCheckout(
+            f"a test opened {path}, outside the checkout {REPO_ROOT}: ship what the test "
+            "needs in the project (tests/data, or the package's data) instead"
+        )
+
+
+if HERMETIC:
+    sys.addaudithook(_refuse_reads_beside_the_checkout)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """One line that counts the skipped tests by reason, whatever tier or worker ran them."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    if reasons:
+        counted = "; ".join(
+            f"{n} x {why}" for why, n in sorted(reasons.items(), key=lambda r: -r[1])
+        )
+        terminalreporter.write_line(f"skipped {sum(reasons.values())} by reason: {counted}")
 
 
 #: Session fixtures behind which one expensive run or process stands, and the files of the
@@ -121,20 +161,18 @@ def repo_root() -> Path:
 
 
 @pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    return SHARED
-
-
-@pytest.fixture(scope="session")
 def uci_mirror() -> Path:
-    """The offline UCI mirror (UCI_MIRROR, else ../shared/data/uci); missing() if absent."""
+    """The UCI files in the mirror's layout: ucimlrepo first, then UCI_MIRROR (helpers.
+    mirror_or_missing); missing() when neither has them."""
     return mirror_or_missing()
 
 
 @pytest.fixture(scope="session")
 def authors_reference() -> dict:
-    """The paper authors' krkopt Weka matrices and worked pd example (../shared/reference)."""
-    return json.loads(shared_file("reference", "krkopt-weka-confusion-matrices.json").read_text())
+    """The paper authors' krkopt Weka matrices and worked pd example (shipped in the package)."""
+    from pdmeasure.paper.examples import authors_reference as published
+
+    return published()
 
 
 @pytest.fixture(scope="session")

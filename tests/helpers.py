@@ -1,6 +1,7 @@
 """Helpers of the test suite, imported as ``from helpers import ...`` (``tests/`` is on
 ``pythonpath``): repository paths, configs of small runs, a Snakemake runner, and the services
-that some tests need (``../shared``, the UCI mirror, Java, chromium, Slurm).
+that some tests need (UCI data, Java, chromium, Slurm). No test reads a path outside the
+checkout: the published numbers the tests need ship with the project.
 
 A test whose service is missing calls :func:`missing`: it skips with the reason on a developer's
 machine and fails under ``CI=true``, naming what is missing and how ``.ci/run`` installs it, so
@@ -27,7 +28,7 @@ import pytest
 import yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED = REPO_ROOT.parent / "shared"
+TEST_DATA = REPO_ROOT / "tests" / "data"
 SNAKEFILE = REPO_ROOT / "Snakefile"
 
 #: The small experiment of ``.test/`` and its data files.
@@ -53,12 +54,6 @@ OFFLINE_PROXY = "http://127.0.0.1:9"
 #: Small config of the end-to-end run (overrides applied to the repository's config.yaml).
 SMALL_FOLDS = 3
 SMALL_KAPPA_GRID = [0, 0.5, 1]
-
-
-def _mirror() -> Path | None:
-    candidate = os.environ.get("UCI_MIRROR") or str(SHARED / "data" / "uci")
-    path = Path(candidate)
-    return path if (path / "MANIFEST.json").is_file() else None
 
 
 def benchmark_module(name: str):
@@ -497,8 +492,7 @@ def compare_with_published(config, measures, rankings, pooled, *, table=None, er
 
 #: How CI provides each service a test may need (``.ci/run``).
 SERVICES = {
-    "shared": "../shared beside the checkout (CI clones the project next to it)",
-    "uci mirror": "../shared/data/uci, or UCI_MIRROR naming a folder with MANIFEST.json",
+    "uci data": "ucimlrepo online, or UCI_MIRROR naming the offline mirror (.ci/run sets it)",
     "java": "apt-get install openjdk-17-jre-headless (.ci/run does)",
     "chromium": "apt-get install chromium chromium-driver (.ci/run does)",
     "slurm": "bash .ci/slurm-up (.ci/run does)",
@@ -531,19 +525,14 @@ def need_module(name: str):
         missing("python package", f"{name} cannot be imported ({exc})")
 
 
-def shared_file(*parts: str) -> Path:
-    """The file ``../shared/<parts>``, or :func:`missing`."""
-    path = SHARED.joinpath(*parts)
-    if not path.is_file():
-        missing("shared", f"{path} is missing")
-    return path
-
-
 def mirror_or_missing() -> Path:
-    """The offline UCI mirror (UCI_MIRROR, else ../shared/data/uci), or :func:`missing`."""
-    path = _mirror()
+    """A folder with the UCI files in the mirror's layout (:func:`uci_data.uci_folder`:
+    ucimlrepo first, then UCI_MIRROR), or :func:`missing`."""
+    import uci_data
+
+    path = uci_data.uci_folder()
     if path is None:
-        missing("uci mirror", "no UCI mirror: set UCI_MIRROR to a folder with MANIFEST.json")
+        missing("uci data", uci_data.reason)
     return path
 
 

@@ -13,15 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import SHARED, missing
+from helpers import missing
 from pdmeasure import measures
 from pdmeasure.cli import main
+from pdmeasure.paper import examples
 from pdmeasure.render import explorer as render_explorer
 from pdmeasure.tables import explorer as tables_explorer
 
-AUTHORS = json.loads((SHARED / "reference" / "krkopt-weka-confusion-matrices.json").read_text())[
-    "authors_example"
-]
+AUTHORS = examples.authors_reference()["authors_example"]
 PD_TEXT = "0.6641628736750688"
 CM = AUTHORS["matrix"]  # [[100, 10, 10], [10, 80, 30], [1, 10, 30]]
 # Three classifiers on the same data (equal row totals 120, 120, 41).

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import yaml
 
-from helpers import shared_file
+from helpers import TEST_DATA
 from pdmeasure import measures as M
 from pdmeasure.paper import examples, facts
 from pdmeasure.paper import published as P
@@ -262,7 +262,7 @@ def _paper_table_block(text: str, number: str) -> str:
 @pytest.mark.parametrize("table", ["6", "7", "8", "9"])
 def test_transcription_matches_paper_text(table, repo_root):
     """published.csv holds exactly the 'value (rank)' cells of the paper's text, in order."""
-    path = shared_file("papers", "preference-driven-measure.txt")
+    path = TEST_DATA / "paper" / "preference-driven-tables-6-9.txt"
     block = _paper_table_block(path.read_text(encoding="utf-8"), table)
     printed = re.findall(r"(\d\.\d{4}) \((\d)\)", block)
     wide = P.table_matrix(PAPER, table)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import pickle
 import subprocess
 import sys
@@ -17,8 +16,8 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_sco
 from sklearn.tree import DecisionTreeClassifier
 
 import pdmeasure
-from helpers import SHARED
 from pdmeasure import measures, scoring
+from pdmeasure.paper import examples
 from pdmeasure.scoring import (
     average_accuracy_score,
     cen_score,
@@ -27,9 +26,7 @@ from pdmeasure.scoring import (
     preference_driven_score,
 )
 
-AUTHORS = json.loads((SHARED / "reference" / "krkopt-weka-confusion-matrices.json").read_text())[
-    "authors_example"
-]
+AUTHORS = examples.authors_reference()["authors_example"]
 
 
 def labels_of(cm, names):

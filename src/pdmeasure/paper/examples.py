@@ -5,6 +5,11 @@ Rows = actual class, columns = predicted class.
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
 import numpy as np
 
 #: Paper 000 (preference-driven), Figure 1: nine 2-class matrices with 10 samples per class.
@@ -28,7 +33,8 @@ PD_TABLE4 = np.array([[40, 7, 3], [8, 10, 2], [9, 1, 20]])
 PD_SECTION42_VALUES = tuple(round(0.1 * i, 1) for i in range(11))
 
 #: The authors' public example (github.com/jankozak/preference-driven, example.py): this matrix
-#: with kappa [0.3, 0.1, 0.9] gives pd = 0.6641628736750688 (copy in ../shared/reference/).
+#: with kappa [0.3, 0.1, 0.9] gives pd = 0.6641628736750688 (:func:`authors_reference` holds it
+#: with the authors' krkopt matrices).
 PD_AUTHORS_EXAMPLE = np.array([[100, 10, 10], [10, 80, 30], [1, 10, 30]])
 PD_AUTHORS_EXAMPLE_KAPPA = (0.3, 0.1, 0.9)
 
@@ -137,3 +143,33 @@ PACC_TABLE5_CLASSES = 3
 def pacc_table5_matrices() -> np.ndarray:
     """The 9261 matrices of Pacc Table 5 (:func:`all_matrices` with 5 items, 3 classes)."""
     return all_matrices(PACC_TABLE5_PER_CLASS, PACC_TABLE5_CLASSES)
+
+
+#: The package file with the paper authors' published krkopt matrices and worked pd example.
+AUTHORS_REFERENCE_FILE = "authors-krkopt-weka.json"
+
+
+@cache
+def _authors_reference_text() -> str:
+    path = resources.files("pdmeasure.paper").joinpath("data", AUTHORS_REFERENCE_FILE)
+    return path.read_text(encoding="utf-8")
+
+
+def authors_reference() -> dict[str, Any]:
+    """The paper authors' published krkopt Weka matrices and their worked pd example.
+
+    Confusion matrices of Weka 3.6's 10-fold cross-validation on krkopt (Bagging, BayesNet,
+    DecisionTable, J48 and RandomForest, the columns of Table 9 of the preference-driven
+    paper), and the matrix, kappa vector and pd value of the authors' example, as published
+    in their repository (github.com/jankozak/preference-driven, ``example.py``, commit
+    a5679e3; the file's ``source`` key).
+
+    Returns
+    -------
+    dict
+        ``about``, ``source``, ``dataset``, ``class_order`` (rows and columns of every
+        matrix), ``confusion_matrices`` (classifier -> nested lists, rows actual, columns
+        predicted) and ``authors_example`` (``matrix``, ``kappa``, ``preference_driven``).
+        A fresh copy on every call.
+    """
+    return json.loads(_authors_reference_text())
