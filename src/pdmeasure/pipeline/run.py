@@ -103,8 +103,7 @@ def process_cpu_seconds() -> float:
 
 
 #: How :func:`run_parallel` starts its log line: the processes a job ran its steps on and the
-#: CPU time of the busiest, which ``benchmarks/simulate_cores.py`` takes as the time those
-#: steps need on that many cores.
+#: CPU time of the busiest, which ``benchmarks/pipeline_figures.py`` reads back.
 PARALLEL_LOG_LABEL = "parallel steps"
 
 #: A branch of :func:`run_parallel`: its relative cost and its steps, run in order.

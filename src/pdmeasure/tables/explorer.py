@@ -4,8 +4,8 @@
 (:class:`~pdmeasure.tables.exact.DatasetAnalysis`) over the page's kappa grid and uniform
 kappa, and gathers the matrices, the default kappa, the exact pd histograms, the win
 probabilities of each pair and, when given, the uncertainty draws. The pipeline writes it as
-``explorer/{engine}/{dataset}.json`` (rule ``explorer_data``); :mod:`pdmeasure.render.explorer`
-turns it into the page.
+``explorer/{engine}/{dataset}.json`` (rule ``analyse``); :mod:`pdmeasure.render.explorer`
+turns it into the page (rule ``render``).
 Kappa grid
 ----------
 The histograms and the grid win probabilities are over a product grid with the same values

@@ -214,8 +214,8 @@ class Engine(ABC):
     def prepare(self, params: Params) -> None:  # noqa: B027 (a hook: nothing to load by default)
         """Load what fitting a classifier entry needs before any fit (its modules; a JVM).
 
-        Fitting loads it anyway on first use; calling this first lets a job measure the fits'
-        own CPU time apart from what every job pays once (:mod:`pdmeasure.pipeline.plan`).
+        Fitting loads it anyway on first use; calling this first lets a job log the fits'
+        own CPU time apart from what every job pays once.
         """
 
     def cross_validate(
