@@ -1,19 +1,20 @@
-"""What a Slurm run costs over a local one: the ``.test`` experiment run locally and under
-``profiles/slurm``, interleaved, in fresh copies, with wall times, their ratio and the
+"""What a Slurm run costs over a local one: the ``.test`` experiment run locally and under a
+Slurm profile, interleaved, in fresh copies, with wall times, their ratio and the
 number of Slurm submissions, and how long after each Slurm job ended Snakemake saw it end
-(its status checks: ``pdmeasure.pipeline.scheduling.pace_status_checks``).
+(the Slurm plugin's status checks, paced by the profile).
 
 Run from the repository root on a machine with Slurm up (``bash .ci/slurm-up`` brings up a
 single-node one)::
 
-    python benchmarks/slurm_overhead.py [--repeat 2] [--cores 2]
-    python benchmarks/slurm_overhead.py --repo ../other --python ../other/.venv/bin/python \
-        --profile-option=--profile      # another checkout, measured the same way
+    python benchmarks/slurm_overhead.py [--repeat 2] [--cores 2] [--profile .ci/slurm-profile]
 
 The local run uses ``--cores N`` (default: the cores of the machine, what the single-node
-cluster has); the Slurm run uses the profile alone. Each pair runs one after the other, so a
-change of the machine's load falls on both. Prints each pair and the best ratio, which is the
-figure to compare (a slower pair was disturbed). Not part of ``make bench``: it needs Slurm.
+cluster has); the Slurm run uses the profile alone, as ``--workflow-profile`` (default
+``.ci/slurm-profile``: the settings for the single-node Slurm of ``.ci/slurm-up``, which has
+no job accounting; ``profiles/slurm`` is the one for a cluster with ``sacct``). Each pair runs
+one after the other, so a change of the machine's load falls on both. Prints each pair and
+the best ratio, which is the figure to compare (a slower pair was disturbed). Not part of
+``make bench``: it needs Slurm.
 """
 
 from __future__ import annotations
@@ -30,11 +31,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cores import snakemake_command  # noqa: E402 (the sibling script of this folder)
+from cores import REPO, snakemake_command  # noqa: E402 (the sibling script of this folder)
 
-#: The checkout whose Snakefile, .test and profile run (``--repo``), and its interpreter.
-REPO = Path(__file__).resolve().parents[1]
-PYTHON = sys.executable
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
 #: A submission with its Slurm log, whose folder names the rules of the (group) job.
 SUBMITTED_LOG = re.compile(r"has been submitted with SLURM jobid (\d+) \(log: (\S+)\)")
@@ -76,7 +74,7 @@ def seen_after_end(text: str) -> list[float]:
 def run(workdir: Path, *args: str) -> tuple[float, str]:
     """Wall seconds and output of the .test experiment in ``workdir``."""
     command = snakemake_command(
-        PYTHON, REPO, workdir, "--configfile", str(workdir / "config" / "config.yaml"), *args
+        workdir, "--configfile", str(workdir / "config" / "config.yaml"), *args
     )
     started = time.perf_counter()
     done = subprocess.run(
@@ -100,17 +98,10 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--repo", type=Path, help="another checkout to measure")
-    parser.add_argument("--python", help="the interpreter with that checkout's environment")
     parser.add_argument(
-        "--profile-option",
-        default="--workflow-profile",
-        help="how the checkout takes its Slurm profile (this one: --workflow-profile)",
+        "--profile", type=Path, default=REPO / ".ci" / "slurm-profile", help="the Slurm profile"
     )
     args = parser.parse_args(argv)
-    global REPO, PYTHON
-    REPO = (args.repo or REPO).resolve()
-    PYTHON = args.python or PYTHON
     if shutil.which("sbatch") is None:
         raise SystemExit("no sbatch on PATH: bring Slurm up first (bash .ci/slurm-up)")
     ratios = []
@@ -119,8 +110,8 @@ def main(argv: list[str]) -> int:
             local, _ = run(fresh(Path(tmp), f"local{attempt}"), "--cores", str(args.cores))
             slurm, text = run(
                 fresh(Path(tmp), f"slurm{attempt}"),
-                args.profile_option,
-                str(REPO / "profiles" / "slurm"),
+                "--workflow-profile",
+                str(args.profile.resolve()),
             )
             jobs = len(SUBMITTED.findall(text))
             ratios.append(slurm / local)

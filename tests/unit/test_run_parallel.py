@@ -1,5 +1,5 @@
 """A job's independent steps side by side (``pdmeasure.pipeline.run.run_parallel``), and how
-the replay of ``benchmarks/simulate_cores.py`` counts such a job."""
+``benchmarks/pipeline_figures.py`` reads such a job's log."""
 
 from __future__ import annotations
 
@@ -154,18 +154,3 @@ def test_the_job_table_reads_a_jobs_span_from_its_parallel_line(tmp_path):
     table = figures.job_cpu_table(tmp_path).set_index("file")
     assert table.loc["a.log", ["cpu", "span", "processes"]].tolist() == [7.0, 4.0, 3]
     assert table.loc["b.log", ["cpu", "span", "processes"]].tolist() == [1.25, 1.25, 1]
-
-
-def test_the_replay_gives_a_parallel_job_its_processes_where_there_are_cores():
-    simulate = benchmark_module("simulate_cores")
-    # a: 6 CPU-s, 3 s on 2 processes; b after a; c on its own.
-    time_ = {"a": 6.0, "b": 1.0, "c": 3.0}
-    needs = {"a": set(), "b": {"a"}, "c": set()}
-    spans = {"a": (3.0, 2)}
-    assert simulate.simulate(time_, needs, 1, spans) == pytest.approx(10.0)
-    # two cores: a takes both for 3 s, then b and c side by side
-    assert simulate.simulate(time_, needs, 2, spans) == pytest.approx(6.0)
-    assert simulate.simulate(time_, needs, 3, spans) == pytest.approx(4.0)
-    assert simulate.simulate(time_, needs, 3) == pytest.approx(7.0)
-    took, width = simulate.durations(time_, spans, 1)
-    assert took["a"] == 6.0 and width["a"] == 1

@@ -20,10 +20,10 @@ from helpers import (
     RANKING_ROWS,
     REPO_ROOT,
     SMALL_FOLDS,
+    benchmark_module,
     grade_block,
     grade_csv,
     pd_over_grid,
-    rule_family,
     select,
     small_config,
     write_config,
@@ -197,56 +197,19 @@ def test_every_job_logs_its_cpu_time_and_the_figures_script_reads_the_run(small_
     assert "last CV job to the end:" in done.stdout
 
 
-def test_simulated_cores_replay_the_run_within_its_bounds(small_pipeline, snakemake_runner):
-    """benchmarks/simulate_cores.py on the small run: on one core the wall is the total work,
-    with a core per job it is the critical path, and in between it is never below either
-    bound nor above one core's figure."""
-    import importlib.util
-
-    workdir = small_pipeline.parent
-    done = snakemake_runner(workdir, "--detailed-summary")
-    assert done.returncode == 0, done.stderr[-2000:]
-    path = REPO_ROOT / "benchmarks" / "simulate_cores.py"
-    spec = importlib.util.spec_from_file_location("simulate_cores", path)
-    simulate_cores = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(simulate_cores)
-    cpu, needs, rule = simulate_cores.read_dag(done.stdout, workdir / "logs")
-    families = {rule_family(name) for name in rule.values()}
-    assert families >= {"fetch_data", "analyse", "render_summary"}
-    fits = [
-        job for job in cpu if rule_family(rule[job]) in ("cross_validate", "cross_validate_batch")
-    ]
-    assert fits and all(needs[job] for job in fits)
-    work = sum(cpu.values())
-    chain = simulate_cores.critical_path(cpu, needs)
-    longest = sum(cpu[job] for job in chain)
-    assert rule[chain[0]] == "fetch_data"
-    walls = [simulate_cores.simulate(cpu, needs, cores) for cores in (1, 2, 4, len(cpu))]
-    assert walls[0] == pytest.approx(work)
-    assert walls[-1] == pytest.approx(longest)
-    for cores, wall in zip((1, 2, 4), walls[:3]):
-        assert max(work / cores, longest) - 1e-9 <= wall <= work + 1e-9
-    # Every job's start-up (what the device model scales apart from its work) is logged, and is
-    # part of its CPU.
-    startup = simulate_cores.startup_seconds(workdir / "logs")
-    assert all(0 < startup[job] <= cpu[job] for job in cpu)
-
-
-def test_cores_finds_the_first_and_last_moments_of_the_jobs(small_pipeline):
-    """benchmarks/cores.py's bounds of the jobs' logs: the earliest logged line comes before
-    the first log's last write, and is read in the machine's time zone (a zone error would put
-    it hours away)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("cores", REPO_ROOT / "benchmarks" / "cores.py")
-    cores = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cores)
-    logs = small_pipeline.parent / "logs"
-    written = [path.stat().st_mtime for path in logs.rglob("*.log")]
-    first, last = cores.log_bounds(logs)
-    assert last == max(written)
-    assert min(written) - 600 < first <= min(written) + 1e-3
-    assert cores.log_bounds(logs / "no such folder") is None
+def test_cores_reads_the_jobs_of_a_run_from_their_benchmark_files(small_pipeline, capsys):
+    """benchmarks/cores.py on a finished run: its results folder from the config, one job per
+    benchmark file, and the report of the run with its longest jobs, longest first."""
+    cores = benchmark_module("cores")
+    assert cores.results_folder(small_pipeline.parent, []) == small_pipeline
+    jobs = cores.benchmark_table(small_pipeline)
+    assert len(jobs) == len(list((small_pipeline / "benchmarks").rglob("*.tsv")))
+    assert (jobs["s"] >= 0).all() and (jobs["cpu_time"] >= 0).all()
+    cores.report({"cores": 2, "wall": 12.5, "jobs": jobs})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"--cores 2: wall 12.5 s, {len(jobs)} jobs, job seconds ")
+    longest = jobs.sort_values("s", ascending=False)["file"].head(10).tolist()
+    assert [line.split()[-1] for line in lines[3:]] == longest
 
 
 @pytest.mark.slow
