@@ -1,15 +1,17 @@
-"""The Slurm profile (profiles/slurm) on a real Slurm: the same files as a local run, in a few
-group jobs.
+"""The Slurm profile on a real Slurm: the same files as a local run, in a few group jobs.
 
-A small config (car and dermatology, RandomForest of each engine, 3 folds; Weka too when Java
-and python-weka-wrapper3 are present) runs twice up to its confusion matrices: locally with
-``--cores 2`` and with ``--workflow-profile profiles/slurm``. Every confusion-matrix file must be
-byte-identical between the two runs, every Slurm job id that Snakemake reports must be known
-to Slurm as completed, and the profile's groups must submit one Slurm job per engine and
-dataset. The ``.test`` experiment runs both ways too: every table
-byte-identical, in at most :data:`MAX_TEST_SUBMISSIONS` Slurm jobs
-(``benchmarks/slurm_overhead.py`` times the two). Skipped, with the reason, when Slurm is not
-installed or not up (``bash .ci/slurm-up`` installs and starts a single-node Slurm).
+The profile is the CI's, ``.ci/slurm-profile``: the cluster profile ``profiles/slurm`` with
+``squeue`` for the job status, as the single-node Slurm of ``.ci/slurm-up`` has no job
+accounting (``tests/unit/test_slurm_profiles.py`` keeps the two alike). A small config (car and
+dermatology, RandomForest of each engine, 3 folds; Weka too when Java and python-weka-wrapper3
+are present) runs twice up to its confusion matrices: locally with ``--cores 2`` and with
+``--workflow-profile .ci/slurm-profile``. Every confusion-matrix file must be byte-identical
+between the two runs, every Slurm job id that Snakemake reports must be known to Slurm as
+completed, and the profile's groups must submit one Slurm job per engine and dataset. The
+``.test`` experiment runs both ways too: every table byte-identical, in at most
+:data:`MAX_TEST_SUBMISSIONS` Slurm jobs (``benchmarks/slurm_overhead.py`` times the two).
+Skipped, with the reason, when Slurm is not installed or not up (``bash .ci/slurm-up``
+installs and starts a single-node Slurm).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from helpers import (
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
-PROFILE = REPO_ROOT / "profiles" / "slurm"
+#: The CI's Slurm profile: profiles/slurm, with squeue for the job status (no slurmdbd).
+PROFILE = REPO_ROOT / ".ci" / "slurm-profile"
 
 #: Classifiers per engine: one each keeps the number of Slurm jobs small; a seeded random forest
 #: gives identical matrices only if the seed reaches the Slurm job as it does a local one.
@@ -176,7 +179,7 @@ def result_tables(results: Path) -> dict[str, bytes]:
 
 
 def test_the_test_experiment_runs_in_few_slurm_jobs(slurm_up, tmp_path):
-    """``.test`` under ``profiles/slurm``: the tables of a local run, in at most
+    """``.test`` under the CI's Slurm profile: the tables of a local run, in at most
     MAX_TEST_SUBMISSIONS Slurm jobs."""
     runs = {}
     for name, args in (
@@ -199,15 +202,11 @@ def test_the_test_experiment_runs_in_few_slurm_jobs(slurm_up, tmp_path):
         runs[name] = (workdir, done.stdout + done.stderr)
     job_ids = SUBMITTED.findall(runs["slurm"][1])
     assert 1 <= len(job_ids) <= MAX_TEST_SUBMISSIONS, f"{len(job_ids)} Slurm jobs"
-    # One group job per engine and dataset: its fits (a batch of the CV plan, or one job per
-    # classifier) and its analyses.
+    # One group job per engine and dataset: its model fits (rule cross_validate) and its
+    # analyses.
     config = yaml.safe_load((TEST_EXPERIMENT / "config" / "config.yaml").read_text("utf-8"))
     pairs = len(config["run"]["engines"]) * len(config["run"]["datasets"])
     assert len(job_ids) == pairs, f"{len(job_ids)} Slurm jobs for {pairs} engines x datasets"
-    # The Snakefile's onstart hook paces the Slurm plugin's status checks, and only there
-    # (pdmeasure.pipeline.scheduling.pace_status_checks).
-    assert "Slurm status checks: each wait 25%" in runs["slurm"][1]
-    assert "Slurm status checks" not in runs["local"][1]
     local, slurm = (result_tables(runs[n][0] / "results") for n in ("local", "slurm"))
     assert sorted(slurm) == sorted(local)
     assert [name for name in local if slurm[name] != local[name]] == []
