@@ -17,33 +17,44 @@ number of fields, a corrupt ``MANIFEST.json``; a table that does not match its c
 (no target column, a class not in ``classes``, a single class) is a
 :class:`~pdmeasure.pipeline.errors.ConfigError` in the same form. The fetch raises before anything is
 written, and the table is written atomically, so a failed fetch leaves no file behind.
+
+The mirror's files are read by :mod:`pdmeasure.pipeline.data.mirror`, the canonical table is
+made, read back and checked by :mod:`pdmeasure.pipeline.data.canonical`; this module chooses
+the source and re-exports both modules' readers.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import re
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict, Unpack
 
-import numpy as np
 import pandas as pd
 import ucimlrepo
 
 from pdmeasure.pipeline.data import sources
-from pdmeasure.pipeline.data.classes import (
-    absent_classes_text,
-    check_class_order,
-    first_appearance,
+from pdmeasure.pipeline.data.canonical import (
+    canonicalise_uci,
+    check_table,
+    data_subject,
+    read_canonical,
+    read_local_csv,
+    snake_case,
 )
-from pdmeasure.pipeline.data.mirror import load_manifest, manifest_entry
-from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS, SourceTable, string_frame
-from pdmeasure.pipeline.data.text import csv_rows, decode_text, read_pinned
-from pdmeasure.pipeline.errors import ConfigError, DataFetchError
+from pdmeasure.pipeline.data.classes import absent_classes_text, first_appearance
+from pdmeasure.pipeline.data.mirror import (
+    manifest_entry,
+    mirror_columns,
+    mirror_manifest,
+    parse_original,
+    read_mirror,
+)
+from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS, SourceTable
+from pdmeasure.pipeline.errors import DataFetchError
 
 #: Seconds before a UCI request gives up (ucimlrepo sets no timeout; a filtered network would
 #: otherwise hang the fetch job instead of falling back to the mirror).
@@ -170,7 +181,7 @@ def _read_uci(
     """A UCI dataset through ucimlrepo, else (or first, with ``prefer_mirror``) the mirror."""
     target = dataset.get("target")
     uci_id = int(dataset["uci_id"])
-    if prefer_mirror and _mirror_columns(name, mirror, uci_id) is not None:
+    if prefer_mirror and mirror_columns(name, mirror, uci_id) is not None:
         frame, path = read_mirror(name, uci_id, mirror, reason="read while parsing the workflow")
         return _uci_table(name, frame, target, mirror, uci_id, f"file {path}")
     try:
@@ -187,7 +198,7 @@ def _read_uci(
         )
         frame, path = read_mirror(name, uci_id, mirror, reason=f"{type(exc).__name__}: {exc}")
         return _uci_table(name, frame, target, mirror, uci_id, f"file {path}")
-    columns = _mirror_columns(name, mirror, uci_id)
+    columns = mirror_columns(name, mirror, uci_id)
     frame = canonicalise_uci(result.data.original, name, columns, dataset.get("missing"))
     return _uci_table(name, frame, target, mirror, uci_id, f"UCI id {uci_id} via ucimlrepo")
 
@@ -195,7 +206,7 @@ def _read_uci(
 def _uci_table(name, frame, target, mirror, uci_id, origin) -> SourceTable:
     """A UCI table as a :class:`SourceTable`; the target defaults to the manifest's."""
     if target is None:
-        entry = manifest_entry(_mirror_manifest(name, Path(mirror)), uci_id) if mirror else None
+        entry = manifest_entry(mirror_manifest(name, Path(mirror)), uci_id) if mirror else None
         if entry is None:
             raise DataFetchError(
                 f"{data_subject(name, f'UCI id {uci_id}')}: no class column is configured and "
@@ -237,7 +248,7 @@ def describe(
         dataset.get("uci_id") is not None
         and fetched is not None
         and Path(fetched).is_file()
-        and _mirror_columns(name, where.get("mirror"), int(dataset["uci_id"])) is None
+        and mirror_columns(name, where.get("mirror"), int(dataset["uci_id"])) is None
     ):
         # No mirror: the table an earlier run fetched describes the data without a download.
         table = _fetched_table(name, fetched, dataset.get("target"))
@@ -331,291 +342,19 @@ def _socket_timeout(seconds: float):
         socket.setdefaulttimeout(previous)
 
 
-def data_subject(name: str, source: str | Path) -> str:
-    """The subject of a data error: ``dataset `name` (file data/name.csv)``.
-
-    ``source`` is a :class:`~pathlib.Path` (shown as ``file <path>``) or a description of
-    the origin (``"UCI id 19 via ucimlrepo"``).
-    """
-    origin = f"file {source}" if isinstance(source, Path) else source
-    return f"dataset `{name}` ({origin})"
-
-
-def _mirror_manifest(name: str, mirror: Path) -> dict:
-    """:func:`~pdmeasure.pipeline.data.mirror.load_manifest` with its errors as :class:`DataFetchError`."""
-    try:
-        return load_manifest(mirror, datasets=[name])
-    except ConfigError as exc:
-        raise DataFetchError(str(exc)) from None
-
-
-def _mirror_columns(name: str, mirror, uci_id: int) -> list[str] | None:
-    """The manifest's column names for ``uci_id``, or None without a mirror manifest.
-
-    Raises
-    ------
-    DataFetchError
-        The manifest exists but is corrupt: the column names would otherwise silently change.
-    """
-    if mirror is None or not (Path(mirror) / "MANIFEST.json").is_file():
-        return None
-    entry = manifest_entry(_mirror_manifest(name, Path(mirror)), uci_id)
-    return entry["columns"] if entry else None
-
-
-def read_mirror(
-    name: str, uci_id: int, mirror: str | Path | None, *, reason: str = "ucimlrepo failed"
-) -> tuple[pd.DataFrame, Path]:
-    """Parse the original UCI file of ``uci_id`` from the mirror, after checking its sha256.
-
-    Parameters
-    ----------
-    name : str
-        Dataset key (for messages).
-    uci_id : int
-        UCI id, looked up in ``MANIFEST.json``.
-    mirror : path-like or None
-        The mirror folder.
-    reason : str
-        Why the mirror is needed (for the error message).
-
-    Returns
-    -------
-    frame : DataFrame
-        Columns named from the manifest, every cell the original text. Blank lines (nursery's
-        file ends with one) are skipped.
-    path : Path
-        The file read.
-
-    Raises
-    ------
-    DataFetchError
-        No mirror, a missing or corrupt ``MANIFEST.json``, no manifest entry or file, a sha256
-        mismatch, a file that is not UTF-8, no data row, a row with the wrong number of
-        fields, or a row count different from the manifest's.
-    """
-    entry, folder = _mirror_entry(name, uci_id, mirror, reason)
-    path = folder / entry["file"]
-    subject = data_subject(name, path)
-    raw, _ = read_pinned(
-        path,
-        str(entry["sha256"]),  # the mirror pins every file: a null digest matches none
-        f"{subject}: the mirror file named in MANIFEST.json is missing; to fix: restore the "
-        f"original UCI file (id {uci_id}) there",
-        lambda digest: (
-            f"{subject}: checksum mismatch: its sha256 is {digest}, MANIFEST.json expects "
-            f"{entry['sha256']}; the file is corrupt or not the original UCI file -- to fix: "
-            f"restore the original file from the UCI repository (id {uci_id})"
-        ),
-    )
-    text = decode_text(
-        raw, subject, "convert it to UTF-8 and record its new sha256 in MANIFEST.json"
-    )
-    frame = parse_original(text, entry["columns"], source=subject)
-    _check_mirror_rows(frame, entry, subject, uci_id)
-    return frame, path.resolve()
-
-
-def _mirror_entry(
-    name: str, uci_id: int, mirror: str | Path | None, reason: str
-) -> tuple[dict, Path]:
-    """The manifest entry of ``uci_id`` and the mirror folder; ``reason`` is why it is needed."""
-    fix = (
-        "connect to the internet, or point config key `mirror` (or the environment variable "
-        "UCI_MIRROR) at a folder holding MANIFEST.json and the original UCI files"
-    )
-    if mirror is None:
-        raise DataFetchError(
-            f"{data_subject(name, f'UCI id {uci_id}')}: cannot fetch it: ucimlrepo failed "
-            f"({reason}) and no offline mirror is configured; to fix: {fix}"
-        )
-    mirror = Path(mirror)
-    try:
-        manifest = _mirror_manifest(name, mirror)
-    except FileNotFoundError as exc:
-        raise DataFetchError(
-            f"{data_subject(name, f'UCI id {uci_id}')}: ucimlrepo failed ({reason}) and the "
-            f"mirror is unusable: {exc}; to fix: {fix}"
-        ) from None
-    entry = manifest_entry(manifest, uci_id)
-    if entry is None:
-        raise DataFetchError(
-            f"{data_subject(name, mirror / 'MANIFEST.json')}: ucimlrepo failed ({reason}) and "
-            f"the manifest has no entry with uci_id {uci_id}; to fix: add the original file and "
-            "its manifest entry, or connect to the internet"
-        )
-    return entry, mirror
-
-
-def _check_mirror_rows(frame: pd.DataFrame, entry: Mapping, subject: str, uci_id: int) -> None:
-    """A mirror file has data rows, as many as the manifest's ``rows`` when it gives them."""
-    if frame.empty:
-        raise DataFetchError(
-            f"{subject}: the file has no data rows; to fix: restore the original file from the "
-            f"UCI repository (id {uci_id})"
-        )
-    if "rows" in entry and len(frame) != entry["rows"]:
-        raise DataFetchError(
-            f"{subject}: {len(frame)} data rows, MANIFEST.json says {entry['rows']}; the file "
-            f"is not the original UCI file -- to fix: restore it from the UCI repository "
-            f"(id {uci_id}) or correct the manifest entry"
-        )
-
-
-def parse_original(text: str, columns: list[str], *, source: str = "<text>") -> pd.DataFrame:
-    """Parse an original UCI data file (comma separated, no header) keeping every cell as text.
-
-    The ``csv`` module is used instead of :func:`pandas.read_csv` so that no cell is ever
-    re-typed or treated as NaN, and so that a short or long row is an error rather than
-    padded.
-
-    Parameters
-    ----------
-    text : str
-        The file's content.
-    columns : list of str
-        The column names, by position.
-    source : str
-        Start of an error message, e.g. :func:`data_subject`'s ``dataset `car` (file car.data)``.
-
-    Raises
-    ------
-    DataFetchError
-        A non-blank line with a number of fields other than ``len(columns)``.
-    """
-    return string_frame([row for _, row in csv_rows(text, columns, source)], columns)
-
-
-def snake_case(name: str) -> str:
-    """``"white-king-file"`` -> ``"white_king_file"`` (column names without a manifest)."""
-    return re.sub(r"[^0-9a-z]+", "_", str(name).strip().lower()).strip("_")
-
-
-def canonicalise_uci(
-    original: pd.DataFrame, name: str, columns: list[str] | None, missing: str | None
-) -> pd.DataFrame:
-    """Turn ucimlrepo's ``data.original`` frame into the canonical table.
-
-    Parameters
-    ----------
-    original : DataFrame
-        As parsed by ucimlrepo (pandas type inference, missing cells as NaN).
-    name : str
-        Dataset key (for messages).
-    columns : list of str or None
-        Column names by position (the manifest's); None keeps ucimlrepo's names in snake_case.
-    missing : str or None
-        The dataset's missing marker, written where ucimlrepo has NaN.
-
-    Raises
-    ------
-    DataFetchError
-        The column count differs from ``columns``, or there are NaN cells and ``missing`` is
-        None.
-    """
-    if columns is None:
-        columns = [snake_case(c) for c in original.columns]
-    elif len(columns) != original.shape[1]:
-        raise DataFetchError(
-            f"{data_subject(name, 'UCI via ucimlrepo')}: ucimlrepo returned {original.shape[1]} "
-            f"columns ({list(original.columns)}), MANIFEST.json names {len(columns)}; to fix: "
-            "correct the `columns` of the mirror's manifest entry"
-        )
-    out = np.empty(original.shape, dtype=object)
-    for i, column in enumerate(original.columns):
-        values = original[column]
-        isna = values.isna().to_numpy()
-        if isna.any() and missing is None:
-            raise DataFetchError(
-                f"{data_subject(name, 'UCI via ucimlrepo')}: column {column!r} has "
-                f"{int(isna.sum())} missing cells but config key `datasets.{name}.missing` is "
-                "null; to fix: set it to the missing marker"
-            )
-        out[:, i] = [
-            missing if na else sources.cell_text(v) for v, na in zip(values.tolist(), isna)
-        ]
-    return string_frame(out, list(columns))
-
-
-def read_local_csv(name: str, path: str | Path) -> pd.DataFrame:
-    """A local CSV (one header row) with every cell kept as a string.
-
-    Parsed with the ``csv`` module like the mirror's files: no cell is re-typed, and a row
-    with more or fewer fields than the header is an error rather than shifted or padded
-    (:func:`pdmeasure.pipeline.data.sources.delimited_frame`).
-
-    Raises
-    ------
-    DataFetchError
-        Naming the dataset, the file and the fix: the file does not exist, is empty, has a
-        header row only, is not UTF-8, repeats a column name or has a row with the wrong
-        number of fields.
-    """
-    return sources.delimited_frame(name, path)[0]
-
-
-def check_table(
-    name: str,
-    frame: pd.DataFrame,
-    dataset: Mapping,
-    *,
-    source: str | Path = "fetched data",
-    ordered: bool = True,
-) -> list[str]:
-    """Check the target column, class labels and numeric features of a dataset's table.
-
-    Parameters
-    ----------
-    name, ordered
-        As for :func:`~pdmeasure.pipeline.data.classes.check_class_order`, which checks the
-        classes (``ordered``: a source without a declared class order).
-    frame : DataFrame
-        The table (all cells ``str``).
-    dataset : mapping
-        Its config block (``target``, ``classes``, ``numeric_features``).
-    source : str or Path
-        Where the table came from, for messages (see :func:`data_subject`).
-
-    Returns
-    -------
-    list of str
-        The classes of ``dataset["classes"]`` with no row (declared, but absent from the data:
-        they stay in the class order).
-
-    Raises
-    ------
-    ConfigError
-        Naming ``datasets.<name>.target``, ``.classes`` or ``.numeric_features``, the
-        dataset, the source and the fix: no target column, a class in the data that is not
-        declared (configured, or declared by the source), another order, a single class, a
-        numeric feature that is not a column.
-    """
-    subject = data_subject(name, source)
-    target = dataset.get("target", "class")
-    columns = list(frame.columns)
-    if target not in columns:
-        raise ConfigError(
-            f"config key `datasets.{name}.target`: {subject}: no column {target!r}; the columns "
-            f"are {columns}; to fix: set `datasets.{name}.target` to the class column"
-        )
-    unknown = [f for f in dataset.get("numeric_features") or [] if f not in columns]
-    if unknown:
-        raise ConfigError(
-            f"config key `datasets.{name}.numeric_features`: {unknown} are not columns of "
-            f"{subject}; its columns are {columns} -- to fix: list only column names"
-        )
-    labels = frame[target].to_numpy(dtype=object)
-    rule = dataset.get("class_order") or "configured"
-    return check_class_order(
-        name,
-        dataset["classes"],
-        first_appearance(labels),
-        source=subject,
-        ordered=ordered,
-        declared_by=None if rule == "configured" else rule,
-    )
-
-
-def read_canonical(path: str | Path) -> pd.DataFrame:
-    """Read a canonical table ``results/data/<name>.csv`` with every cell as a string."""
-    return pd.read_csv(path, dtype=str, keep_default_na=False)
+__all__ = [
+    "UCI_TIMEOUT",
+    "Description",
+    "Locations",
+    "canonicalise_uci",
+    "check_table",
+    "data_subject",
+    "describe",
+    "fetch_dataset",
+    "parse_original",
+    "read_canonical",
+    "read_local_csv",
+    "read_mirror",
+    "read_source",
+    "snake_case",
+]
