@@ -14,16 +14,14 @@ report: "workflow/report/workflow.rst"
 
 # Schema validation, engine availability checks, paths, resources, input functions.
 include: "workflow/rules/common.smk"
-# The CV plan: which model fits run whole and which in parts, their order and resources.
-include: "workflow/rules/plan.smk"
 # Every rule's outputs, with their report captions.
 include: "workflow/rules/outputs.smk"
 # The final targets of `rule all`, one function per module below.
 include: "workflow/rules/targets.smk"
 # 1. UCI data (ucimlrepo, then the offline mirror) -> canonical tables.
 include: "workflow/rules/data.smk"
-# 2-3. Model fitting per engine, dataset and classifier (whole, or in parts where the plan
-#      splits it) -> predictions, confusion matrices, 5 x 2-fold CV predictions.
+# 2-3. Model fitting, one job per engine and dataset (a classifier cut into part jobs where
+#      cv.parts says so) -> predictions, confusion matrices, 5 x 2-fold CV predictions.
 include: "workflow/rules/cv.smk"
 # 5. pd over each dataset's full kappa grid -> histograms (Figure 7's data).
 include: "workflow/rules/grids.smk"
@@ -54,14 +52,6 @@ localrules:
     render_figure7,
     paper_tables,
     paper_render,
-
-
-# A local run selects jobs when a job ends, not every second; a Slurm run checks its jobs'
-# status at a pace set by how long they have run (pdmeasure.pipeline.scheduling).
-onstart:
-    lift_default_rate_limit(workflow)
-    if paced := pace_status_checks(workflow):
-        logger.info(f"Slurm status checks: {paced}")
 
 
 rule all:

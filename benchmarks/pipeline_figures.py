@@ -29,10 +29,8 @@ import pandas as pd
 
 from pdmeasure.pipeline.run import CPU_LOG_LABEL, PARALLEL_LOG_LABEL
 
-#: Rules whose jobs fit models or assemble their parts (the model-fitting stage); the rules of
-#: the CV plan's batches are named cross_validate_batch_<engine>_<dataset>_<k>.
+#: Rules whose jobs fit models or assemble their parts (the model-fitting stage).
 CV_RULES = ("cross_validate", "cross_validate_part")
-CV_BATCH_PREFIX = "cross_validate_batch_"
 
 _FINISHED = re.compile(
     r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]\n(?:Finished jobid: \d+ \(Rule: (\w+)\))?"
@@ -151,7 +149,7 @@ def main(argv: list[str]) -> int:
         print("no Snakemake log found: pass --log", file=sys.stderr)
         return 0
     stamps, finished = log_events(log)
-    cv = [time for time, rule in finished if rule in CV_RULES or rule.startswith(CV_BATCH_PREFIX)]
+    cv = [time for time, rule in finished if rule in CV_RULES]
     print(f"log: {log}")
     if stamps:
         print(f"span of the log: {(max(stamps) - min(stamps)).total_seconds():.0f} s")

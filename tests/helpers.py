@@ -15,7 +15,6 @@ import itertools
 import json
 import logging
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -72,10 +71,14 @@ def benchmark_module(name: str):
     return module
 
 
-def repo_config() -> dict:
-    """The repository's config.yaml, parsed (no defaults filled in)."""
+def repo_config(*, parts: bool = False) -> dict:
+    """The repository's config.yaml, parsed (no defaults filled in); without its `cv.parts`
+    (they name the papers' datasets, which most tests replace) unless ``parts``."""
     with open(REPO_ROOT / "config.yaml", encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        config = yaml.safe_load(handle)
+    if not parts:
+        config["cv"].pop("parts", None)
+    return config
 
 
 def small_config(mirror: Path | None) -> dict:
@@ -196,22 +199,9 @@ def run_snakemake(
 #: A job of a planned DAG: (rule, frozenset of (wildcard, value)).
 Job = tuple
 
-#: The name of a batch's rule (the CV plan's batches, workflow/rules/plan.smk cv_batch_name):
-#: the engine (no underscore), the dataset, the batch's number within them.
-BATCH_RULE = re.compile(r"cross_validate_batch_([A-Za-z0-9]+)_(\w+)_(\d+)")
-
-
-def rule_family(rule: str) -> str:
-    """``rule``, or ``cross_validate_batch`` for the rule of one batch of the CV plan."""
-    return "cross_validate_batch" if BATCH_RULE.fullmatch(rule) else rule
-
 
 def job_wildcards(job: Job) -> dict[str, str]:
-    """A job's wildcards; for a batch's job (a rule without wildcards) its engine and dataset,
-    read from the rule's name."""
-    match = BATCH_RULE.fullmatch(job[0])
-    if match:
-        return {"engine": match.group(1), "dataset": match.group(2)}
+    """A job's wildcards."""
     return dict(job[1])
 
 

@@ -8,10 +8,10 @@ that read the key (``seeds``, written by hand) and everything downstream of them
 written consumer map :data:`CONSUMERS`). A schema key without an entry in :data:`CHANGES`
 fails the test, so a new key cannot slip in unproven.
 
-Jobs are compared per classifier: a job of a batch of the CV plan (several classifiers of
-one engine and dataset fitted in one job, rules ``cross_validate_batch_*``) counts as the
-``cross_validate`` job of each of its classifiers (:func:`unit_jobs`), and a change that
-reruns one classifier of a batch reruns its batch (:func:`with_batchmates`).
+Jobs are compared per classifier: a fitting job (rule ``cross_validate``, every classifier
+of one engine and dataset) counts as one ``cross_validate`` job per classifier
+(:func:`unit_jobs`), and a change that reruns one classifier reruns the other classifiers of
+its engine and dataset too (:func:`with_batchmates`).
 
 Then a real incremental run after several changes must give the same results, byte for byte,
 as a fresh run with the new config.
@@ -22,7 +22,6 @@ from __future__ import annotations
 import copy
 import filecmp
 import hashlib
-import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,10 +168,13 @@ CHANGES: dict[str, Change] = {
     "cv.folds": Change(setter("cv.folds", 4), ["cross_validate", "collect"]),
     "cv.seed": Change(setter("cv.seed", 2), ["cross_validate", "collect"]),
     "cv.repeats": Change(setter("cv.repeats", 2), ["cross_validate", "collect"]),
-    # How the fitting is cut into jobs changes no file: a finished classifier keeps the parts
-    # it was made with (the CV plan's record), so nothing reruns.
-    "cv.per_fold": Change(setter("cv.per_fold", True), []),
-    "cv.plan_cores": Change(setter("cv.plan_cores", 64), []),
+    # Cutting a classifier into part jobs changes the inputs of its dataset's fitting job,
+    # which reruns (with byte-identical files, tests/system/test_parts.py).
+    "cv.parts.*": Change(
+        setter("cv.parts", {"car": {"J48": 2}}),
+        ["cross_validate_part", "cross_validate engine=weka dataset=car"],
+        new_jobs=True,
+    ),
     # A classifier defined for an engine outside the run changes nothing.
     "classifiers.*.*": Change(setter("classifiers.orange.Tree", {"depth": 1}), []),
     "classifiers.sklearn.*.class": Change(
@@ -332,39 +334,41 @@ def base_config(mirror: Path) -> dict:
     return config
 
 
-CV_PLAN = Path(".snakemake", "pdmeasure", "cv_plan.json")
-BATCH_PREFIX = "cross_validate_batch_"
-
-
-def recorded_batches(workdir: Path) -> list[list[Job]]:
-    """The batches of the CV plan's record, each as its classifiers' cross_validate jobs."""
-    record = json.loads((workdir / CV_PLAN).read_text(encoding="utf-8"))
+def fitting_batches(workdir: Path) -> list[list[Job]]:
+    """The classifiers of each fitting job (an engine and dataset) of the config in
+    ``workdir``, each as a per-classifier ``cross_validate`` job."""
+    config = yaml.safe_load((workdir / "config.yaml").read_text(encoding="utf-8"))
+    run = config["run"]
     batches = []
-    for keys in record.get("batches", []):
-        batch = []
-        for key in keys:
-            engine, dataset, classifier = Path(key).parts[-4:-1]
-            wildcards = {"engine": engine, "dataset": dataset, "classifier": classifier}
-            batch.append(("cross_validate", frozenset(wildcards.items())))
-        batches.append(batch)
+    for engine in run["engines"]:
+        chosen = (run.get("classifiers") or {}).get(engine) or list(config["classifiers"][engine])
+        for dataset in run["datasets"]:
+            batches.append(
+                [
+                    (
+                        "cross_validate",
+                        frozenset(
+                            {"engine": engine, "dataset": dataset, "classifier": name}.items()
+                        ),
+                    )
+                    for name in chosen
+                ]
+            )
     return batches
 
 
 def unit_jobs(jobs: set[Job], workdir: Path) -> set[Job]:
-    """``jobs`` with each batch's job replaced by the cross_validate jobs of its classifiers
-    (``cross_validate_batch_<engine>_<dataset>_<k>``: the k-th recorded batch of that engine
-    and dataset)."""
-    names, counts = {}, {}
-    for batch in recorded_batches(workdir):
-        wildcards = dict(batch[0][1])
-        engine, dataset = wildcards["engine"], wildcards["dataset"]
-        counts[engine, dataset] = counts.get((engine, dataset), 0) + 1
-        names[f"{BATCH_PREFIX}{engine}_{dataset}_{counts[engine, dataset]}"] = batch
+    """``jobs`` with each fitting job replaced by a ``cross_validate`` job per classifier."""
+    batches = {
+        (dict(batch[0][1])["engine"], dict(batch[0][1])["dataset"]): batch
+        for batch in fitting_batches(workdir)
+        if batch
+    }
     result = set()
     for job in jobs:
-        if job[0].startswith(BATCH_PREFIX):
-            assert not job[1], job
-            result.update(names[job[0]])
+        if job[0] == "cross_validate":
+            wildcards = dict(job[1])
+            result.update(batches[wildcards["engine"], wildcards["dataset"]])
         else:
             result.add(job)
     return result
@@ -421,8 +425,8 @@ def base_run(tmp_path_factory, uci_mirror):
     universe = planned_units(workdir)
     done = run_snakemake(workdir, "--cores", "2")
     assert done.returncode == 0, done.stderr[-5000:]
-    batches = recorded_batches(workdir)
-    # The small run's classifiers share jobs: the batches are tested, not bypassed.
+    batches = fitting_batches(workdir)
+    # The small run's classifiers share jobs: a change to one reruns the others.
     assert batches and all(len(batch) > 1 for batch in batches)
     return workdir, config, universe, batches
 

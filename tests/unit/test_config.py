@@ -182,17 +182,13 @@ def test_unavailable_engine_is_a_config_error(raw, monkeypatch):
 
 
 class CountingEngine:
-    """An engine whose checks are counted; ``bad`` entries fail, ``stamp`` is its fingerprint."""
+    """An engine whose checks are counted; ``bad`` entries fail."""
 
     def __init__(self):
         self.checked = []
-        self.stamp = "v1"
 
     def check_available(self):
         pass
-
-    def check_fingerprint(self, params):
-        return self.stamp
 
     def check_classifier(self, classifier, params):
         self.checked.append(classifier)
@@ -200,58 +196,14 @@ class CountingEngine:
             raise ValueError("bad entry")
 
 
-def test_passed_entries_are_not_checked_again(tmp_path, monkeypatch):
+def test_every_entry_is_checked_every_time_and_a_bad_one_is_named(monkeypatch):
     engine = CountingEngine()
     monkeypatch.setattr(pdconfig.checks, "get_engine", lambda name: engine)
-    checked = tmp_path / ".snakemake" / "checked.json"
-    config = {"engines": ["sklearn"], "classifiers": {"sklearn": {"A": {"n": 1}, "B": {"n": 2}}}}
-    pdconfig.check_engines(config, checked=checked)
-    pdconfig.check_engines(config, checked=checked)
-    assert engine.checked == ["A", "B"]
-    # A changed entry, and every entry under a changed fingerprint, is checked again.
-    config["classifiers"]["sklearn"]["B"] = {"n": 3}
-    pdconfig.check_engines(config, checked=checked)
-    assert engine.checked == ["A", "B", "B"]
-    engine.stamp = "v2"
-    pdconfig.check_engines(config, checked=checked)
-    assert engine.checked == ["A", "B", "B", "A", "B"]
-    # Without a file every entry is checked, every time.
-    pdconfig.check_engines(config)
-    assert engine.checked[-2:] == ["A", "B"] and len(engine.checked) == 7
-
-
-def test_failed_entries_are_never_remembered(tmp_path, monkeypatch):
-    engine = CountingEngine()
-    monkeypatch.setattr(pdconfig.checks, "get_engine", lambda name: engine)
-    checked = tmp_path / "checked.json"
     config = {"engines": ["weka"], "classifiers": {"weka": {"A": {"n": 1}, "Bad": {"bad": 1}}}}
     for _ in range(2):
         with pytest.raises(ConfigError, match=r"`classifiers.weka.Bad`: bad entry"):
-            pdconfig.check_engines(config, checked=checked)
+            pdconfig.check_engines(config)
     assert engine.checked == ["A", "Bad", "A", "Bad"]
-
-
-def test_unreadable_checked_file_checks_everything(tmp_path, monkeypatch):
-    engine = CountingEngine()
-    monkeypatch.setattr(pdconfig.checks, "get_engine", lambda name: engine)
-    checked = tmp_path / "checked.json"
-    checked.write_text("{not json")
-    config = {"engines": ["sklearn"], "classifiers": {"sklearn": {"A": {"n": 1}}}}
-    pdconfig.check_engines(config, checked=checked)
-    assert engine.checked == ["A"]
-    assert len(pdconfig.cache.checked_entries(checked)) == 1
-
-
-def test_an_engine_without_fingerprint_is_checked_every_time(tmp_path, monkeypatch):
-    engine = CountingEngine()
-    engine.stamp = None
-    monkeypatch.setattr(pdconfig.checks, "get_engine", lambda name: engine)
-    checked = tmp_path / "checked.json"
-    config = {"engines": ["sklearn"], "classifiers": {"sklearn": {"A": {"n": 1}}}}
-    pdconfig.check_engines(config, checked=checked)
-    pdconfig.check_engines(config, checked=checked)
-    assert engine.checked == ["A", "A"]
-    assert not checked.exists()
 
 
 def test_bad_classifier_params_are_a_config_error(raw):
@@ -341,32 +293,42 @@ def test_specs(raw):
 # --- through Snakemake: stop before any job, name the key, write nothing ----------------
 
 
+def test_cv_parts_resolve_to_the_datasets_of_the_run(uci_mirror):
+    config = select(copy.deepcopy(repo_config()), datasets=["car", "dermatology"])
+    config["cv"]["parts"] = {"krkopt": {"J48": 2}, "dermatology": {"J48": 3}, "car": {"Bagging": 1}}
+    config["mirror"] = str(uci_mirror)
+    # run order; krkopt is defined but not selected by run.datasets
+    parts = pdconfig.prepare_config(config)["cv"]["parts"]
+    assert list(parts.items()) == [("car", {"Bagging": 1}), ("dermatology", {"J48": 3})]
+
+
 @pytest.mark.parametrize(
-    ("per_fold", "expected"),
+    ("parts", "message"),
     [
-        (False, []),
-        (True, ["car", "dermatology"]),
-        (["dermatology"], ["dermatology"]),
-        (["dermatology", "car"], ["car", "dermatology"]),  # run order
-        (["krkopt"], []),  # defined, not selected by run.datasets
+        ({"kr_kopt": {"J48": 2}}, r"`cv.parts`: \['kr_kopt'\] are not defined"),
+        ({"krkopt": {"J84": 2}}, r"`cv.parts.krkopt`: \['J84'\] are not classifiers of any engine"),
     ],
 )
-def test_cv_per_fold_resolves_to_datasets_of_the_run(uci_mirror, per_fold, expected):
-    config = select(copy.deepcopy(repo_config()), datasets=["car", "dermatology"])
-    config["cv"]["per_fold"] = per_fold
-    config["mirror"] = str(uci_mirror)
-    assert pdconfig.prepare_config(config)["cv"]["per_fold"] == expected
-
-
-def test_cv_per_fold_names_an_unknown_dataset():
+def test_cv_parts_name_an_unknown_dataset_or_classifier(parts, message):
     config = copy.deepcopy(repo_config())
-    config["cv"]["per_fold"] = ["kr_kopt"]
-    with pytest.raises(ConfigError, match=r"`cv.per_fold`: \['kr_kopt'\] are not defined"):
+    config["cv"]["parts"] = parts
+    with pytest.raises(ConfigError, match=message):
         pdconfig.prepare_config(config)
 
 
-def test_cv_per_fold_is_a_flag_or_a_list_of_names():
+@pytest.mark.parametrize(
+    "parts", [{"krkopt": {"J48": 0}}, {"krkopt": ["J48"]}, {"krkopt": {"J48": "2"}}]
+)
+def test_cv_parts_are_positive_counts(parts):
     config = copy.deepcopy(repo_config())
-    config["cv"]["per_fold"] = "car"
-    with pytest.raises(ConfigError, match="per_fold"):
+    config["cv"]["parts"] = parts
+    with pytest.raises(ConfigError, match="parts"):
+        pdconfig.prepare_config(config)
+
+
+@pytest.mark.parametrize("key", ["per_fold", "plan_cores"])
+def test_the_keys_of_the_old_planner_are_refused(key):
+    config = copy.deepcopy(repo_config())
+    config["cv"][key] = True if key == "per_fold" else 16
+    with pytest.raises(ConfigError, match=key):
         pdconfig.prepare_config(config)

@@ -382,13 +382,10 @@ def test_the_word_without_entries(folder):
     )
 
 
-def test_cv_per_fold_names_a_file_dataset(folder):
+def test_cv_parts_name_a_file_dataset(folder):
     config = files_config(FIRST, LAST)
-    config["cv"]["per_fold"] = ["grade_a"]
-    assert resolve(config)["cv"]["per_fold"] == ["grade_a"]
-    config = files_config(FIRST, LAST, datasets=["grade_a", "dataset_files"])
-    config["cv"]["per_fold"] = True
-    assert resolve(config)["cv"]["per_fold"] == ["grade_a", "wine"]  # once each, run order
+    config["cv"]["parts"] = {"grade_a": {"DecisionTree": 2}}
+    assert resolve(config)["cv"]["parts"] == {"grade_a": {"DecisionTree": 2}}
 
 
 # --- the worked example -------------------------------------------------------------------

@@ -139,8 +139,8 @@ def test_write_explorer_writes_the_page(tmp_path):
 
 
 def test_the_pipeline_renders_the_same_page_from_the_written_data(tmp_path):
-    """Compute, then render: the data written by rule explorer_data and read back by rule
-    explorer make the page the dict makes, byte for byte, under zero_division nan too."""
+    """Compute, then render: the data written by rule analyse and read back by rule
+    render make the page the dict makes, byte for byte, under zero_division nan too."""
     rows = np.asarray(next(iter(MATRICES.values()))).sum(axis=1)
     only_a = np.zeros((3, 3), dtype=np.int64)
     only_a[:, 0] = rows  # never predicts b or c: their precision is 0/0

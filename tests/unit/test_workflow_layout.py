@@ -17,22 +17,15 @@ TARGET_RULES = {"all"}
 
 
 def _rules() -> dict[str, str]:
-    """Rule name -> its block's text, over the Snakefile and every rule file.
-
-    A rule defined in a loop (``rule:`` with a ``name:`` directive, one rule per batch of the
-    CV plan) counts under the name of its script, which each of its names starts with
-    (test_procedural_rule_names_start_with_their_script)."""
+    """Rule name -> its block's text, over the Snakefile and every rule file."""
     rules = {}
     for path in RULE_FILES:
         text = path.read_text(encoding="utf-8")
-        starts = [
-            (m.start(), m.group(1) or "") for m in re.finditer(r"(?m)^\s*rule(?: (\w+))?:", text)
-        ]
+        starts = [(m.start(), m.group(1)) for m in re.finditer(r"(?m)^\s*rule(?: (\w+))?:", text)]
         for (start, name), (end, _) in zip(starts, [*starts[1:], (len(text), "")]):
-            block = text[start:end]
-            if not name:
-                name = re.search(r'script:\s*\n\s*"\.\./scripts/(\w+)\.py"', block).group(1)
-            rules[name] = block
+            assert name, f"{path.name}: a rule without a name (every rule is written out, named)"
+            assert name not in rules, f"rule {name} is defined twice"
+            rules[name] = text[start:end]
     return rules
 
 
@@ -53,11 +46,23 @@ def test_each_rule_runs_the_script_of_its_name_logs_and_benchmarks(rule):
     assert re.search(r"\n\s*benchmark:\s*\n", block), f"rule {rule} has no benchmark:"
 
 
-def test_procedural_rule_names_start_with_their_script():
-    block = RULES["cross_validate_batch"]
-    assert re.search(r"\n\s*name:\s*\n\s*cv_batch_name\(batch\)", block)
-    plan = (REPO_ROOT / "workflow" / "rules" / "plan.smk").read_text(encoding="utf-8")
-    assert 'return f"cross_validate_batch_{engine}_{dataset}_' in plan
+def test_no_rule_is_made_in_a_loop_or_from_python():
+    """Every rule is written out in a rule file: none is defined inside a Python block
+    (indented ``rule``) or with a ``name:`` directive."""
+    for path in RULE_FILES:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"(?m)^[ \t]+rule\b.*:", text), path.name
+        assert not re.search(r"(?m)^\s*name:\s*$", text), path.name
+
+
+def test_the_workflow_uses_no_private_snakemake_internals():
+    pattern = re.compile(r"_executor|job_rate_limiter|executor\.sleep")
+    for path in [
+        *RULE_FILES,
+        *(REPO_ROOT / "src").rglob("*.py"),
+        *(REPO_ROOT / "workflow").rglob("*.py"),
+    ]:
+        assert not pattern.search(path.read_text(encoding="utf-8")), path
 
 
 def test_every_script_belongs_to_a_rule():

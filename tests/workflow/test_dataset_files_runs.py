@@ -28,7 +28,6 @@ from helpers import (
     dry_run,
     job_wildcards,
     planned_jobs,
-    rule_family,
     run_snakemake,
 )
 
@@ -111,12 +110,11 @@ def test_a_new_file_adds_its_datasets_jobs_only(folder_run):
     assert ("fetch_data", frozenset({("dataset", "wine_b")})) in planned
     # the new dataset gets the whole chain of the others
     rules = {
-        name: {rule_family(job[0]) for job in every if _dataset(job) == name}
-        for name in ("wine", "wine_b")
+        name: {job[0] for job in every if _dataset(job) == name} for name in ("wine", "wine_b")
     }
     assert rules["wine_b"] == rules["wine"]
     assert rules["wine"] >= {"fetch_data", "analyse", "render"}
-    assert rules["wine"] & {"cross_validate", "cross_validate_batch"}
+    assert "cross_validate" in rules["wine"]
     assert planned_jobs(folder_run, configfiles=CONFIGFILES) == set()
 
 

@@ -14,37 +14,25 @@ from snakemake.logging import logger
 from snakemake.utils import validate
 
 import pdmeasure.pipeline.config as pdconfig
-from pdmeasure.pipeline import plan as cvplan
 from pdmeasure.paper.facts import PD_DATASET_TABLES
 from pdmeasure.pipeline.data.mirror import load_manifest
-from pdmeasure.pipeline.scheduling import lift_default_rate_limit, pace_status_checks
+from pdmeasure.pipeline.parts import SCHEMES, Part, classifier_parts, scheme_folds
 from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS
 from pdmeasure.tables.stats import comparison_keys, file_stem
 
-#: Whether this process plans the run (the `snakemake` command), rather than running some of
-#: its jobs (a cluster job's process, which parses the workflow again).
-PLANNING = workflow.exec_mode.name == "DEFAULT"
-#: The resolved run of the planning process, read back by the processes that run its jobs
-#: (pdmeasure.pipeline.config.cache).
-RUN_FILE = Path(".snakemake", "pdmeasure", "run.json")
-RUN_KEY = pdconfig.run_key(config)
-#: The classifier entries whose check passed, so that the next command skips the checks that
-#: import the engines' libraries (pdmeasure.pipeline.config.check_engines).
-CHECKED_FILE = Path(".snakemake", "pdmeasure", "checked-classifiers.json")
+try:
+    validate(config, str(pdconfig.SCHEMA_PATH), set_default=True)
+except WorkflowError as exc:
+    raise pdconfig.schema_error(exc) from None
 # The run: the selected datasets, engines and classifiers, each dataset resolved (class order,
 # numeric features, kappa vectors by position, kappa grid). Every rule reads RUN, not config.
-RUN = None if PLANNING else pdconfig.load_run(RUN_FILE, RUN_KEY)
-if RUN is None:
-    try:
-        validate(config, str(pdconfig.SCHEMA_PATH), set_default=True)
-    except WorkflowError as exc:
-        raise pdconfig.schema_error(exc) from None
-    RUN = pdconfig.resolve_run(config)
-    pdconfig.check_config(RUN)
-    pdconfig.check_engines(RUN, checked=CHECKED_FILE)
+RUN = pdconfig.resolve_run(config)
+pdconfig.check_config(RUN)
+# The checks that import the engines' libraries and read the data run where the run is
+# planned (the `snakemake` command), not again in each cluster job's process.
+if workflow.exec_mode.name == "DEFAULT":
+    pdconfig.check_engines(RUN)
     pdconfig.check_data(RUN)
-    if PLANNING:
-        pdconfig.save_run(RUN_FILE, RUN_KEY, RUN)
 
 # Every rule's software: the conda environment of the whole project (`snakemake --sdm conda`).
 CONDA_ENV = "../../environment.yml"
@@ -146,19 +134,15 @@ def stats_across_files():
     return {name: results_path(path) for name, (path, _, _) in STATS_ACROSS.items()}
 
 
-# Job order. profiles/default selects Snakemake's greedy scheduler, which starts the ready jobs
-# of highest priority first. Every dataset is fetched first (a fetch takes under a second);
-# every job that is not a model fit runs as soon as its inputs exist; the model fits
-# (cross_validate and cross_validate_part) fill the cores otherwise, the longest first (their
-# priority is their estimated CPU seconds x 10, from the CV plan): the run then ends on short
-# fits and the little work that follows them, not on a long fit started late.
-# Among the summary jobs, the chain after the last fit goes first: analyse -> collect ->
-# render_summary.
-FETCH_PRIORITY = 10**8
-CHAIN_PRIORITY = 10**7 + 1
-SUMMARY_PRIORITY = 10**7
-#: The fits' priorities stay below the summary jobs'.
-MAX_FIT_PRIORITY = 10**7 - 1
+# Job order (Snakemake's greedy scheduler starts the ready jobs of highest priority first):
+# every dataset is fetched first (under a second each); then the part jobs, which their
+# dataset's fitting job waits for; then the fitting jobs, the largest datasets first (their
+# priority is the size of the dataset's source file, times its classifiers), so that the run
+# ends on small fits rather than on a long one started late; every job after the fits runs
+# as soon as its inputs exist.
+FETCH_PRIORITY = 10**9
+ANALYSIS_PRIORITY = 10**8
+PART_PRIORITY = 10**8 - 1
 
 
 def scaled(**measured):
@@ -176,32 +160,22 @@ def scaled(**measured):
 
 
 def cv_threads():
-    """Cores of a model-fitting job: `resources.cv_threads`."""
+    """Cores of a model-fitting job: `resources.cv_threads` (Snakemake caps it at --cores)."""
     return RUN["resources"]["cv_threads"]
 
 
-def engine_mem_mb(engine, attempt):
-    """Memory (MB) of a model-fitting job of `engine`: `resources.cv_mem_mb` (the Weka
-    engine gives the JVM all but 512 MB of it as heap)."""
-    base = RUN["resources"]["cv_mem_mb"].get(engine, 1024)
+def cv_mem_mb(wildcards, attempt):
+    """Memory (MB) of a model-fitting job of {engine}: `resources.cv_mem_mb` x
+    `resources.scale` x the attempt (the Weka engine gives the JVM all but 512 MB of it as
+    heap)."""
+    base = RUN["resources"]["cv_mem_mb"].get(wildcards.engine, 1024)
     return math.ceil(base * RUN["resources"]["scale"] * attempt)
 
 
-def cv_mem_mb(wildcards, attempt):
-    """Memory (MB) of a model-fitting job of {engine} (engine_mem_mb)."""
-    return engine_mem_mb(wildcards.engine, attempt)
-
-
-def fit_resources(engine=None):
-    """Resources of a model-fitting job (rule cross_validate_part, and cross_validate when it
-    fits): 30 minutes, scaled(), and the memory of its engine: {engine}'s (cv_mem_mb), or
-    that of `engine` for a rule without wildcards (a batch's)."""
-    if engine is None:
-        return {**scaled(runtime=30), "mem_mb": cv_mem_mb}
-    return {
-        **scaled(runtime=30),
-        "mem_mb": lambda wildcards, attempt: engine_mem_mb(engine, attempt),
-    }
+def fit_resources():
+    """Resources of a model-fitting job (rules cross_validate, cross_validate_part): 30
+    minutes, scaled(), and the memory of its engine (cv_mem_mb)."""
+    return {**scaled(runtime=30), "mem_mb": cv_mem_mb}
 
 
 def results_path(*parts):
@@ -231,53 +205,148 @@ def cv_jobs():
     return pdconfig.cv_jobs(RUN)
 
 
-def cv_files(name):
-    """File `name` (e.g. "confusion.csv") of every CV job.
+def cv_folder(engine="{engine}", dataset="{dataset}"):
+    """The folder of an engine and dataset's fitting job (rule cross_validate): one
+    subfolder per classifier with predictions.csv and confusion.csv."""
+    return results_path("cv", engine, dataset)
 
-    <results>/cv/{engine}/{dataset}/{classifier}/<name>
-    """
+
+def cv5x2_folder(engine="{engine}", dataset="{dataset}"):
+    """The folder of the 5 x 2-fold CV predictions of an engine and dataset's fitting job:
+    <classifier>/predictions.csv.gz."""
+    return results_path("stats", "cv5x2", engine, dataset)
+
+
+def cv_files(name):
+    """File `name` (e.g. "confusion.csv") of every classifier of every fitting job:
+    <results>/cv/{engine}/{dataset}/{classifier}/<name>, in configured order."""
     return [
-        results_path("cv", engine, dataset, classifier, name)
+        str(Path(cv_folder(engine, dataset), classifier, name))
         for engine, dataset, classifier in cv_jobs()
     ]
 
 
-def engine_cv_files(wildcards, name):
-    """File `name` of the CV job of every configured classifier of {engine} on {dataset}, in
-    config order."""
-    return [
-        results_path("cv", wildcards.engine, wildcards.dataset, classifier, name)
-        for classifier in RUN["classifiers"][wildcards.engine]
-    ]
+def cv_folders():
+    """The folder of every fitting job (cv_folder), engine by engine, dataset by dataset."""
+    return [cv_folder(engine, dataset) for engine in engines() for dataset in datasets()]
 
 
-def engine_confusion_files(wildcards):
-    """confusion.csv of every classifier of {engine} on {dataset} (input function of the
-    per-(engine, dataset) rules: measures, grids, exact, explorer)."""
-    return engine_cv_files(wildcards, "confusion.csv")
+def engine_cv_inputs(wildcards):
+    """The folders of {engine}/{dataset}'s fitting job: `fits` (and `cv5x2` with
+    `stats.cv5x2`), the inputs of the rules that read its files."""
+    folders = {"fits": cv_folder(wildcards.engine, wildcards.dataset)}
+    if RUN["stats"]["cv5x2"]:
+        folders["cv5x2"] = cv5x2_folder(wildcards.engine, wildcards.dataset)
+    return folders
 
 
-def engine_prediction_files(wildcards):
-    """predictions.csv of every classifier of {engine} on {dataset} (stats within datasets)."""
-    return engine_cv_files(wildcards, "predictions.csv")
+def engine_cv_files(wildcards):
+    """The files inside {engine}/{dataset}'s fitting folders that a rule reads (params):
+    `confusion` and `predictions` of every classifier in config order, and `cv5x2` ([]
+    when `stats.cv5x2` is off)."""
+    classifiers = RUN["classifiers"][wildcards.engine]
+    fits = cv_folder(wildcards.engine, wildcards.dataset)
+    files = {
+        name: [str(Path(fits, c, f"{name}.csv")) for c in classifiers]
+        for name in ("confusion", "predictions")
+    }
+    folder = cv5x2_folder(wildcards.engine, wildcards.dataset)
+    files["cv5x2"] = (
+        [str(Path(folder, c, "predictions.csv.gz")) for c in classifiers]
+        if RUN["stats"]["cv5x2"]
+        else []
+    )
+    return files
 
 
-def engine_cv5x2_files(wildcards):
-    """The 5 x 2-fold CV predictions of every classifier of {engine} on {dataset}; [] when
-    `stats.cv5x2` is off."""
-    if not RUN["stats"]["cv5x2"]:
-        return []
-    return [
-        results_path(
-            "stats",
-            "cv5x2",
-            wildcards.engine,
-            wildcards.dataset,
-            classifier,
-            "predictions.csv.gz",
+def split_parts(engine, dataset):
+    """{classifier: its parts} of the classifiers of `engine` that `cv.parts` cuts out of
+    `dataset`'s fitting job, in config order."""
+    declared = RUN["cv"]["parts"].get(dataset, {})
+    return {
+        classifier: classifier_parts(
+            declared[classifier], RUN["cv"], RUN["stats"]["cv5x2"]
         )
-        for classifier in RUN["classifiers"][wildcards.engine]
+        for classifier in RUN["classifiers"][engine]
+        if classifier in declared
+    }
+
+
+def part_file(engine, dataset, classifier, part):
+    """The predictions of one part job (rule cross_validate_part), deleted once assembled."""
+    return results_path("cv_parts", engine, dataset, classifier, f"{part}.csv")
+
+
+def cv_part_files(wildcards):
+    """The part files of {engine}/{dataset}'s split classifiers, classifier by classifier in
+    scheme and fold order; [] when `cv.parts` splits none."""
+    return [
+        part_file(wildcards.engine, wildcards.dataset, classifier, part.name)
+        for classifier, parts in split_parts(wildcards.engine, wildcards.dataset).items()
+        for part in parts
     ]
+
+
+def part_names(wildcards):
+    """{classifier: [part name, ...]} of {engine}/{dataset}'s split classifiers (rule
+    params: the fitting job assembles these instead of fitting them)."""
+    return {
+        classifier: [part.name for part in parts]
+        for classifier, parts in split_parts(wildcards.engine, wildcards.dataset).items()
+    }
+
+
+def source_bytes(dataset):
+    """The size of a dataset's source file where it is known before any job runs (the UCI
+    mirror's MANIFEST.json, or the local file); 0 otherwise."""
+    block = RUN["datasets"][dataset]
+    if block["path"] is not None:
+        path = Path(block["path"])
+        return path.stat().st_size if path.is_file() else 0
+    mirror = pdconfig.mirror_path(RUN)
+    if block["uci_id"] is None or mirror is None:
+        return 0
+    try:
+        manifest = load_manifest(mirror)
+    except (OSError, pdconfig.ConfigError):
+        return 0
+    for entry in manifest["datasets"].values():
+        if entry.get("uci_id") == block["uci_id"]:
+            return int(entry.get("bytes") or 0)
+    return 0
+
+
+def cv_priority(wildcards):
+    """The larger datasets' fitting jobs first: the source file's kilobytes times the job's
+    classifiers, below the part jobs' and the analyses' priorities."""
+    kilobytes = source_bytes(wildcards.dataset) // 1024 + 1
+    return min(kilobytes * len(RUN["classifiers"][wildcards.engine]), PART_PRIORITY - 1)
+
+
+def fitting_params(wildcards):
+    """The classifiers a fitting job runs: {classifier: its configured parameters}, in
+    config order (rule params)."""
+    return {
+        classifier: pdconfig.classifier_params(RUN, wildcards.engine, classifier)
+        for classifier in RUN["classifiers"][wildcards.engine]
+    }
+
+
+def scheme_params(wildcards):
+    """The settings of the scheme of {part} (a parameter): name, folds, repeats, seed."""
+    scheme = Part.parse(wildcards.part).scheme
+    repeats, folds = scheme_folds(scheme, RUN["cv"])
+    return {
+        "name": scheme,
+        "folds": folds,
+        "repeats": repeats,
+        "seed": RUN["cv"]["seed"],
+    }
+
+
+def cv5x2_params():
+    """The 5 x 2-fold CV of the statistics (a parameter): its seed, or None when off."""
+    return {"seed": RUN["cv"]["seed"]} if RUN["stats"]["cv5x2"] else None
 
 
 def local_data_file(wildcards):

@@ -17,26 +17,24 @@ EXACT_COLLECTED = {
 
 rule analyse:
     input:
-        confusion=engine_confusion_files,
-        predictions=engine_prediction_files,
-        cv5x2=engine_cv5x2_files,
+        unpack(engine_cv_inputs),
     output:
         **analyse_outputs(),
     log:
         "logs/analyse/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("analyse/{engine}/{dataset}.tsv")
-    priority: CHAIN_PRIORITY
+    priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
     # Its four independent branches (measures and ranking; exact analysis; uncertainty and
-    # explorer data; statistics within) run side by side on up to 3 processes on 8 cores or
-    # more, for the datasets whose fits end last (TAIL_DATASETS): their analyses are on the
-    # run's critical path. `--set-threads analyse=1` runs them one after the other.
-    threads: dataset_tail_threads(3)
+    # explorer data; statistics within) run one after the other; `--set-threads analyse=3`
+    # runs them side by side on up to 3 processes.
+    threads: 1
     resources:
         **scaled(mem_mb=1536, runtime=20),
     params:
+        files=engine_cv_files,
         classes=dataset_classes,
         classifiers=engine_classifiers,
         kappa_vectors=dataset_kappa_vectors,
@@ -66,12 +64,12 @@ rule render:
         "logs/render/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("render/{engine}/{dataset}.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
-    # Its exact figures beside its uncertainty figures and explorer page (8 cores or more,
-    # the datasets whose fits end last).
-    threads: dataset_tail_threads(2)
+    # `--set-threads render=2` draws its exact figures beside its uncertainty figures and
+    # explorer page.
+    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:

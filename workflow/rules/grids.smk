@@ -6,7 +6,7 @@
 
 rule grid_histogram:
     input:
-        confusion=engine_confusion_files,
+        unpack(engine_cv_inputs),
     output:
         histogram=engine_report(
             "grids/{engine}/{dataset}/histogram.csv",
@@ -24,12 +24,13 @@ rule grid_histogram:
         "logs/grids/{engine}/{dataset}.log",
     benchmark:
         benchmark_path("grids/{engine}/{dataset}.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
+        files=engine_cv_files,
         classes=dataset_classes,
         kappa_grid=dataset_kappa_grid,
         bin_width=RUN["histogram"]["bin_width"],

@@ -36,47 +36,29 @@ def engine_report(path, caption, category, dataset="{dataset}", **labels):
     )
 
 
-def cv_outputs(engine="{engine}", dataset="{dataset}", classifier="{classifier}"):
-    """The outputs of rule cross_validate for {engine}/{dataset}/{classifier}, whether it fits
-    them or assembles them from part jobs: the predictions and matrices of its k-fold CV, and
-    with `stats.cv5x2` the predictions of its 5 x 2-fold CV. Given names instead of the
-    wildcards, the files of that one classifier (a batch's, cv_batch_outputs), whose caption
-    names the batch (the job has no wildcards to name the classifier by).
+def cv_outputs():
+    """The outputs of rule cross_validate for {engine}/{dataset}: the folder of its
+    classifiers' predictions and matrices of the k-fold CV (each confusion.csv in the
+    report), and with `stats.cv5x2` the folder of their 5 x 2-fold CV predictions.
 
     The per-sample predictions stay out of the report: one row per sample and fold of every
-    job (tens of MB over a full run, base64-inflated in a self-contained HTML report),
+    classifier (tens of MB over a full run, base64-inflated in a self-contained HTML report),
     summarised by the reported confusion matrices and statistics; the 5 x 2-fold ones are
     gzipped (91 MB of CSV -> 6 MB over the papers' run).
     """
     outputs = {
-        "predictions": results_path(
-            "cv", engine, dataset, classifier, "predictions.csv"
-        ),
-        "confusion": reported(
-            results_path("cv", engine, dataset, classifier, "confusion.csv"),
-            "cv_confusion" if classifier == "{classifier}" else "cv_confusion_batch",
-            "Cross-validation",
-            engine,
-            dataset=dataset,
-            classifier=classifier,
+        "fits": report(
+            directory(cv_folder()),
+            patterns=["{classifier}/confusion.csv"],
+            caption="../report/cv_confusion.rst",
+            category="Cross-validation",
+            subcategory="{engine}",
+            labels={"dataset": "{dataset}", "classifier": "{classifier}"},
         ),
     }
     if RUN["stats"]["cv5x2"]:
-        outputs["cv5x2"] = results_path(
-            "stats", "cv5x2", engine, dataset, classifier, "predictions.csv.gz"
-        )
+        outputs["cv5x2"] = directory(cv5x2_folder())
     return outputs
-
-
-def cv_batch_outputs(batch):
-    """The outputs of a cross_validate_batch rule: cv_outputs() of its i-th classifier, each
-    named with the suffix _<i> (predictions_0, confusion_0, cv5x2_0, predictions_1, ...).
-    """
-    return {
-        f"{name}_{index}": path
-        for index, unit in enumerate(batch)
-        for name, path in cv_outputs(*unit).items()
-    }
 
 
 def analyse_outputs():
@@ -207,7 +189,7 @@ def collect_inputs():
     parts of every engine and dataset, and for a run that touches the papers their example
     tables and the ranking tables, for the comparison with the printed numbers)."""
     inputs = {
-        "confusion": cv_files("confusion.csv"),
+        "fits": cv_folders(),
         "measures": per_engine_dataset("measures/{engine}/{dataset}.csv"),
         "warnings": per_engine_dataset("warnings/{engine}/{dataset}.csv"),
         **{

@@ -60,7 +60,7 @@ rule paper_tables:
         "logs/paper/paper_tables.log",
     benchmark:
         benchmark_path("paper/paper_tables.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
     resources:
@@ -103,7 +103,7 @@ rule paper_render:
         "logs/paper/paper_render.log",
     benchmark:
         benchmark_path("paper/paper_render.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
     resources:

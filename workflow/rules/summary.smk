@@ -16,16 +16,18 @@ rule collect:
         "logs/collect.log",
     benchmark:
         benchmark_path("collect.tsv")
-    priority: CHAIN_PRIORITY
+    priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
     # Its three branches (signed-rank tests; statistics across datasets; the gathered tables
-    # and the reproduction) side by side on 8 cores or more (two processes; one each on 16 or
-    # more): the job is on the run's critical path.
-    threads: tail_threads(2, wide=3)
+    # and the reproduction) one after the other; `--set-threads collect=3` runs them side by
+    # side.
+    threads: 1
     resources:
         **scaled(mem_mb=1024, runtime=10),
     params:
+        # The confusion.csv of every classifier, inside the fitting folders (input `fits`).
+        confusion=cv_files("confusion.csv"),
         kappa_vectors=all_kappa_vectors(),
         classifiers=all_classifiers(),
         alpha=RUN["stats"]["alpha"],
@@ -50,7 +52,7 @@ rule render_summary:
         "logs/render_summary.log",
     benchmark:
         benchmark_path("render_summary.tsv")
-    priority: CHAIN_PRIORITY
+    priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
     resources:
@@ -73,12 +75,11 @@ rule render_cd:
         "logs/render_cd/{engine}.log",
     benchmark:
         benchmark_path("render_cd/{engine}.tsv")
-    priority: CHAIN_PRIORITY
+    priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
-    # Its diagrams in two shares side by side (three on 16 cores or more): it starts after
-    # rule collect, at the end.
-    threads: tail_threads(2, wide=3)
+    # `--set-threads render_cd=N` draws its diagrams in N shares side by side.
+    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:
@@ -105,12 +106,11 @@ rule render_figure7:
         "logs/render_figure7/{engine}.log",
     benchmark:
         benchmark_path("render_figure7/{engine}.tsv")
-    priority: SUMMARY_PRIORITY
+    priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
-    # Its two figures side by side: each is seconds of layout, and the job starts only when
-    # the last dataset's analysis ends.
-    threads: tail_threads(2)
+    # `--set-threads render_figure7=2` draws its two figures side by side.
+    threads: 1
     resources:
         **scaled(mem_mb=512, runtime=10),
     params:

@@ -11,12 +11,9 @@ def data_targets():
 
 
 def cv_targets():
-    """Predictions and confusion matrices of every CV job, and their aggregate."""
-    return [
-        *cv_files("predictions.csv"),
-        *cv_files("confusion.csv"),
-        results_path("confusion_matrices.csv"),
-    ]
+    """The folder of every fitting job (predictions and confusion matrices of each
+    classifier), and the matrices' aggregate."""
+    return [*cv_folders(), results_path("confusion_matrices.csv")]
 
 
 def measures_targets():

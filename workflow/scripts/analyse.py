@@ -102,8 +102,8 @@ def uncertainty(smk, log):
     w, p, out = smk.wildcards, smk.params, smk.output
     bootstrap = p.uncertainty["method"] == "bootstrap"
     tables, matrices = ut.dataset_tables(
-        read_long(smk.input.confusion),
-        all_predictions(smk.input.predictions) if bootstrap else None,
+        read_long(smk.params.files["confusion"]),
+        all_predictions(smk.params.files["predictions"]) if bootstrap else None,
         engine=w.engine,
         dataset=w.dataset,
         classes=p.classes,
@@ -170,8 +170,9 @@ def fold_values(smk, paths, scheme):
 def within(smk, log):
     """Corrected resampled t-test, McNemar and the 5x2cv tests of every pair of classifiers."""
     p, out = smk.params, smk.output
-    cv_pred, cv_values = fold_values(smk, smk.input.predictions, "cv")
-    cv5x2 = fold_values(smk, smk.input.cv5x2, "cv5x2")[1] if smk.input.cv5x2 else None
+    files = smk.params.files
+    cv_pred, cv_values = fold_values(smk, files["predictions"], "cv")
+    cv5x2 = fold_values(smk, files["cv5x2"], "cv5x2")[1] if files["cv5x2"] else None
     pairwise = compare_within_dataset(
         cv_values,
         alpha=p.alpha,
@@ -194,7 +195,9 @@ def within(smk, log):
 
 def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
-    pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
+    pooled = pooled_matrices(
+        read_long(smk.params.files["confusion"]), {dataset: smk.params.classes}
+    )
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
     # Four independent branches, on the job's threads (one: in the module docstring's
     # order). Costs are the branches' CPU seconds on krkopt (weka engine, the largest of the

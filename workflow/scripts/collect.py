@@ -42,9 +42,10 @@ _EXACT_TEXT = {
 
 
 def matrices(smk, log):
-    frame = read_long(list(smk.input.confusion))
+    paths = list(smk.params.confusion)
+    frame = read_long(paths)
     write_csv(frame[list(LONG_COLUMNS)], smk.output.confusion)
-    log.info("%d matrix files, %d rows", len(smk.input.confusion), len(frame))
+    log.info("%d matrix files, %d rows", len(paths), len(frame))
 
 
 def measures(smk, log):

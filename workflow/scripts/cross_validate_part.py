@@ -10,7 +10,7 @@ from pdmeasure.pipeline.cv5x2 import cross_validate_5x2
 from pdmeasure.pipeline.data.fetch import read_canonical
 from pdmeasure.pipeline.engines import CVSpec, get_engine
 from pdmeasure.pipeline.fitting import configure_engine
-from pdmeasure.pipeline.plan import Part, fit_log_line
+from pdmeasure.pipeline.parts import Part, fit_log_line
 from pdmeasure.pipeline.run import process_cpu_seconds, run_script
 from pdmeasure.tables.confusion import with_keys
 from pdmeasure.tables.io import write_csv

@@ -8,7 +8,9 @@ from pdmeasure.tables.io import write_csv
 
 def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
-    pooled = pooled_matrices(read_long(smk.input.confusion), {dataset: smk.params.classes})
+    pooled = pooled_matrices(
+        read_long(smk.params.files["confusion"]), {dataset: smk.params.classes}
+    )
     histogram, summary = grid_tables(
         pooled,
         smk.params.kappa_grid,

@@ -1,10 +1,8 @@
-"""One unit's model fitting (engine x dataset x classifier), as the jobs of rules
-cross_validate and cross_validate_batch run it: its k-fold CV and, when asked, its 5 x 2-fold
-CV, each fitted here or assembled from the unit's part files (rule cross_validate_part).
-
-A job fits one unit (cross_validate) or several units of one engine and dataset one after
-the other (cross_validate_batch, :func:`pdmeasure.pipeline.plan.choose_batches`); both write
-the same files, byte for byte.
+"""One unit's model fitting (engine x dataset x classifier), as the job of rule
+cross_validate runs it for each classifier of its engine and dataset: its k-fold CV and, when
+asked, its 5 x 2-fold CV, each fitted here or assembled from the unit's part files (rule
+cross_validate_part, :mod:`pdmeasure.pipeline.parts`); both give the same files, byte for
+byte.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ import pandas as pd
 
 from pdmeasure.pipeline.cv5x2 import cross_validate_5x2
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, Engine
-from pdmeasure.pipeline.plan import Part, fit_log_line
+from pdmeasure.pipeline.parts import Part, fit_log_line
 from pdmeasure.pipeline.run import process_cpu_seconds
 from pdmeasure.tables.confusion import cv_tables
 from pdmeasure.tables.folds import read_predictions
@@ -61,8 +59,6 @@ def fit_unit(
     parts: Sequence[str],
     files: UnitFiles,
     log: logging.Logger,
-    *,
-    batched: bool = False,
 ) -> None:
     """Fit (or assemble) one unit's cross-validations and write its files.
 
@@ -85,13 +81,10 @@ def fit_unit(
         The unit's part files, in scheme and fold order; empty when it runs whole.
     files : UnitFiles
     log : logging.Logger
-        The job's log: the fitting lines (:func:`~pdmeasure.pipeline.plan.fit_log_line`)
-        that the next run's plan reads back, naming the classifier when ``batched``.
-    batched : bool
-        Whether the job fits several units (its log lines then name the classifier).
+        The job's log: what is fitted, and each scheme's fitting CPU time
+        (:func:`~pdmeasure.pipeline.parts.fit_log_line`).
     """
     classifier = keys["classifier"]
-    named = classifier if batched else None
     split = {Part.parse(path).scheme for path in parts}
     if "cv" not in split or (cv5x2_seed is not None and "cv5x2" not in split):
         if data is None:
@@ -107,7 +100,7 @@ def fit_unit(
         started = process_cpu_seconds()
         predictions = engine.cross_validate(data, spec, classifier, params, cv)
         total = cv.folds * cv.repeats
-        log.info(fit_log_line("cv", process_cpu_seconds() - started, total, total, named))
+        log.info(fit_log_line("cv", process_cpu_seconds() - started, total, total))
         predictions, confusion = cv_tables(predictions, spec.classes, **keys)
     write_csv(predictions, files.predictions)
     write_csv(confusion, files.confusion)
@@ -120,6 +113,6 @@ def fit_unit(
     else:
         started = process_cpu_seconds()
         pred = cross_validate_5x2(keys["engine"], data, spec, classifier, params, seed=cv5x2_seed)
-        log.info(fit_log_line("cv5x2", process_cpu_seconds() - started, 10, 10, named))
+        log.info(fit_log_line("cv5x2", process_cpu_seconds() - started, 10, 10))
     write_csv(pred, files.cv5x2)
     log.info("cv5x2: %d predictions -> %s", len(pred), files.cv5x2)

@@ -13,8 +13,9 @@ Each module writes one kind of table and defines its column schema, once:
 * :mod:`~pdmeasure.tables.folds`, :mod:`~pdmeasure.tables.stats`,
   :mod:`~pdmeasure.tables.stats_within`, :mod:`~pdmeasure.tables.stats_across` -- per-fold
   values and the statistical tests within and across datasets;
-* :mod:`~pdmeasure.tables.uncertainty_schema`, :mod:`~pdmeasure.tables.uncertainty` --
-  intervals, probabilities and verdicts.
+* :mod:`~pdmeasure.tables.uncertainty_schema`, :mod:`~pdmeasure.tables.uncertainty`,
+  :mod:`~pdmeasure.tables.uncertainty_draws`, :mod:`~pdmeasure.tables.uncertainty_comparisons`
+  -- draws, intervals, probabilities and verdicts.
 
 Imports the library (:mod:`pdmeasure.measures`, :mod:`pdmeasure.exact`,
 :mod:`pdmeasure.stats`, :mod:`pdmeasure.uncertainty`) and pandas; nothing of the pipeline,

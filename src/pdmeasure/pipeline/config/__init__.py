@@ -38,7 +38,6 @@ import os
 
 import yaml
 
-from pdmeasure.pipeline.config.cache import load_run, run_key, save_run
 from pdmeasure.pipeline.config.checks import (
     MAX_COUNTABLE_VECTORS,
     MIN_TAIL_DRAWS,
@@ -62,11 +61,11 @@ from pdmeasure.pipeline.config.resolve import (
     SOURCE_KEYS,
     auto_kappa_grid,
     data_locations,
+    declared_parts,
     kappa_by_label,
     largest_base,
     mirror_path,
     normalise_classifier,
-    per_fold_datasets,
     resolve_dataset,
     resolve_run,
     results_dir,
@@ -118,16 +117,13 @@ __all__ = [
     "kappa_by_label",
     "largest_base",
     "load_config",
-    "load_run",
     "mirror_path",
     "normalise_classifier",
-    "per_fold_datasets",
+    "declared_parts",
     "prepare_config",
     "resolve_dataset",
     "resolve_run",
     "results_dir",
-    "run_key",
-    "save_run",
     "schema_error",
     "validate_schema",
 ]

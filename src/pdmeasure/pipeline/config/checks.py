@@ -8,7 +8,6 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pdmeasure.pipeline.config.cache import checked_entries, entry_key, save_checked
 from pdmeasure.pipeline.config.files import naming_file_keys
 from pdmeasure.pipeline.config.resolve import largest_base, mirror_path, results_dir
 from pdmeasure.pipeline.data.classes import check_class_order
@@ -163,7 +162,7 @@ def _check_unit_interval(values: Sequence[float], key: str) -> None:
         raise ConfigError(f"config key `{key}`: values {bad} are outside [0, 1]")
 
 
-def check_engines(config: Mapping, *, checked: Path | None = None) -> None:
+def check_engines(config: Mapping) -> None:
     """Load every configured engine and call its ``check_available()``.
 
     Each configured classifier is then checked with the engine's ``check_classifier(name,
@@ -173,19 +172,12 @@ def check_engines(config: Mapping, *, checked: Path | None = None) -> None:
     ----------
     config : mapping
         The resolved run (:func:`resolve_run`).
-    checked : path, optional
-        A file of the entries that passed before (:func:`~pdmeasure.pipeline.config.cache.checked_entries`).
-        An entry found there with the same ``check_fingerprint`` is not checked again, and the
-        entries that pass are added to it. None checks every entry.
 
     Raises
     ------
     ConfigError
         Naming ``engines`` (or ``classifiers.<engine>.<name>``) and what to install or change.
     """
-    passed = checked_entries(checked) if checked else []
-    known = set(passed)
-    keys: list[str] = []
     for name in config["engines"]:
         try:
             engine = get_engine(name)
@@ -204,21 +196,10 @@ def check_engines(config: Mapping, *, checked: Path | None = None) -> None:
                 "is missing"
             ) from None
         for classifier, params in config["classifiers"][name].items():
-            fingerprint = engine.check_fingerprint(params) if checked else None
-            key = entry_key(name, params, fingerprint) if fingerprint else None
-            if key is None or key not in known:
-                try:
-                    engine.check_classifier(classifier, params)
-                except ValueError as exc:
-                    raise ConfigError(
-                        f"config key `classifiers.{name}.{classifier}`: {exc}"
-                    ) from None
-            if key is not None:
-                keys.append(key)
-    if checked:
-        remembered = list(dict.fromkeys(keys + passed))
-        if remembered != passed:
-            save_checked(checked, remembered)
+            try:
+                engine.check_classifier(classifier, params)
+            except ValueError as exc:
+                raise ConfigError(f"config key `classifiers.{name}.{classifier}`: {exc}") from None
 
 
 def check_data(config: Mapping) -> None:

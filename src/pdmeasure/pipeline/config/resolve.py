@@ -94,7 +94,7 @@ def resolve_run(config: Mapping) -> dict:
         merged = {**config, "datasets": defined}
         out["datasets"] = {name: resolve_dataset(merged, name) for name in names}
     out["dataset_files"] = origins
-    out["cv"]["per_fold"] = per_fold_datasets(config["cv"].get("per_fold", "auto"), defined, names)
+    out["cv"]["parts"] = declared_parts(config["cv"].get("parts") or {}, defined, config, names)
     return out
 
 
@@ -161,36 +161,31 @@ def _selected_classifiers(engines: list[str], selection: Mapping, defined: Mappi
     return classifiers
 
 
-def per_fold_datasets(
-    per_fold: bool | str | Sequence[str], defined: Mapping, names: Sequence[str]
-) -> str | list[str]:
-    """``cv.per_fold`` resolved: ``"auto"``, or the datasets of the run whose every fold is a
-    job of its own.
-
-    ``cv.per_fold`` is ``auto`` (the split follows the estimated costs and the cores at hand:
-    :func:`pdmeasure.pipeline.plan.choose_parts`), ``true`` (every dataset), ``false`` (none)
-    or a list of dataset names (only those: fold jobs pay off where a fold costs much more
-    than a job's start-up, that is on large datasets). Names defined but not selected by
-    ``run.datasets`` are skipped.
-
-    Returns
-    -------
-    "auto" or list of str
-        The list in run order.
+def declared_parts(
+    parts: Mapping[str, Mapping[str, int]],
+    defined: Mapping,
+    config: Mapping,
+    names: Sequence[str],
+) -> dict[str, dict[str, int]]:
+    """``cv.parts`` resolved: dataset -> classifier -> number of parts, for the datasets of
+    the run (in run order); a dataset defined but not selected by ``run.datasets`` is left
+    out.
 
     Raises
     ------
     ConfigError
-        A listed name is not defined under ``datasets``.
+        A dataset that is not defined, or a classifier that no engine defines.
     """
-    if per_fold == "auto":
-        return "auto"
-    if per_fold is True or per_fold is False:
-        return list(names) if per_fold else []
-    _require_defined(
-        "cv.per_fold", per_fold, defined, "use auto, true (every dataset) or false (none)"
-    )
-    return [n for n in names if n in per_fold]
+    _require_defined("cv.parts", list(parts), defined, "remove it from `cv.parts`")
+    known = {name for engine in config["classifiers"].values() for name in engine}
+    for dataset, classifiers in parts.items():
+        unknown = [name for name in classifiers if name not in known]
+        if unknown:
+            raise ConfigError(
+                f"config key `cv.parts.{dataset}`: {unknown} are not classifiers of any "
+                f"engine (defined: {', '.join(sorted(known))}); correct the name or remove it"
+            )
+    return {name: dict(parts[name]) for name in names if name in parts}
 
 
 def _require_defined(key: str, names: Sequence[str], defined: Mapping, fix: str) -> None:

@@ -3,8 +3,9 @@ file), the offline UCI mirror and its manifest, the canonical data table, and th
 checked against the data.
 
 * :mod:`~pdmeasure.pipeline.data.sources` -- reading each kind of source;
-* :mod:`~pdmeasure.pipeline.data.mirror` -- the mirror's ``MANIFEST.json``;
-* :mod:`~pdmeasure.pipeline.data.fetch` -- the canonical table and a dataset's description;
+* :mod:`~pdmeasure.pipeline.data.mirror` -- the mirror's ``MANIFEST.json`` and its files;
+* :mod:`~pdmeasure.pipeline.data.fetch` -- fetching a dataset, and its description;
+* :mod:`~pdmeasure.pipeline.data.canonical` -- the canonical table: written, read, checked;
 * :mod:`~pdmeasure.pipeline.data.classes` -- the class order against the data's labels;
 * :mod:`~pdmeasure.pipeline.data.text` -- decoding bytes and CSV rows with errors naming the fix.
 """

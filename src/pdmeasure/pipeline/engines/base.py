@@ -8,8 +8,6 @@ class, not new branches in the rules.
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -187,18 +185,6 @@ class Engine(ABC):
             Naming what is wrong with the entry.
         """
 
-    def check_fingerprint(self, params: Params) -> str | None:
-        """What :meth:`check_classifier`'s verdict on ``params`` depends on besides ``params``,
-        as text that changes when that does, found without importing the engine's library.
-
-        An entry that passed its check is remembered under this text (the config check,
-        :func:`pdmeasure.pipeline.config.check_engines`), and a later run with the same entry
-        and the same text skips the check: the checks import the engine's library (seconds
-        of the ``snakemake`` command's start) and a classifier with options may start a JVM.
-        The default, None, remembers nothing: every run checks the entry again.
-        """
-        return None
-
     def configure(  # noqa: B027 (a hook)
         self, *, threads: int, mem_mb: int | None = None, cells: int | None = None
     ) -> None:
@@ -278,27 +264,3 @@ class Engine(ABC):
         The repeats and folds are :func:`folds_to_run`; with ``job.only`` set, only those
         folds are predicted, each exactly as within the whole cross-validation.
         """
-
-
-def file_stamps(*modules: str, files: tuple[str, ...] = ()) -> str | None:
-    """The file, modification time and size of each top-level module of ``modules`` (found
-    with :func:`importlib.util.find_spec`, which imports nothing for a top-level name) and of
-    each path of ``files``, as one line: it changes when a package is installed again,
-    upgraded or edited. None when a module is not found."""
-    paths = []
-    for module in modules:
-        try:
-            spec = importlib.util.find_spec(module)
-        except (ImportError, ValueError):
-            return None
-        if spec is None or not spec.origin or not os.path.isfile(spec.origin):
-            return None
-        paths.append(spec.origin)
-    stamps = []
-    for path in (*paths, *files):
-        try:
-            stat = os.stat(path)
-        except OSError:
-            return None
-        stamps.append(f"{path}:{stat.st_mtime_ns}:{stat.st_size}")
-    return " ".join(stamps)

@@ -56,7 +56,6 @@ from pdmeasure.pipeline.engines.base import (
     Engine,
     EngineUnavailable,
     FoldPredictions,
-    file_stamps,
     folds_to_run,
 )
 
@@ -344,15 +343,6 @@ class SklearnEngine(Engine):
                 "scikit-learn is not installed (no module named 'sklearn'); "
                 "pip install scikit-learn"
             )
-
-    def check_fingerprint(self, params: Mapping[str, Any]) -> str | None:
-        """The files of the entry's top-level package (``sklearn`` for scikit-learn's own
-        classes) and of this module: a verdict stands until either is installed again,
-        upgraded or edited (:meth:`Engine.check_fingerprint`)."""
-        path = params.get("class")
-        if not isinstance(path, str) or not path:
-            return None
-        return file_stamps(path.replace(":", ".").split(".")[0], files=(__file__,))
 
     def configure(
         self, *, threads: int, mem_mb: int | None = None, cells: int | None = None

@@ -20,8 +20,8 @@ import difflib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from pdmeasure.pipeline.engines import base, weka_jvm
-from pdmeasure.pipeline.engines.base import Engine, file_stamps
+from pdmeasure.pipeline.engines import base
+from pdmeasure.pipeline.engines.base import Engine
 from pdmeasure.pipeline.engines.weka_cv import (
     CVResult,
     cross_validate_instances,
@@ -139,14 +139,6 @@ class WekaEngine(Engine):
     def prepare(self, params: Mapping[str, Any]) -> None:
         """Start the JVM and build the classifier once (:func:`make_classifier`)."""
         make_classifier(params)
-
-    def check_fingerprint(self, params: Mapping[str, Any]) -> str | None:
-        """The files of python-weka-wrapper3 (which bundles ``weka.jar``), of this module and
-        of :mod:`~pdmeasure.pipeline.engines.weka_jvm` (which reads ``weka.jar``'s classes): a
-        verdict stands until any of them is installed again, upgraded or edited
-        (:meth:`Engine.check_fingerprint`). It spares an entry with options the JVM that its
-        check starts."""
-        return file_stamps("weka", files=(__file__, weka_jvm.__file__))
 
     def check_classifier(self, name: str, params: Mapping[str, Any]) -> None:
         """Validate one configured classifier entry (config check hook).
