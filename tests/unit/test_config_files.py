@@ -72,6 +72,10 @@ def error_of(config: dict) -> str:
 # --- each file a dataset ------------------------------------------------------------------
 
 
+#: A file's origin in the resolved run says whether its entry sets bad files aside.
+KEPT = {"skip_invalid": False}
+
+
 def test_each_file_is_a_dataset_named_after_it(folder):
     resolved = resolve(files_config(FIRST, LAST, ARFF))
     assert list(resolved["datasets"]) == ["wine", "grade_a", "zoo"]
@@ -82,9 +86,9 @@ def test_each_file_is_a_dataset_named_after_it(folder):
     assert grade["kappa_grid"] == [0, 1] and wine["kappa_grid_rule"].startswith("auto")
     assert zoo["format"] == "arff" and zoo["classes"] == list(ZOO_CLASSES)
     assert resolved["dataset_files"] == {
-        "wine": {"path": "data/first/wine.csv", "entry": 0, "glob": FIRST["glob"]},
-        "grade_a": {"path": "data/last/grade-a.csv", "entry": 1, "glob": LAST["glob"]},
-        "zoo": {"path": "data/zoo.arff", "entry": 2, "glob": ARFF["glob"]},
+        "wine": {"path": "data/first/wine.csv", "entry": 0, "glob": FIRST["glob"], **KEPT},
+        "grade_a": {"path": "data/last/grade-a.csv", "entry": 1, "glob": LAST["glob"], **KEPT},
+        "zoo": {"path": "data/zoo.arff", "entry": 2, "glob": ARFF["glob"], **KEPT},
     }
 
 
@@ -325,18 +329,25 @@ def test_a_block_replaces_the_file_of_its_name(folder, caplog):
     assert error_of(files_config(FIRST, wine=bad)).startswith("config key `datasets.wine.target`")
 
 
-def test_a_block_with_another_source_replaces_the_file_with_a_warning(folder, caplog):
+def test_a_block_with_another_source_and_a_file_of_its_name_is_an_error(folder):
+    """The user's file is never replaced by other data: the error names both and the fix."""
     shutil.copy(WINE, folder / "data" / "first" / "car.csv")
-    with caplog.at_level(logging.WARNING, logger="pdmeasure.pipeline.config.files"):
-        resolved = pdconfig.prepare_config(files_config(FIRST))
-    assert resolved["datasets"]["car"]["uci_id"] == 19  # config.yaml's car
-    assert list(resolved["datasets"]) == ["car", "wine"]
-    [record] = caplog.records
-    assert record.getMessage() == (
-        "dataset `car`: the block `datasets.car` (uci_id: 19) replaces the file "
-        "data/first/car.csv matched by `dataset_files.0.glob` ('data/first/*.csv'), which is "
-        "not read"
-    )
+    message = error_of(files_config(FIRST))
+    assert message.startswith("the file data/first/car.csv (matched by `dataset_files.0.glob`")
+    assert "the block `datasets.car` (uci_id: 19) are both dataset `car`" in message
+    assert "`dataset_files.0.exclude: [car.csv]`" in message
+    # Left out, the file is not read and config.yaml's car stays defined.
+    resolved = pdconfig.prepare_config(files_config({**FIRST, "exclude": ["car.csv"]}))
+    assert list(resolved["datasets"]) == ["wine"]
+
+
+def test_a_block_without_a_source_adds_its_keys_to_the_file(folder):
+    own = {"kappa_vectors": {"p1": [1, 0, 0]}, "kappa_grid": [0, 1]}
+    resolved = resolve(files_config(FIRST, LAST, wine=own))
+    wine = resolved["datasets"]["wine"]
+    assert wine["path"] == "data/first/wine.csv" and wine["target"] == "cultivar"
+    assert wine["kappa_vectors"] == {"p1": [1, 0, 0]} and wine["kappa_grid"] == [0, 1]
+    assert resolved["dataset_files"]["wine"]["entry"] == 0
 
 
 # --- run.datasets -------------------------------------------------------------------------

@@ -113,7 +113,8 @@ def test_predictions_and_per_job_files(small_pipeline, config, matrices, n_rows)
     assert [p.name for p in (small_pipeline / "benchmarks" / "cv" / "sklearn").iterdir()] == [
         "car.tsv"
     ]
-    assert sorted(p.name for p in (small_pipeline / "cv" / "sklearn" / "car").iterdir()) == sorted(
+    folder = small_pipeline / "cv" / "sklearn" / "car"
+    assert sorted(p.name for p in folder.iterdir() if p.is_dir()) == sorted(
         config["classifiers"]["sklearn"]
     )
 

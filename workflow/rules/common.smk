@@ -26,13 +26,21 @@ except WorkflowError as exc:
     raise pdconfig.schema_error(exc) from None
 # The run: the selected datasets, engines and classifiers, each dataset resolved (class order,
 # numeric features, kappa vectors by position, kappa grid). Every rule reads RUN, not config.
-RUN = pdconfig.resolve_run(config)
-pdconfig.check_config(RUN)
-# The checks that import the engines' libraries and read the data run where the run is
-# planned (the `snakemake` command), not again in each cluster job's process.
+# Every dataset is checked before any job, each alone: one message lists every dataset that
+# cannot run, or (dataset_files.<i>.skip_invalid) those files are set aside and listed.
+RUN = pdconfig.resolve_run(config, collect=True)
+pdconfig.settle_problems(
+    RUN, {**RUN["problems"], **pdconfig.dataset_problems(RUN, read_data=True)}
+)
+for skipped in RUN["skipped"]:
+    logger.warning(
+        f"dataset `{skipped['dataset']}` (file {skipped['path']}) is set aside "
+        f"(dataset_files.{skipped['entry']}.skip_invalid): {skipped['reason']}"
+    )
+# The checks that import the engines' libraries run where the run is planned (the
+# `snakemake` command), not again in each cluster job's process.
 if workflow.exec_mode.name == "DEFAULT":
     pdconfig.check_engines(RUN)
-    pdconfig.check_data(RUN)
 
 # Every rule's software: the conda environment of the whole project (`snakemake --sdm conda`).
 CONDA_ENV = "../../environment.yml"

@@ -62,6 +62,8 @@ rule render_summary:
         figure_keys=cd_keys(),
         figures=cd_figures(),
         alpha=RUN["stats"]["alpha"],
+        # The files set aside before the run (dataset_files.<i>.skip_invalid).
+        skipped=RUN["skipped"],
     script:
         "../scripts/render_summary.py"
 

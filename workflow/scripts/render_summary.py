@@ -37,6 +37,7 @@ def report(smk):
         alpha=smk.params.alpha,
         figures=figures,
         bayesian=read_signed_rank(smk.input.bayesian),
+        skipped=smk.params.skipped,
     )
     write_text(text, smk.output.report)
 

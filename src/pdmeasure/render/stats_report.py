@@ -8,7 +8,7 @@ not run (:func:`not_compared`), every dataset within.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -277,8 +277,10 @@ def stats_report(
     alpha: float,
     figures: Mapping[tuple[str, str, str], str] | None = None,
     bayesian: pd.DataFrame | None = None,
+    skipped: Sequence[Mapping[str, object]] = (),
 ) -> str:
-    """The statistics report: headline, every measure across datasets, every dataset within.
+    """The statistics report: what did not run, the headline, every measure across datasets,
+    every dataset within.
 
     Parameters
     ----------
@@ -294,10 +296,16 @@ def stats_report(
     bayesian : DataFrame, optional
         ``pdmeasure.tables.uncertainty.signed_rank_table``: adds the section
         :func:`~pdmeasure.render.uncertainty_markdown.bayesian_markdown` at the end.
+    skipped : sequence of mapping, optional
+        The files set aside before the run (the resolved run's ``skipped``: ``dataset``,
+        ``path``, ``reason``): listed first, under the title.
     """
     figures = figures or {}
+    intro = _INTRO.format(alpha=alpha).split("\n")
     lines = [
-        *_INTRO.format(alpha=alpha).split("\n"),
+        *intro[:2],
+        *skipped_markdown(skipped),
+        *intro[2:],
         headline_text(across, significance),
         "",
     ]
@@ -306,6 +314,22 @@ def stats_report(
     if bayesian is not None:
         lines += [bayesian_markdown(bayesian)]
     return "\n".join(lines)
+
+
+def skipped_markdown(skipped: Sequence[Mapping[str, object]]) -> list[str]:
+    """The lines that list the datasets set aside before the run (none: no lines)."""
+    if not skipped:
+        return []
+    lines = [
+        f"**Not run: {len(skipped)} file{'s' if len(skipped) > 1 else ''} set aside** "
+        "(`dataset_files.<i>.skip_invalid`); nothing below includes "
+        f"{'them' if len(skipped) > 1 else 'it'}:",
+        "",
+    ]
+    for item in skipped:
+        reason = " ".join(str(item["reason"]).split())
+        lines.append(f"- `{item['dataset']}` ({item['path']}): {reason}")
+    return [*lines, ""]
 
 
 #: The report's opening: the procedure, what power the tests have, how kappa vectors are

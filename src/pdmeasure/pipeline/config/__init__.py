@@ -47,6 +47,7 @@ from pdmeasure.pipeline.config.checks import (
     check_engines,
     check_sizes,
     check_uncertainty,
+    dataset_problems,
 )
 from pdmeasure.pipeline.config.files import (
     ALL_FILES,
@@ -54,6 +55,7 @@ from pdmeasure.pipeline.config.files import (
     dataset_name,
     expand_dataset_files,
 )
+from pdmeasure.pipeline.config.problems import settle_problems
 from pdmeasure.pipeline.config.resolve import (
     AUTO_GRID_MAX_VALUES,
     FORMATS,
@@ -105,6 +107,8 @@ __all__ = [
     "check_engines",
     "check_sizes",
     "check_uncertainty",
+    "dataset_problems",
+    "settle_problems",
     "classifier_params",
     "cv_jobs",
     "cv_spec",
@@ -158,7 +162,9 @@ def load_config(path: str | os.PathLike, *, schema: str | os.PathLike | None = N
 
 
 def prepare_config(config: dict, *, schema: str | os.PathLike | None = None) -> dict:
-    """:func:`validate_schema` (in place), :func:`resolve_run`, then :func:`check_config`.
+    """:func:`validate_schema` (in place), :func:`resolve_run`, then :func:`check_config`'s
+    checks, every dataset checked alone and the problems settled together
+    (:func:`settle_problems`).
 
     Returns
     -------
@@ -171,6 +177,6 @@ def prepare_config(config: dict, *, schema: str | os.PathLike | None = None) -> 
         Naming the first offending key.
     """
     validate_schema(config, schema)
-    resolved = resolve_run(config)
-    check_config(resolved)
-    return resolved
+    resolved = resolve_run(config, collect=True)
+    problems = {**resolved["problems"], **dataset_problems(resolved, read_data=False)}
+    return settle_problems(resolved, problems)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from pdmeasure.pipeline.config.files import naming_file_keys
 from pdmeasure.pipeline.config.resolve import largest_base, mirror_path, results_dir
@@ -19,7 +20,21 @@ from pdmeasure.pipeline.errors import ConfigError, DataFetchError
 
 
 def check_config(config: Mapping) -> None:
-    """Checks that span keys of the resolved config (:func:`resolve_run`).
+    """Checks that span keys of the resolved config (:func:`resolve_run`): those of each
+    dataset (:func:`check_dataset_keys`) and of the ``uncertainty`` block
+    (:func:`check_uncertainty`).
+
+    Raises
+    ------
+    ConfigError
+        Naming the key (of its ``dataset_files`` entry for a dataset that came from a file).
+    """
+    check_dataset_keys(config)
+    check_uncertainty(config.get("uncertainty", {}))
+
+
+def check_dataset_keys(config: Mapping) -> None:
+    """The checks of :func:`check_config` on each dataset's keys.
 
     - every kappa vector has values in [0, 1];
     - ``kappa_grid`` values lie in [0, 1];
@@ -38,7 +53,36 @@ def check_config(config: Mapping) -> None:
                 _check_unit_interval(vector, f"{key}.kappa_vectors.{vname}")
             _check_unit_interval(ds.get("kappa_grid") or [], f"{key}.kappa_grid")
         check_sizes(config)
-    check_uncertainty(config.get("uncertainty", {}))
+
+
+def dataset_problems(run: Mapping[str, Any], *, read_data: bool = True) -> dict[str, str]:
+    """The resolved run's datasets that fail a check of their own: name -> the message.
+
+    Every dataset is checked (:func:`check_dataset_keys`
+    and, with ``read_data``, :func:`check_data`), each
+    alone, so that one failing dataset does not hide the next.
+
+    Raises
+    ------
+    ConfigError
+        A check that is not about one dataset fails (the ``uncertainty`` block).
+    """
+    check_uncertainty(run.get("uncertainty", {}))
+    origins = run.get("dataset_files") or {}
+    problems = {}
+    for name, block in run["datasets"].items():
+        alone = {
+            **run,
+            "datasets": {name: block},
+            "dataset_files": {name: origins[name]} if name in origins else {},
+        }
+        try:
+            check_dataset_keys(alone)
+            if read_data:
+                check_data(alone)
+        except ConfigError as exc:
+            problems[name] = str(exc)
+    return problems
 
 
 def _file_origins(config: Mapping) -> Mapping:
@@ -225,15 +269,27 @@ def check_data(config: Mapping) -> None:
         _check_data(config)
 
 
-def _check_data(config: Mapping) -> None:
-    """:func:`check_data`, its errors about file datasets not yet renamed."""
+def check_mirror_setting(config: Mapping) -> None:
+    """An explicitly configured ``mirror`` must be a folder with ``MANIFEST.json``.
+
+    Raises
+    ------
+    ConfigError
+        Naming ``mirror`` and the working directory relative paths start at.
+    """
     mirror = mirror_path(config)
-    has_manifest = mirror is not None and (mirror / "MANIFEST.json").is_file()
-    if config.get("mirror") and not has_manifest:
+    if config.get("mirror") and not (mirror is not None and (mirror / "MANIFEST.json").is_file()):
         raise ConfigError(
             f"config key `mirror`: {config['mirror']!r} is not a folder with MANIFEST.json "
             f"(relative paths start at the working directory {Path.cwd()})"
         )
+
+
+def _check_data(config: Mapping) -> None:
+    """:func:`check_data`, its errors about file datasets not yet renamed."""
+    check_mirror_setting(config)
+    mirror = mirror_path(config)
+    has_manifest = mirror is not None and (mirror / "MANIFEST.json").is_file()
     uci = [name for name, ds in config["datasets"].items() if ds.get("uci_id") is not None]
     # Only datasets fetched from UCI read the manifest; a corrupt one is reported for them.
     manifest = load_manifest(mirror, datasets=uci) if mirror and has_manifest and uci else None

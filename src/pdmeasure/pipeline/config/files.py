@@ -6,6 +6,7 @@ that is not in the config."""
 from __future__ import annotations
 
 import copy
+import fnmatch
 import glob
 import logging
 import os
@@ -25,6 +26,29 @@ ALL_FILES = "dataset_files"
 _NOT_NAME = re.compile(r"[^A-Za-z0-9_]+")
 
 _log = logging.getLogger(__name__)
+
+#: The keys of a ``dataset_files`` entry that are not keys of its files' dataset blocks.
+ENTRY_KEYS = ("glob", "exclude", "skip_invalid")
+
+#: The keys of a dataset block that give its source.
+_SOURCES = ("uci_id", "openml_id", "path")
+
+
+def is_excluded(path: str, patterns: list[str]) -> bool:
+    """Whether ``path`` matches one of the ``exclude`` patterns, by its path (as the glob
+    wrote it, ``**`` spanning folders) or by its file name.
+
+    >>> is_excluded("data/nursery.arff", ["nursery.arff"]), is_excluded("data/a.arff", ["b*"])
+    (True, False)
+    >>> is_excluded("data/old/x.arff", ["data/old/**"])
+    True
+    """
+    name = Path(path).name
+    normalised = Path(path).as_posix()
+    return any(
+        fnmatch.fnmatchcase(normalised, pattern) or fnmatch.fnmatchcase(name, pattern)
+        for pattern in patterns
+    )
 
 
 @dataclass(frozen=True)
@@ -94,11 +118,18 @@ def expand_dataset_files(config: Mapping) -> dict[str, DatasetFile]:
     for index, entry in enumerate(config.get("dataset_files") or []):
         pattern = entry["glob"]
         key = f"dataset_files.{index}.glob"
-        paths = sorted(
+        excluded = entry.get("exclude") or []
+        matched = [
             path
             for path in glob.glob(pattern, recursive=True)
             if os.path.isfile(path) and not Path(path).resolve().is_relative_to(results)
-        )
+        ]
+        paths = sorted(path for path in matched if not is_excluded(path, excluded))
+        if matched and not paths:
+            raise ConfigError(
+                f"config key `dataset_files.{index}.exclude`: leaves none of the "
+                f"{len(matched)} files of {pattern!r}; to fix: narrow the exclude patterns"
+            )
         if not paths:
             raise ConfigError(
                 f"config key `{key}`: no file matches {pattern!r} (relative patterns start at "
@@ -107,7 +138,7 @@ def expand_dataset_files(config: Mapping) -> dict[str, DatasetFile]:
                 "to fix: correct the pattern, or run Snakemake in the folder it is relative to "
                 "(--directory)"
             )
-        shared = {k: copy.deepcopy(v) for k, v in entry.items() if k != "glob"}
+        shared = {k: copy.deepcopy(v) for k, v in entry.items() if k not in ENTRY_KEYS}
         for path in paths:
             name = dataset_name(path)
             if name == ALL_FILES:
@@ -140,32 +171,57 @@ def _clash(first: DatasetFile, path: str, index: int, pattern: str) -> str:
     )
 
 
-def note_overrides(blocks: Mapping[str, Mapping], files: Mapping[str, DatasetFile]) -> None:
-    """Log a warning for each dataset of ``files`` that a ``datasets`` block of the same name
-    replaces with another source: the file is then not read at all (a block whose ``path``
-    is the file itself is the expected way to give one file keys of its own, and is not
-    reported)."""
+def merge_blocks(
+    blocks: Mapping[str, Mapping],
+    files: Mapping[str, DatasetFile],
+    defaults: Mapping[str, object] | None = None,
+) -> tuple[dict[str, dict], dict[str, str]]:
+    """The datasets that ``blocks`` (the ``datasets`` blocks) and ``files`` (the files of
+    ``dataset_files``) define, and the names that both claim for different data.
+
+    A block with the same name as a file, and no source of its own, adds its keys to the
+    file's (they win over the entry's); a block whose ``path`` is that file is the file.
+    A block with another source (``uci_id``, ``openml_id`` or another ``path``) would
+    replace the user's file with other data: that name is a clash, and the file is left
+    out of the definitions. ``defaults`` are the values the schema fills into a block where
+    the user wrote nothing (:func:`~pdmeasure.pipeline.config.schema.dataset_defaults`):
+    such a key of the block leaves the file's key as it is.
+
+    Returns
+    -------
+    defined : dict
+        Name -> dataset block: the blocks, then the files that no block replaces.
+    clashes : dict
+        Name -> the message that names the file, the block and the fixes.
+    """
+    defined: dict[str, dict] = {name: dict(block) for name, block in blocks.items()}
+    clashes: dict[str, str] = {}
     for name, file in files.items():
         block = blocks.get(name)
         if block is None:
+            defined[name] = copy.deepcopy(file.block)
             continue
         path = block.get("path")
         if path is not None and os.path.abspath(path) == os.path.abspath(file.path):
             continue
-        source = next(
-            (f"{k}: {block[k]}" for k in ("uci_id", "openml_id", "path") if block.get(k)),
-            "no source",
+        source = next((f"{k}: {block[k]}" for k in _SOURCES if block.get(k)), None)
+        if source is None:
+            unset = defaults or {}
+            own = {
+                k: copy.deepcopy(v)
+                for k, v in block.items()
+                if k not in (*_SOURCES, "sha256") and (k not in unset or v != unset[k])
+            }
+            defined[name] = {**copy.deepcopy(file.block), **own}
+            continue
+        clashes[name] = (
+            f"the file {file.path} (matched by `dataset_files.{file.entry}.glob`, "
+            f"{file.pattern!r}) and the block `datasets.{name}` ({source}) are both dataset "
+            f"`{name}`, and the block would replace the file with other data; to fix: leave "
+            f"the file out (`dataset_files.{file.entry}.exclude: [{Path(file.path).name}]`), "
+            f"rename it, or drop the block's source so that its keys apply to the file"
         )
-        _log.warning(
-            "dataset `%s`: the block `datasets.%s` (%s) replaces the file %s matched by "
-            "`dataset_files.%d.glob` (%r), which is not read",
-            name,
-            name,
-            source,
-            file.path,
-            file.entry,
-            file.pattern,
-        )
+    return defined, clashes
 
 
 #: A config key of a dataset block in a message: `datasets.<name>` and what follows.

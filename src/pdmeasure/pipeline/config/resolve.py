@@ -16,9 +16,11 @@ from pdmeasure.pipeline.config.files import (
     ALL_FILES,
     DatasetFile,
     expand_dataset_files,
+    merge_blocks,
     naming_file_keys,
-    note_overrides,
 )
+from pdmeasure.pipeline.config.problems import settle_problems
+from pdmeasure.pipeline.config.schema import dataset_defaults
 from pdmeasure.pipeline.data.fetch import Description, Locations, describe
 from pdmeasure.pipeline.data.sources import DEFAULT_SEPARATORS
 from pdmeasure.pipeline.engines import ENGINES
@@ -37,7 +39,7 @@ FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".arff": "arff"}
 AUTO_GRID_MAX_VALUES = 11
 
 
-def resolve_run(config: Mapping) -> dict:
+def resolve_run(config: Mapping, *, collect: bool = False) -> dict:
     """The config of this run: the selection checked, every selected dataset resolved.
 
     ``config`` must have passed :func:`validate_schema`. The datasets it defines are its
@@ -56,14 +58,23 @@ def resolve_run(config: Mapping) -> dict:
     - ``dataset_files`` maps each dataset of the run that comes from a file to
       ``{"path", "entry", "glob"}``: its file, and the position and pattern of the entry that
       matched it (errors about the dataset name that entry's keys);
-    - ``run`` is dropped (the three keys above replace it).
+    - ``problems`` maps each selected dataset that cannot be resolved (see
+      :func:`resolve_dataset`), or whose name a file and a block with a source of its own
+      both claim (:func:`~pdmeasure.pipeline.config.files.merge_blocks`), to the message
+      that says why and how to fix it; such a dataset is not in ``datasets``
+      (:func:`~pdmeasure.pipeline.config.problems.settle_problems` decides what happens);
+    - ``run`` is dropped (the keys above replace it).
+
+    With ``collect`` false (default) the problems are settled at once
+    (:func:`~pdmeasure.pipeline.config.problems.settle_problems`: an error, or the files of
+    ``skip_invalid`` entries set aside); with ``collect`` the caller settles them, with the
+    problems its further checks find.
 
     Raises
     ------
     ConfigError
         A selected dataset, engine or classifier is not defined, no dataset is defined, a
-        ``dataset_files`` entry matches no file or two files of the same name, or a dataset
-        cannot be resolved (see :func:`resolve_dataset`).
+        ``dataset_files`` entry matches no file or two files of the same name.
     """
     run = config["run"]  # validated: the schema fills the defaults
     blocks = config.get("datasets") or {}
@@ -73,8 +84,7 @@ def resolve_run(config: Mapping) -> dict:
             "selects every dataset of `dataset_files`; to fix: rename the dataset"
         )
     files = expand_dataset_files(config)
-    note_overrides(blocks, files)
-    defined = {**blocks, **{n: f.block for n, f in files.items() if n not in blocks}}
+    defined, clashes = merge_blocks(blocks, files, dataset_defaults() if files else None)
     if not defined:
         raise ConfigError(
             "config key `datasets`: no dataset is defined; to fix: add a block "
@@ -89,13 +99,33 @@ def resolve_run(config: Mapping) -> dict:
     out = {k: copy.deepcopy(v) for k, v in config.items() if k not in skip}
     out["engines"] = engines
     out["classifiers"] = classifiers
-    origins = {n: f.origin() for n, f in files.items() if n in names and n not in blocks}
-    with naming_file_keys(origins):
-        merged = {**config, "datasets": defined}
-        out["datasets"] = {name: resolve_dataset(merged, name) for name in names}
+    entries = config.get("dataset_files") or []
+    origins = {
+        n: {**f.origin(), "skip_invalid": bool(entries[f.entry].get("skip_invalid"))}
+        for n, f in files.items()
+        if n in names and (n not in blocks or n in clashes or not _has_source(blocks[n]))
+    }
+    merged = {**config, "datasets": defined}
+    out["datasets"], out["problems"] = {}, {}
+    for name in names:
+        if name in clashes:
+            out["problems"][name] = clashes[name]
+            continue
+        try:
+            with naming_file_keys({name: origins[name]} if name in origins else {}):
+                out["datasets"][name] = resolve_dataset(merged, name)
+        except ConfigError as exc:
+            out["problems"][name] = str(exc)
     out["dataset_files"] = origins
     out["cv"]["parts"] = declared_parts(config["cv"].get("parts") or {}, defined, config, names)
+    if out["problems"] and not collect:
+        settle_problems(out, out["problems"])
     return out
+
+
+def _has_source(block: Mapping) -> bool:
+    """Whether a dataset block names a source of its own."""
+    return any(block.get(key) for key in SOURCE_KEYS)
 
 
 def _selected_datasets(

@@ -19,6 +19,14 @@ if TYPE_CHECKING:
 SCHEMA_PATH = Path(str(resources.files("pdmeasure.pipeline.config").joinpath("config.schema.yaml")))
 
 
+def dataset_defaults() -> dict[str, Any]:
+    """The keys of a dataset block that the schema fills in, with their defaults: what a
+    validated block holds where the user wrote nothing."""
+    config: dict[str, Any] = {"datasets": {"_": {}}}
+    validate_schema(config)
+    return config["datasets"]["_"]
+
+
 def _key(path: Sequence[Any]) -> str:
     return ".".join(str(p) for p in path) or "<top level>"
 

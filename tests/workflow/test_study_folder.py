@@ -1,0 +1,93 @@
+"""A study over a folder of files: every dataset is checked before any job, one message
+lists every file that cannot run, `exclude` leaves files out, and `skip_invalid` sets the
+bad ones aside, runs the rest and lists them at the top of the study's report."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import yaml
+
+from helpers import REPO_ROOT, dry_run, run_snakemake
+
+ARFF = REPO_ROOT / "tests" / "data" / "arff"
+
+NUMERIC_CLASS = """@relation numeric
+@attribute a numeric
+@attribute b {x,y}
+@attribute target numeric
+@data
+1,x,2.5
+2,y,3.5
+3,x,1.0
+4,y,2.0
+"""
+
+ONE_CLASS = """@relation oneclass
+@attribute a numeric
+@attribute class {yes}
+@data
+1,yes
+2,yes
+3,yes
+4,yes
+"""
+
+
+def _study(workdir, **entry) -> list[str]:
+    """A folder of two ordinary files (glass, labor), a file named like the papers' UCI
+    dataset `nursery`, a numeric-class file and a one-class file; the study config."""
+    data = workdir / "data"
+    data.mkdir(parents=True)
+    for name in ("glass", "labor"):
+        shutil.copy(ARFF / f"{name}.arff", data / f"{name}.arff")
+    shutil.copy(ARFF / "labor.arff", data / "nursery.arff")
+    (data / "numeric.arff").write_text(NUMERIC_CLASS)
+    (data / "oneclass.arff").write_text(ONE_CLASS)
+    shutil.copy(REPO_ROOT / "config.yaml", workdir / "config.yaml")
+    study = {
+        "run": {"datasets": ["dataset_files"], "engines": ["sklearn"]},
+        "cv": {"folds": 3},
+        "stats": {"cv5x2": False},
+        "dataset_files": [{"glob": "data/*.arff", **entry}],
+    }
+    (workdir / "study.yaml").write_text(yaml.safe_dump(study))
+    return ["study.yaml"]
+
+
+def test_one_message_lists_every_file_that_cannot_run(tmp_path):
+    done = dry_run(tmp_path, configfiles=_study(tmp_path))
+    assert not done.ok
+    text = done.text
+    assert "3 datasets of the run cannot run, so no job was started" in text
+    for name in ("numeric", "nursery", "oneclass"):
+        assert f"dataset `{name}` (file data/{name}.arff)" in text, name
+    assert "NUMERIC, not nominal" in text
+    assert "only one class" in text
+    assert "the block `datasets.nursery` (uci_id: 76)" in text
+    assert "`dataset_files.0.exclude: [nursery.arff]`" in text
+    assert "set `dataset_files.0.skip_invalid: true`" in text
+
+
+def test_exclude_leaves_files_out(tmp_path):
+    configfiles = _study(tmp_path, exclude=["nursery.arff", "data/numeric.arff", "one*"])
+    done = dry_run(tmp_path, configfiles=configfiles)
+    assert done.ok, done.text[-3000:]
+    fetched = {dict(w)["dataset"] for rule, w in done.jobs if rule == "fetch_data"}
+    assert fetched == {"glass", "labor"}
+
+
+@pytest.mark.slow
+def test_skip_invalid_runs_the_rest_and_the_report_lists_what_it_set_aside(tmp_path):
+    configfiles = _study(tmp_path, skip_invalid=True)
+    done = run_snakemake(tmp_path, "--configfile", *configfiles, "--cores", "2")
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert "dataset `numeric` (file data/numeric.arff) is set aside" in done.stderr
+    results = tmp_path / "results"
+    assert sorted(p.name for p in (results / "cv" / "sklearn").iterdir()) == ["glass", "labor"]
+    report = (results / "stats" / "report.md").read_text()
+    top = report.split("## ")[0]
+    assert "**Not run: 3 files set aside**" in top
+    for name in ("numeric", "nursery", "oneclass"):
+        assert f"- `{name}` (data/{name}.arff): " in top, name
