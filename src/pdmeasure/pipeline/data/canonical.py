@@ -8,6 +8,7 @@ file order and every cell a string exactly as in the source file (see
 - :func:`read_local_csv`, :func:`read_canonical` -- a CSV file read with every cell a string;
 - :func:`check_table` -- the table against its config block (target, classes, numeric
   features);
+- :func:`count_missing_class` -- the rows without a class, which the table keeps;
 - :func:`data_subject` -- the subject of every data error message,
   ``dataset `name` (file path)``.
 """
@@ -22,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure.pipeline.data import sources
-from pdmeasure.pipeline.data.classes import check_class_order, first_appearance
+from pdmeasure.pipeline.data.classes import check_class_order, class_is_missing, first_appearance
 from pdmeasure.pipeline.data.sources import string_frame
 from pdmeasure.pipeline.errors import ConfigError, DataFetchError
 
@@ -123,7 +124,9 @@ def check_table(
     frame : DataFrame
         The table (all cells ``str``).
     dataset : mapping
-        Its config block (``target``, ``classes``, ``numeric_features``).
+        Its config block (``target``, ``classes``, ``numeric_features``, ``missing``). Rows
+        whose class cell is the missing marker have no class and are not checked
+        (:func:`~pdmeasure.pipeline.data.classes.class_is_missing`).
     source : str or Path
         Where the table came from, for messages (see :func:`data_subject`).
 
@@ -156,6 +159,8 @@ def check_table(
             f"{subject}; its columns are {columns} -- to fix: list only column names"
         )
     labels = frame[target].to_numpy(dtype=object)
+    # A row without a class (its cell the missing marker) is no class of the class order.
+    labels = labels[~class_is_missing(labels, dataset["classes"], dataset.get("missing"))]
     rule = dataset.get("class_order") or "configured"
     return check_class_order(
         name,
@@ -165,6 +170,16 @@ def check_table(
         ordered=ordered,
         declared_by=None if rule == "configured" else rule,
     )
+
+
+def count_missing_class(frame: pd.DataFrame, dataset: Mapping) -> int:
+    """The number of rows of ``frame`` without a class (class cell = the missing marker).
+
+    ``dataset`` is the resolved config block (``target``, ``classes``, ``missing``); see
+    :func:`~pdmeasure.pipeline.data.classes.class_is_missing`.
+    """
+    labels = frame[dataset.get("target", "class")].to_numpy(dtype=object)
+    return int(class_is_missing(labels, dataset["classes"], dataset.get("missing")).sum())
 
 
 def read_canonical(path: str | Path) -> pd.DataFrame:

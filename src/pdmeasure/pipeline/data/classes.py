@@ -3,13 +3,77 @@
 The kappa vector is positional, so the class order is part of the meaning of every kappa
 vector: a configured order must be the data's. A declared class (configured, or declared by
 an ARFF header or OpenML's metadata) with no sample is data too: it keeps its place.
+
+A row whose class cell is the dataset's missing marker (ARFF's ``?``) has no class: it stays
+in the canonical table but is no class of the class order, and every engine leaves it out of
+training and scoring, as Weka does ("Ignored Class Unknown Instances"). A configured class
+order that lists the marker keeps it a class of its own (:func:`missing_class_label`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from pdmeasure.pipeline.errors import ConfigError
+
+
+def missing_class_label(classes: Iterable[str] | None, missing: str | None) -> str | None:
+    """The class cell that marks a row without a class, or None when no cell does.
+
+    Parameters
+    ----------
+    classes : iterable of str or None
+        The class order (configured, or declared by the source); None while it is being
+        derived from the data.
+    missing : str or None
+        The dataset's missing marker (``datasets.<name>.missing``).
+
+    Returns
+    -------
+    str or None
+        ``missing``, unless it is None or one of ``classes`` (a class order that lists the
+        marker makes it an ordinary class, as the run treated it before missing classes were
+        set aside).
+    """
+    if missing is None or (classes is not None and missing in set(classes)):
+        return None
+    return missing
+
+
+def class_is_missing(
+    labels: Iterable[str], classes: Iterable[str] | None, missing: str | None
+) -> np.ndarray:
+    """Whether each class cell of ``labels`` marks a row without a class.
+
+    Parameters
+    ----------
+    labels : iterable of str
+        The class column, one cell per row.
+    classes, missing
+        As for :func:`missing_class_label`.
+
+    Returns
+    -------
+    ndarray of bool, shape (len(labels),)
+    """
+    cells = np.asarray(list(labels), dtype=object)
+    label = missing_class_label(classes, missing)
+    if label is None:
+        return np.zeros(cells.shape[0], dtype=bool)
+    return np.asarray(cells == label, dtype=bool)
+
+
+def missing_class_text(name: str, count: int, total: int, marker: str | None) -> str:
+    """The note about rows without a class: where they stay, and what leaves them out."""
+    return (
+        f"dataset {name}: {count} of the {total} rows have no class (class cell {marker!r}); "
+        "they stay in the canonical table, and every engine leaves them out of training and "
+        "scoring, as Weka does (its 'Ignored Class Unknown Instances'; the Weka engine keeps "
+        "them in its fold assignment, as Weka's cross-validation does) -- to use them, give "
+        "them a class in the data"
+    )
 
 
 def first_appearance(labels: Iterable[str]) -> list[str]:

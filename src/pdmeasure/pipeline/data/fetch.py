@@ -40,12 +40,19 @@ from pdmeasure.pipeline.data import sources
 from pdmeasure.pipeline.data.canonical import (
     canonicalise_uci,
     check_table,
+    count_missing_class,
     data_subject,
     read_canonical,
     read_local_csv,
     snake_case,
 )
-from pdmeasure.pipeline.data.classes import absent_classes_text, first_appearance
+from pdmeasure.pipeline.data.classes import (
+    absent_classes_text,
+    class_is_missing,
+    first_appearance,
+    missing_class_label,
+    missing_class_text,
+)
 from pdmeasure.pipeline.data.mirror import (
     manifest_entry,
     mirror_columns,
@@ -228,9 +235,10 @@ def describe(
 
     The class order is the one the source declares (an ARFF class attribute, OpenML's
     metadata), else the order of first appearance in the data -- the papers' convention and
-    the order of the UCI files. Numeric features are the declared ones, else those whose
-    non-missing cells all parse as finite numbers. A UCI dataset is read from the mirror when
-    it has the dataset, else from ``fetched`` when that exists, else through ucimlrepo.
+    the order of the UCI files; the missing marker is no class (its rows have none). Numeric
+    features are the declared ones, else those whose non-missing cells all parse as finite
+    numbers. A UCI dataset is read from the mirror when it has the dataset, else from
+    ``fetched`` when that exists, else through ucimlrepo.
 
     Parameters
     ----------
@@ -276,6 +284,8 @@ def _description(table: SourceTable, missing: str | None) -> Description:
         classes, rule = table.classes, f"declared order in {table.origin}"
     else:
         labels = table.frame[table.target].to_numpy(dtype=object)
+        # The missing marker is no class: its rows have none (class_is_missing).
+        labels = labels[~class_is_missing(labels, None, missing)]
         classes = tuple(first_appearance(labels))
         rule = f"first appearance in {table.origin}"
     if table.numeric is not None:
@@ -315,7 +325,9 @@ def fetch_dataset(
     ConfigError
         The data do not match ``datasets.<name>.target``, ``.classes`` (a label not
         declared, another order, a single class) or ``.numeric_features``. A declared class
-        with no row is no error: it stays in the class order, and a warning names it.
+        with no row is no error: it stays in the class order, and a warning names it. Nor
+        are rows without a class (the class cell is the missing marker): the table keeps
+        them, and a warning counts them (:func:`count_missing_class`).
     """
     log = logger or _log
     table = read_source(name, dataset, logger=log, **where)
@@ -329,6 +341,10 @@ def fetch_dataset(
     )
     if absent:
         log.warning("%s", absent_classes_text(name, absent, len(frame)))
+    unclassed = count_missing_class(frame, dataset)
+    if unclassed:
+        marker = missing_class_label(dataset["classes"], dataset.get("missing"))
+        log.warning("%s", missing_class_text(name, unclassed, len(frame), marker))
     return frame, table.origin
 
 
@@ -348,6 +364,7 @@ __all__ = [
     "Locations",
     "canonicalise_uci",
     "check_table",
+    "count_missing_class",
     "data_subject",
     "describe",
     "fetch_dataset",
