@@ -4,6 +4,9 @@ An engine turns one canonical dataset table, one classifier name with its parame
 CV specification into per-sample predictions. Everything downstream (confusion matrices,
 measures, tables, statistics) only sees that predictions table, so adding an engine is a new
 class, not new branches in the rules.
+
+A row without a class (its class cell the missing marker, :func:`missing_class_rows`) is
+left out of that table: no classifier trains on it or is scored on it, as in Weka.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 import pandas as pd
+
+from pdmeasure.pipeline.data.classes import class_is_missing
 
 #: Columns of the table returned by :meth:`Engine.cross_validate`.
 PREDICTION_COLUMNS = ("repeat", "fold", "row", "actual", "predicted")
@@ -58,6 +63,22 @@ class DatasetSpec:
     numeric_features: tuple[str, ...] = ()
     missing: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def missing_class_rows(data: pd.DataFrame, dataset: DatasetSpec) -> np.ndarray:
+    """Whether each row of the canonical table ``data`` has no class.
+
+    Its class cell is ``dataset.missing`` and the class order does not list that marker
+    (:func:`pdmeasure.pipeline.data.classes.class_is_missing`). Such rows are in no
+    predictions table: Weka leaves them out of training (``deleteWithMissingClass``) and of
+    its scores ("Ignored Class Unknown Instances").
+
+    Returns
+    -------
+    ndarray of bool, shape (len(data),)
+    """
+    labels = data[dataset.target].to_numpy(dtype=object)
+    return class_is_missing(labels, dataset.classes, dataset.missing)
 
 
 @dataclass(frozen=True)
@@ -150,12 +171,15 @@ def _labelled(part: FoldPredictions, classes: np.ndarray) -> pd.DataFrame:
     )
 
 
-def _check_coverage(predictions: pd.DataFrame, n_rows: int, repeats: int) -> None:
-    """Every row exactly once per repeat (an internal invariant of an engine's folds)."""
+def _check_coverage(predictions: pd.DataFrame, expected: np.ndarray, repeats: int) -> None:
+    """Every row of ``expected`` (sorted) exactly once per repeat, and no other (an internal
+    invariant of an engine's folds)."""
     for repeat, group in predictions.groupby("repeat"):
         rows = np.sort(group["row"].to_numpy())
-        if len(rows) != n_rows or not np.array_equal(rows, np.arange(n_rows)):
-            raise RuntimeError(f"repeat {repeat}: the folds do not cover every row exactly once")
+        if not np.array_equal(rows, expected):
+            raise RuntimeError(
+                f"repeat {repeat}: the folds do not cover every row with a class exactly once"
+            )
     if predictions["repeat"].nunique() != repeats:
         raise RuntimeError("predictions are missing a repeat")
 
@@ -238,14 +262,15 @@ class Engine(ABC):
         DataFrame
             Columns :data:`PREDICTION_COLUMNS`: ``repeat`` (1-based), ``fold`` (1-based),
             ``row`` (0-based position in ``data``), ``actual`` and ``predicted`` (class labels
-            as strings). Every row of ``data`` appears exactly once per repeat.
+            as strings). Every row of ``data`` with a class appears exactly once per repeat;
+            a row without one (:func:`missing_class_rows`) never does.
 
         Raises
         ------
         ValueError
             The engine's :meth:`predict_folds` rejects the classifier entry or the data.
         RuntimeError
-            The engine's folds do not cover every row exactly once per repeat.
+            The engine's folds do not cover every row with a class exactly once per repeat.
         """
         if only is not None:
             only = tuple((int(repeat), int(fold)) for repeat, fold in only)
@@ -254,7 +279,7 @@ class Engine(ABC):
         frames = [_labelled(part, classes) for part in self.predict_folds(job)]
         out = pd.concat(frames, ignore_index=True)[list(PREDICTION_COLUMNS)]
         if only is None:
-            _check_coverage(out, len(data), cv.repeats)
+            _check_coverage(out, np.flatnonzero(~missing_class_rows(data, dataset)), cv.repeats)
         return out
 
     @abstractmethod

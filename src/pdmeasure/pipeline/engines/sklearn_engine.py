@@ -31,7 +31,9 @@ Cross-validation
 ----------------
 :class:`~sklearn.model_selection.StratifiedKFold` with ``shuffle=True`` and
 ``random_state = seed + repeat - 1`` for repeat ``1..repeats``; every sample is predicted
-exactly once per repeat. Models get the same ``random_state`` when they have that parameter,
+exactly once per repeat. Rows without a class
+(:func:`~pdmeasure.pipeline.engines.base.missing_class_rows`) are left out before the folds
+are drawn: a model cannot train on them, and there is nothing to score them against. Models get the same ``random_state`` when they have that parameter,
 so the predictions are identical across runs and across ``snakemake --cores``; ``n_jobs`` is the
 job's ``threads`` (:meth:`SklearnEngine.configure`, default 1). scikit-learn's ensembles draw
 every member's seed before they spread the members over workers, so their predictions do not
@@ -57,6 +59,7 @@ from pdmeasure.pipeline.engines.base import (
     EngineUnavailable,
     FoldPredictions,
     folds_to_run,
+    missing_class_rows,
 )
 
 #: Quantile bins of a numeric feature under the ``categorical`` encoding.
@@ -378,14 +381,20 @@ class SklearnEngine(Engine):
         ------
         ValueError
             A bad classifier entry or parameter, a label outside the configured classes, a
-            non-numeric value in a numeric feature, or fewer samples than folds.
+            non-numeric value in a numeric feature, or fewer samples with a class than folds.
         """
         data, dataset, cv, only = job.data, job.dataset, job.cv, job.only
+        # Features are encoded over every row (an attribute's domain is the whole file's);
+        # rows without a class are then left out, before the folds are drawn.
         X, n_categories, n_numeric = encode_features(data, dataset)
+        rows = np.flatnonzero(~missing_class_rows(data, dataset))
+        if len(rows) < len(data):
+            X, data = X[rows], data.iloc[rows]
         y = encode_labels(data, dataset)
         if len(y) < cv.folds:
             raise ValueError(
-                f"dataset {dataset.name!r} has {len(y)} samples, fewer than cv.folds={cv.folds}"
+                f"dataset {dataset.name!r} has {len(y)} samples with a class, fewer than "
+                f"cv.folds={cv.folds}; to fix: lower `cv.folds` or give more samples"
             )
         make_estimator(job.params)  # fail on bad parameters before any fitting
         warn_small_classes(y, dataset, cv.folds)
@@ -402,7 +411,7 @@ class SklearnEngine(Engine):
                 )
                 model.fit(X[train], y[train])
                 predicted = np.asarray(model.predict(X[test]), dtype=np.intp)
-                yield FoldPredictions(repeat, fold, test, y[test], predicted)
+                yield FoldPredictions(repeat, fold, rows[test], y[test], predicted)
 
 
 def _stratified_splits(X: np.ndarray, y: np.ndarray, folds: int, state: int) -> list:

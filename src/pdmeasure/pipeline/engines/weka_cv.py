@@ -12,6 +12,13 @@ block of positions ``testCV(folds, i)`` takes. :func:`cross_validate_instances` 
 rows against Weka's predictions (the actual class of every prediction) and against Weka's
 confusion matrix, and raises if anything disagrees.
 
+Rows without a class (Weka's missing class value) stay in the data, as in Weka: they take
+their places in the randomized order, ``stratify`` keeps them together as a group of their
+own, they count in every fold's size and are shuffled with each training set, each classifier
+drops them as it builds (``deleteWithMissingClass``), and ``Evaluation`` counts them as
+"Ignored Class Unknown Instances" instead of in its matrix. Their
+predictions (actual class NaN) are left out of the result.
+
 The functions that take Weka objects need a running JVM
 (:func:`pdmeasure.pipeline.engines.weka_jvm.ensure_jvm`). Weka objects (Instances,
 classifiers, Evaluation) are JPype proxies of Java objects: typed as Any.
@@ -42,6 +49,9 @@ class CVResult:
     confusion : ndarray of int, shape (C, C)
         Weka's own pooled matrix ``Evaluation.confusionMatrix()``; equal to the matrix of
         ``actual``/``predicted`` (checked).
+    ignored : int
+        The evaluated rows without a class, which have no prediction here: Weka's
+        its "Ignored Class Unknown Instances" (checked: Weka scored the others).
     """
 
     fold: np.ndarray
@@ -49,6 +59,7 @@ class CVResult:
     actual: np.ndarray
     predicted: np.ndarray
     confusion: np.ndarray
+    ignored: int = 0
 
 
 def fold_sizes(n: int, folds: int) -> np.ndarray:
@@ -170,15 +181,17 @@ def cross_validate_instances(
     Returns
     -------
     CVResult
-        The predictions in Weka's evaluation order, with Weka's confusion matrix.
+        The predictions of the instances with a class, in Weka's evaluation order, with
+        Weka's confusion matrix and its count of instances without one.
 
     Raises
     ------
     ValueError
         ``folds`` is not between 2 and the number of instances, or ``only_fold`` not a fold.
     RuntimeError
-        If Weka left an instance unclassified (no predicted label) or the recovered rows
-        disagree with Weka's predictions or confusion matrix.
+        If Weka left an instance with a class unclassified (no predicted label) or the
+        recovered rows disagree with Weka's predictions, confusion matrix or count of
+        instances without a class.
     """
     from jpype import JClass
 
@@ -198,12 +211,29 @@ def cross_validate_instances(
         evaluation = evaluate_one_fold(instances, classifier, folds, seed, only_fold)
         order, fold = order[fold == only_fold], fold[fold == only_fold]
     actual, predicted = _predicted_classes(evaluation, len(order))
-    confusion = _checked_confusion(instances, evaluation, order, actual, predicted)
-    return CVResult(fold=fold, row=order, actual=actual, predicted=predicted, confusion=confusion)
+    known = _checked_rows(instances, evaluation, order, actual)
+    actual, predicted = actual[known].astype(np.int64), predicted[known].astype(np.int64)
+    confusion = _checked_confusion(instances, evaluation, actual, predicted)
+    return CVResult(
+        fold=fold[known],
+        row=order[known],
+        actual=actual,
+        predicted=predicted,
+        confusion=confusion,
+        ignored=int(np.count_nonzero(~known)),
+    )
 
 
 def _predicted_classes(evaluation: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(actual, predicted)`` class indices of the ``n`` predictions of ``evaluation``."""
+    """``(actual, predicted)`` class indices of the ``n`` predictions of ``evaluation``, as
+    floats: the actual class of an instance without one is NaN.
+
+    Raises
+    ------
+    RuntimeError
+        Weka returned another number of predictions, or left an instance with a class
+        unclassified.
+    """
     predictions = evaluation.predictions()
     if predictions.size() != n:
         raise RuntimeError(f"Weka returned {predictions.size()} predictions for {n} instances")
@@ -212,29 +242,58 @@ def _predicted_classes(evaluation: Any, n: int) -> tuple[np.ndarray, np.ndarray]
     for k, prediction in enumerate(predictions):
         actual[k] = prediction.actual()
         predicted[k] = prediction.predicted()
-    if np.isnan(predicted).any():
+    # An instance without a class is scored by nobody: its prediction may be anything.
+    unclassified = np.isnan(predicted) & ~np.isnan(actual)
+    if unclassified.any():
         raise RuntimeError(
-            f"Weka left {int(np.isnan(predicted).sum())} instance(s) unclassified "
+            f"Weka left {int(unclassified.sum())} instance(s) unclassified "
             "(all-zero class distribution); the predictions table needs a label for every row"
         )
-    return actual.astype(np.int64), predicted.astype(np.int64)
+    return actual, predicted
 
 
-def _checked_confusion(
-    instances: Any, evaluation: Any, order: np.ndarray, actual: np.ndarray, predicted: np.ndarray
+def _checked_rows(
+    instances: Any, evaluation: Any, order: np.ndarray, actual: np.ndarray
 ) -> np.ndarray:
-    """Weka's confusion matrix, once the recovered rows are checked against Weka's results.
+    """Which predictions have a class, once the recovered rows are checked against Weka's.
 
-    The class of each row ``order[k]`` must be the actual class of prediction ``k``, and the
-    matrix of ``actual``/``predicted`` must be Weka's own.
+    The class of each row ``order[k]`` must be the actual class of prediction ``k`` (missing
+    for both, or the same index), and Weka's count of the instances it scored (those with a
+    class) must be the number of predictions with one.
+
+    Returns
+    -------
+    ndarray of bool, shape (len(order),)
+        True where prediction ``k`` has a class.
     """
     classes = np.asarray(instances.attributeToDoubleArray(int(instances.classIndex())))
-    expected = classes[order].astype(np.int64)
-    if not np.array_equal(expected, actual):
+    expected = classes[order]
+    known = ~np.isnan(actual)
+    if not (
+        np.array_equal(np.isnan(expected), ~known)
+        and np.array_equal(expected[known], actual[known])
+    ):
         raise RuntimeError(
             "recovered rows disagree with Weka's predictions: the fold replay does not match "
             "this Weka version's Evaluation.crossValidateModel"
         )
+    # Weka counts each evaluated instance (weight 1) either with a class (numInstances(), its
+    # "Total Number of Instances") or as ignored, without one ("Ignored Class Unknown
+    # Instances"; the wrapper weka.classifiers.Evaluation does not expose that count).
+    with_class = float(evaluation.numInstances())
+    if with_class != float(np.count_nonzero(known)):
+        raise RuntimeError(
+            f"Weka scored {with_class:g} instance(s) with a class, but {np.count_nonzero(known)} "
+            f"of its {known.size} predictions have one"
+        )
+    return known
+
+
+def _checked_confusion(
+    instances: Any, evaluation: Any, actual: np.ndarray, predicted: np.ndarray
+) -> np.ndarray:
+    """Weka's confusion matrix, once the matrix of ``actual``/``predicted`` (the predictions
+    with a class) is checked to be Weka's own."""
     n_classes = int(instances.numClasses())
     confusion = np.rint(np.array([list(r) for r in evaluation.confusionMatrix()])).astype(np.int64)
     mine = np.bincount(actual * n_classes + predicted, minlength=n_classes**2).reshape(

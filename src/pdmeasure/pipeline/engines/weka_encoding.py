@@ -53,7 +53,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pdmeasure.pipeline.engines.base import DatasetSpec
+from pdmeasure.pipeline.engines.base import DatasetSpec, missing_class_rows
 
 VALUE_ORDERS = ("sorted", "first_appearance", "declared")
 
@@ -192,7 +192,8 @@ def encode(data: pd.DataFrame, dataset: DatasetSpec) -> tuple[list[AttributeSpec
         :func:`class_values` order.
     values : ndarray, shape (n_rows, n_attributes), float
         Weka's internal values: the index of the declared value for nominal attributes, the
-        number for numeric ones, NaN (Weka's missing value) for missing cells.
+        number for numeric ones, NaN (Weka's missing value) for missing cells, the class of a
+        row without a class included.
 
     Raises
     ------
@@ -305,15 +306,20 @@ def _nominal_column(
 
 
 def _class_column(data: pd.DataFrame, dataset: DatasetSpec, classes: Sequence[str]) -> np.ndarray:
-    """The class attribute's values: each label's position in ``classes``."""
+    """The class attribute's values: each label's position in ``classes``, NaN (Weka's
+    missing value) for a row without a class (:func:`missing_class_rows`), as Weka's ARFF
+    loader reads a ``?`` class."""
     class_index = {c: float(i) for i, c in enumerate(classes)}
     labels = data[dataset.target].to_numpy(dtype=object)
-    unknown = sorted(set(labels) - set(class_index))
+    unclassed = missing_class_rows(data, dataset)
+    unknown = sorted(set(labels[~unclassed]) - set(class_index))
     if unknown:
         raise ValueError(
             f"{dataset.name}: class labels {unknown} are not among the configured classes {list(dataset.classes)}"
         )
-    return np.array([class_index[v] for v in labels])
+    return np.array(
+        [np.nan if none else class_index[v] for v, none in zip(labels, unclassed, strict=True)]
+    )
 
 
 def to_instances(data: pd.DataFrame, dataset: DatasetSpec) -> Any:  # a JPype proxy of a Java object

@@ -178,6 +178,8 @@ class WekaEngine(Engine):
         Each fold of ``job.only`` replays Weka's random draws (:func:`evaluate_one_fold`).
         Class indices are returned in the configured class order, whatever order Weka
         declares the classes in (:func:`~pdmeasure.pipeline.engines.weka_encoding.class_positions`).
+        Rows without a class go to Weka as instances with a missing class, so that the folds
+        are Weka's; they get no prediction (:mod:`pdmeasure.pipeline.engines.weka_cv`).
         """
         cv = job.cv
         if cv.repeats < 1:
