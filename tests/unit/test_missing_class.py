@@ -137,3 +137,18 @@ def test_weka_encoding_gives_a_row_without_a_class_a_missing_class(tiny):
     attributes, values = encode(frame, spec)
     assert attributes[-1].values == ("lo", "hi")
     assert np.flatnonzero(np.isnan(values[:, -1])).tolist() == list(UNCLASSED)
+
+
+def test_rule_analyse_warns_with_the_count_of_the_description(tmp_path):
+    """``workflow/scripts/analyse.py`` reads the count from its input ``about`` (the fetch
+    step's results/data/<name>.json); without that input it has nothing to add."""
+    script = runpy.run_path(str(REPO_ROOT / "workflow" / "scripts" / "analyse.py"))
+    about = tmp_path / "tiny.json"
+    about.write_text(json.dumps({"rows": 24, "missing": "?", "missing_class_rows": 3}))
+    wildcards = SimpleNamespace(engine="weka", dataset="tiny")
+    given = SimpleNamespace(wildcards=wildcards, input=SimpleNamespace(about=str(about)))
+    row = script["missing_class_rows"](given)
+    assert row[["engine", "dataset", "class"]].values.tolist() == [["weka", "tiny", "?"]]
+    assert "3 of the 24 rows have no class" in row["reason"].iloc[0]
+    without = SimpleNamespace(wildcards=wildcards, input=SimpleNamespace())
+    assert script["missing_class_rows"](without).empty

@@ -7,8 +7,10 @@ import pandas as pd
 import pytest
 
 from pdmeasure.tables.confusion import (
+    EVERY,
     UNDEFINED_COLUMNS,
     confusion_matrix,
+    missing_class_warning,
     pooled_matrices,
     predictions_to_long,
     undefined_precision,
@@ -103,3 +105,23 @@ def test_mismatched_matrices_and_unknown_datasets_are_rejected():
         undefined_precision({("e", "other", "k"): np.eye(2)}, {"d": ["p", "q"]})
     with pytest.raises(ValueError, match="triple"):
         undefined_precision({("e", "d"): np.eye(2)}, {"d": ["p", "q"]})
+
+
+def test_rows_without_a_class_get_one_row_for_every_classifier_and_measure(tmp_path):
+    row = missing_class_warning("weka", "bridges", count=2, rows=107, marker="?")
+    assert list(row.columns) == list(UNDEFINED_COLUMNS)
+    assert row.iloc[0][["engine", "dataset", "classifier", "class", "measure"]].tolist() == [
+        "weka",
+        "bridges",
+        EVERY,
+        "?",
+        EVERY,
+    ]
+    reason = row.iloc[0]["reason"]
+    assert "2 of the 107 rows have no class" in reason and "the other 105 rows" in reason
+    path = tmp_path / "warnings.csv"
+    pd.concat([row, undefined_precision(_pooled(), CLASSES)]).to_csv(path, index=False)
+    back = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert back["class"].tolist()[0] == "?" and len(back) == 4
+    none = missing_class_warning("weka", "car", count=0, rows=1728, marker=None)
+    assert none.empty and list(none.columns) == list(UNDEFINED_COLUMNS)

@@ -1,9 +1,10 @@
 """Snakemake script of rule analyse: the CV files of one engine and dataset -> its tidy tables.
 
-In order: every measure on the pooled matrices, and the classes whose precision (never
-predicted) or recall (never actual) is 0/0; the ranking table (paper Tables 6-9); the exact
-analysis of the kappa space; the uncertainty tables and the draws the explorer shows; the
-explorer's data; the statistical comparisons within the dataset. One step per function below,
+In order: every measure on the pooled matrices, and as warnings the dataset's rows without a
+class (when the rule gives the fetch step's description) and the classes whose precision
+(never predicted) or recall (never actual) is 0/0; the ranking table (paper Tables 6-9); the
+exact analysis of the kappa space; the uncertainty tables and the draws the explorer shows;
+the explorer's data; the statistical comparisons within the dataset. One step per function below,
 each the work of a former rule of its own (the map in docs/pipeline.md). The steps form four
 independent branches, which run side by side on the job's threads
 (:func:`pdmeasure.pipeline.run.run_parallel`), or in this order on one.
@@ -22,7 +23,12 @@ from pdmeasure.pipeline.run import run_parallel, run_script
 from pdmeasure.render.markdown import ranking_table_markdown
 from pdmeasure.render.stats_report import significance_markdown
 from pdmeasure.tables import uncertainty as ut
-from pdmeasure.tables.confusion import pooled_matrices, read_long, undefined_precision
+from pdmeasure.tables.confusion import (
+    missing_class_warning,
+    pooled_matrices,
+    read_long,
+    undefined_precision,
+)
 from pdmeasure.tables.exact import DatasetAnalysis
 from pdmeasure.tables.explorer import explorer_data, write_explorer_data
 from pdmeasure.tables.folds import check_paired_folds, fold_measure_values, read_predictions
@@ -33,7 +39,8 @@ from pdmeasure.tables.stats_within import compare_within_dataset, significance_t
 
 
 def measures(smk, log, pooled):
-    """Every registry measure and pd at each kappa vector; the 0/0 classes as warnings."""
+    """Every registry measure and pd at each kappa vector; the 0/0 classes, and the rows
+    without a class, as warnings."""
     dataset, p = smk.wildcards.dataset, smk.params
     table = measures_table(pooled, {dataset: p.kappa_vectors}, zero_division=p.zero_division)
     undefined = undefined_precision(pooled, {dataset: p.classes})
@@ -47,10 +54,32 @@ def measures(smk, log, pooled):
             row.reason,
             p.zero_division,
         )
+    ignored = missing_class_rows(smk)
+    if not ignored.empty:
+        log.warning("%s/%s: %s", ignored.engine[0], ignored.dataset[0], ignored.reason[0])
+        undefined = pd.concat([ignored, undefined], ignore_index=True)
     write_csv(table, smk.output.measures)
     write_csv(undefined, smk.output.warnings)
     log.info(
         "%d measure rows for %d matrices; %d warnings", len(table), len(pooled), len(undefined)
+    )
+
+
+def missing_class_rows(smk) -> pd.DataFrame:
+    """The warning about the dataset's rows without a class, counted by the fetch step in
+    its description (input ``about``, results/data/<dataset>.json); empty without it."""
+    about = getattr(smk.input, "about", None)
+    if about is None:
+        return missing_class_warning(
+            smk.wildcards.engine, smk.wildcards.dataset, count=0, rows=0, marker=None
+        )
+    described = json.loads(Path(about).read_text(encoding="utf-8"))
+    return missing_class_warning(
+        smk.wildcards.engine,
+        smk.wildcards.dataset,
+        count=int(described.get("missing_class_rows", 0)),
+        rows=int(described["rows"]),
+        marker=described.get("missing"),
     )
 
 

@@ -219,3 +219,44 @@ def undefined_precision(
         names, cm = _checked_matrix(key, cm, classes)
         rows += [(*key, *case) for case in _undefined_cases(cm, names, recall=recall)]
     return pd.DataFrame(rows, columns=list(UNDEFINED_COLUMNS), dtype=object)
+
+
+#: The ``classifier`` and ``measure`` of :func:`missing_class_warning`'s row: it concerns
+#: every classifier and every measure of its engine and dataset.
+EVERY = "*"
+
+
+def missing_class_warning(
+    engine: str, dataset: str, *, count: int, rows: int, marker: str | None
+) -> pd.DataFrame:
+    """The warnings-table row for a dataset's rows without a class (none when there are none).
+
+    Such rows (the class cell is the missing marker) stay in the dataset's table, but no
+    classifier is trained or scored on them, as in Weka ("Ignored Class Unknown Instances"):
+    every matrix counts the other rows only.
+
+    Parameters
+    ----------
+    engine, dataset : str
+    count : int
+        Rows without a class.
+    rows : int
+        Rows of the dataset's table.
+    marker : str or None
+        The class cell of those rows.
+
+    Returns
+    -------
+    DataFrame
+        Columns :data:`UNDEFINED_COLUMNS`: one row with ``classifier`` and ``measure``
+        :data:`EVERY` and ``class`` the marker when ``count > 0``; else empty.
+    """
+    if count <= 0:
+        return pd.DataFrame([], columns=list(UNDEFINED_COLUMNS), dtype=object)
+    reason = (
+        f"{count} of the {rows} rows have no class (class cell {marker!r}): left out of every "
+        f"classifier's training and of every matrix, as Weka leaves them out (its 'Ignored "
+        f"Class Unknown Instances'); the matrices count the other {rows - count} rows"
+    )
+    row = (engine, dataset, EVERY, str(marker), EVERY, reason)
+    return pd.DataFrame([row], columns=list(UNDEFINED_COLUMNS), dtype=object)
