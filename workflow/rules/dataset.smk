@@ -18,6 +18,8 @@ EXACT_COLLECTED = {
 rule analyse:
     input:
         unpack(engine_cv_inputs),
+        # What the fetch step found in the data: the rows without a class (warnings.csv).
+        about=results_path("data/{dataset}.json"),
     output:
         **analyse_outputs(),
     log:
