@@ -237,3 +237,19 @@ def test_openml_numeric_target_names_the_config_key(tmp_path, no_network):
     message = str(caught.value)
     assert "the class column 'petallength' is float64, not nominal" in message
     assert "point `datasets.iris.target` at a nominal attribute" in message
+
+
+def test_numeric_attributes_declared_with_a_range_read_as_weka_reads_them(tmp_path):
+    """`@attribute x integer [1,10]` (Weka's breast-w.arff; zoo.arff with CRLF line ends):
+    Weka ignores the range, and so does the reader."""
+    from pdmeasure.pipeline.data.sources import read_arff
+
+    text = (
+        "@relation r\r\n@attribute 'size a' INTEGER [1,10]\r\n@attribute b real [0.5, 2]\r\n"
+        "@attribute class {yes,no}\r\n@data\r\n1,0.5,yes\r\n10,2,no\r\n"
+    )
+    path = tmp_path / "ranged.arff"
+    path.write_bytes(text.encode())
+    table = read_arff("ranged", path)
+    assert table.numeric == ("size a", "b")
+    assert table.frame.to_numpy(dtype=object).tolist() == [["1", "0.5", "yes"], ["10", "2", "no"]]

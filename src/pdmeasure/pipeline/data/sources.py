@@ -18,6 +18,7 @@ import hashlib
 import http.client
 import logging
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -292,12 +293,33 @@ def read_arff(
     return SourceTable(frame, resolved, nominal[resolved], numeric, f"file {path}", digest, nominal)
 
 
+#: A numeric attribute declared with a range, ``@attribute legs integer [0,9]``: Weka reads
+#: the type and ignores the range; liac-arff refuses the line.
+_NUMERIC_RANGE = re.compile(
+    r"^(\s*@attribute\s+(?:'[^']*'|\"[^\"]*\"|\S+)\s+(?:integer|real|numeric))\s*\[[^\]\n]*\][ \t\r]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_DATA_SECTION = re.compile(r"^\s*@data\b", re.IGNORECASE | re.MULTILINE)
+
+
+def without_numeric_ranges(text: str) -> str:
+    r"""An ARFF text with the ranges of its numeric attribute declarations dropped, as Weka's
+    own reader ignores them (``integer [1,10]`` -> ``integer``); the data are untouched.
+
+    >>> without_numeric_ranges("@attribute a INTEGER [0,9]\n@data\n1\n")
+    '@attribute a INTEGER\n@data\n1\n'
+    """
+    data = _DATA_SECTION.search(text)
+    end = data.start() if data else len(text)
+    return _NUMERIC_RANGE.sub(r"\1", text[:end]) + text[end:]
+
+
 def _parse_arff(text: str, subject: str) -> tuple[list, list]:
     """``(attributes, data)`` of an ARFF text: dense, at least one data row, or an error."""
     import arff
 
     try:
-        decoded = arff.loads(text)
+        decoded = arff.loads(without_numeric_ranges(text))
     except arff.ArffException as exc:
         raise _fetch_error(
             f"{subject}: not a valid ARFF file ({type(exc).__name__}: {exc}); to fix: correct "
