@@ -3,6 +3,7 @@
 Each module writes one kind of table and defines its column schema, once:
 
 * :mod:`~pdmeasure.tables.io` -- atomic file output and the CSV convention for missing numbers;
+* :mod:`~pdmeasure.tables.fits` -- the status of each classifier's fit (``fits.csv``);
 * :mod:`~pdmeasure.tables.confusion` -- confusion matrices in long format, with their labels;
 * :mod:`~pdmeasure.tables.measures` -- ``measures.csv``, every registry measure and pd;
 * :mod:`~pdmeasure.tables.histograms` -- pd histograms over kappa grids;
