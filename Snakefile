@@ -68,3 +68,13 @@ rule all:
         exact_targets(),
         explorer_targets(),
         uncertainty_targets(),
+
+
+# At the end of the run, whether it succeeded or not: the fits that failed (fits.csv of each
+# fitting folder, `cv.on_failure: record`), each with its reason.
+onsuccess:
+    log_failed_fits()
+
+
+onerror:
+    log_failed_fits()

@@ -16,7 +16,9 @@ from snakemake.utils import validate
 import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.paper.facts import PD_DATASET_TABLES
 from pdmeasure.pipeline.data.mirror import load_manifest
+from pdmeasure.pipeline.fitting import FitPolicy
 from pdmeasure.pipeline.parts import SCHEMES, Part, classifier_parts, scheme_folds
+from pdmeasure.tables.fits import failed_fits
 from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS
 from pdmeasure.tables.stats import comparison_keys, file_stem
 
@@ -236,7 +238,43 @@ def cv_files(name):
 
 def cv_folders():
     """The folder of every fitting job (cv_folder), engine by engine, dataset by dataset."""
-    return [cv_folder(engine, dataset) for engine in engines() for dataset in datasets()]
+    return [
+        cv_folder(engine, dataset) for engine in engines() for dataset in datasets()
+    ]
+
+
+def engine_cv_folders(wildcards):
+    """The fitting folders of {engine}, dataset by dataset (their fits.csv says which
+    classifiers finished)."""
+    return [cv_folder(wildcards.engine, dataset) for dataset in datasets()]
+
+
+def fit_policy():
+    """What a fitting job does with a fit that fails or runs long: `cv.on_failure` and
+    `cv.time_limit` (rule params).
+
+    A FitPolicy object rather than a dict: Snakemake's params rerun trigger records plain
+    values only, so changing these keys refits nothing that finished (a fit that failed is
+    fitted again once its folder is deleted, as its reason in fits.csv says).
+    """
+    return FitPolicy(
+        time_limit=RUN["cv"]["time_limit"], on_failure=RUN["cv"]["on_failure"]
+    )
+
+
+def log_failed_fits():
+    """Log the failed fits that the fitting folders' fits.csv list (the Snakefile's
+    onsuccess and onerror handlers): one line each, with its reason."""
+    folders = [folder for folder in cv_folders() if Path(folder).is_dir()]
+    failed = failed_fits(folders)
+    if failed.empty:
+        return
+    logger.warning(
+        f"{len(failed)} fit(s) failed and are left out of every result after the fits "
+        "(results/stats/report.md lists them too):"
+    )
+    for row in failed.itertuples(index=False):
+        logger.warning(f"  {row.engine}/{row.dataset}/{row.classifier}: {row.reason}")
 
 
 def engine_cv_inputs(wildcards):
@@ -290,7 +328,9 @@ def cv_part_files(wildcards):
     scheme and fold order; [] when `cv.parts` splits none."""
     return [
         part_file(wildcards.engine, wildcards.dataset, classifier, part.name)
-        for classifier, parts in split_parts(wildcards.engine, wildcards.dataset).items()
+        for classifier, parts in split_parts(
+            wildcards.engine, wildcards.dataset
+        ).items()
         for part in parts
     ]
 
@@ -300,7 +340,9 @@ def part_names(wildcards):
     params: the fitting job assembles these instead of fitting them)."""
     return {
         classifier: [part.name for part in parts]
-        for classifier, parts in split_parts(wildcards.engine, wildcards.dataset).items()
+        for classifier, parts in split_parts(
+            wildcards.engine, wildcards.dataset
+        ).items()
     }
 
 

@@ -2,7 +2,9 @@
 # matrices, and the 5 x 2-fold CV predictions of the statistics. One job per engine and
 # dataset (rule cross_validate) fits its classifiers one after the other in one process (one
 # JVM for Weka). A classifier that `cv.parts` cuts out runs as part jobs of contiguous folds
-# (rule cross_validate_part), which the dataset's job assembles into the same files.
+# (rule cross_validate_part), which the dataset's job assembles into the same files. A
+# classifier whose fit fails is a `failed` row of the job's fits.csv (`cv.on_failure:
+# record`), and the job goes on with the others.
 
 
 rule cross_validate_part:
@@ -51,5 +53,6 @@ rule cross_validate:
         parts=part_names,
         cv=cv_params(),
         cv5x2=cv5x2_params(),
+        policy=fit_policy(),
     script:
         "../scripts/cross_validate.py"

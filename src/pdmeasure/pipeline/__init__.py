@@ -6,6 +6,7 @@
 * :mod:`~pdmeasure.pipeline.engines` -- the classifier engines (scikit-learn, Weka);
 * :mod:`~pdmeasure.pipeline.fitting`, :mod:`~pdmeasure.pipeline.parts` -- one classifier's
   fitting in its dataset's job, and the part jobs ``cv.parts`` cuts it into;
+* :mod:`~pdmeasure.pipeline.failures` -- why a fit failed, in words that name the fix;
 * :mod:`~pdmeasure.pipeline.cv5x2` -- the 5 x 2-fold CV of the paired tests;
 * :mod:`~pdmeasure.pipeline.run` -- how a workflow script runs (its log, errors, CPU time);
 * :mod:`~pdmeasure.pipeline.errors` -- the errors of the configuration and of fetching.

@@ -3,24 +3,39 @@ cross_validate runs it for each classifier of its engine and dataset: its k-fold
 asked, its 5 x 2-fold CV, each fitted here or assembled from the unit's part files (rule
 cross_validate_part, :mod:`pdmeasure.pipeline.parts`); both give the same files, byte for
 byte.
+
+A classifier whose fit fails does not fail the job (:func:`fit_or_record`, config
+``cv.on_failure: record``): the failure and its reason are its row of the job's status table
+(:mod:`pdmeasure.tables.fits`), and it leaves no files. With ``cv.time_limit`` a scheme is
+fitted fold by fold, each fold exactly as within the whole scheme, and stopped between folds
+once its fitting has taken longer (:class:`~pdmeasure.pipeline.failures.FitTimeLimit`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+import shutil
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from pdmeasure.pipeline.cv5x2 import cross_validate_5x2
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, Engine
+from pdmeasure.pipeline.engines.base import Only
+from pdmeasure.pipeline.failures import FitTimeLimit, failure_reason
 from pdmeasure.pipeline.parts import Part, fit_log_line
 from pdmeasure.pipeline.run import process_cpu_seconds
 from pdmeasure.tables.confusion import cv_tables
-from pdmeasure.tables.folds import read_predictions
+from pdmeasure.tables.fits import FAILED, OK
+from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS, read_predictions
 from pdmeasure.tables.io import write_csv
+
+#: The values of config ``cv.on_failure``: record a failed fit and go on, or fail the job.
+ON_FAILURE = ("record", "stop")
 
 
 @dataclass(frozen=True)
@@ -31,6 +46,36 @@ class UnitFiles:
     predictions: str
     confusion: str
     cv5x2: str | None = None
+
+
+@dataclass(frozen=True)
+class FitPolicy:
+    """What a fitting job does with a fit that fails or runs long (config ``cv.time_limit``
+    and ``cv.on_failure``).
+
+    Attributes
+    ----------
+    time_limit : float or None
+        Seconds (wall clock) of fitting per classifier and scheme, checked between folds;
+        None: no limit.
+    on_failure : {"record", "stop"}
+        ``record``: the failure is a row of the job's status table and the job goes on;
+        ``stop``: the job fails.
+    """
+
+    time_limit: float | None = None
+    on_failure: str = "record"
+
+    def __post_init__(self) -> None:
+        if self.on_failure not in ON_FAILURE:
+            raise ValueError(
+                f"cv.on_failure is {self.on_failure!r}; set it to one of {list(ON_FAILURE)}"
+            )
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise ValueError(
+                f"cv.time_limit is {self.time_limit!r}; set it to a number of seconds above "
+                "0, or null for no limit"
+            )
 
 
 def configure_engine(
@@ -48,6 +93,48 @@ def assembled(paths: Sequence[str], scheme: str) -> pd.DataFrame:
     return pd.concat([read_predictions(path) for path in own], ignore_index=True)
 
 
+#: How the time limit's message names each scheme.
+_SCHEME_NAMES = {"cv": "k-fold CV", "cv5x2": "5 x 2-fold CV"}
+
+
+def fit_scheme(
+    fit: Callable[[Only], pd.DataFrame],
+    scheme: str,
+    repeats: int,
+    folds: int,
+    time_limit: float | None = None,
+) -> pd.DataFrame:
+    """The predictions of one scheme: ``fit(None)`` (every fold at once), or with
+    ``time_limit`` ``fit(((repeat, fold),))`` fold by fold, concatenated in order.
+
+    The engines compute any fold alone exactly as within the whole cross-validation (the
+    part jobs rely on it), so both give the same table.
+
+    Raises
+    ------
+    FitTimeLimit
+        The folds fitted so far took more than ``time_limit`` seconds (wall clock) and folds
+        remain; checked after each fold, so the fold running when the limit passes is
+        finished first. A scheme whose last fold ends past the limit is complete and kept.
+    """
+    if time_limit is None:
+        return fit(None)
+    pairs = [(repeat, fold) for repeat in range(1, repeats + 1) for fold in range(1, folds + 1)]
+    started = time.monotonic()
+    frames = []
+    for done, pair in enumerate(pairs, start=1):
+        frames.append(fit((pair,)))
+        elapsed = time.monotonic() - started
+        if elapsed > time_limit and done < len(pairs):
+            raise FitTimeLimit(
+                f"time limit: the {_SCHEME_NAMES.get(scheme, scheme)} stopped after fold "
+                f"{done} of {len(pairs)}, its fitting having taken {elapsed:.1f} s, more than "
+                f"`cv.time_limit` = {time_limit:g} s (checked between folds). Raise "
+                "`cv.time_limit` in config.yaml, or set it to null for no limit"
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
 def fit_unit(
     engine: Engine,
     data: pd.DataFrame | None,
@@ -59,6 +146,7 @@ def fit_unit(
     parts: Sequence[str],
     files: UnitFiles,
     log: logging.Logger,
+    time_limit: float | None = None,
 ) -> None:
     """Fit (or assemble) one unit's cross-validations and write its files.
 
@@ -83,6 +171,14 @@ def fit_unit(
     log : logging.Logger
         The job's log: what is fitted, and each scheme's fitting CPU time
         (:func:`~pdmeasure.pipeline.parts.fit_log_line`).
+    time_limit : float, optional
+        Seconds of fitting per scheme that this job fits (config ``cv.time_limit``): each
+        such scheme is fitted fold by fold (:func:`fit_scheme`); None: no limit.
+
+    Raises
+    ------
+    FitTimeLimit
+        A scheme passed ``time_limit``.
     """
     classifier = keys["classifier"]
     split = {Part.parse(path).scheme for path in parts}
@@ -98,7 +194,13 @@ def fit_unit(
         log.info("cv: %d predictions from %d parts", len(predictions), len(parts))
     else:
         started = process_cpu_seconds()
-        predictions = engine.cross_validate(data, spec, classifier, params, cv)
+        predictions = fit_scheme(
+            lambda only: engine.cross_validate(data, spec, classifier, params, cv, only=only),
+            "cv",
+            cv.repeats,
+            cv.folds,
+            time_limit,
+        )
         total = cv.folds * cv.repeats
         log.info(fit_log_line("cv", process_cpu_seconds() - started, total, total))
         predictions, confusion = cv_tables(predictions, spec.classes, **keys)
@@ -112,7 +214,108 @@ def fit_unit(
         pred = assembled(parts, "cv5x2")
     else:
         started = process_cpu_seconds()
-        pred = cross_validate_5x2(keys["engine"], data, spec, classifier, params, seed=cv5x2_seed)
+        pred = fit_scheme(
+            lambda only: cross_validate_5x2(
+                keys["engine"], data, spec, classifier, params, seed=cv5x2_seed, only=only
+            ),
+            "cv5x2",
+            CV5X2_REPEATS,
+            CV5X2_FOLDS,
+            time_limit,
+        )
         log.info(fit_log_line("cv5x2", process_cpu_seconds() - started, 10, 10))
     write_csv(pred, files.cv5x2)
     log.info("cv5x2: %d predictions -> %s", len(pred), files.cv5x2)
+
+
+def fit_or_record(
+    engine: Engine,
+    data: pd.DataFrame | None,
+    spec: DatasetSpec,
+    keys: Mapping[str, str],
+    params: Mapping[str, Any],
+    cv: CVSpec,
+    cv5x2_seed: int | None,
+    parts: Sequence[str],
+    files: UnitFiles,
+    log: logging.Logger,
+    *,
+    policy: FitPolicy,
+    mem_mb: int | None = None,
+    log_path: str | None = None,
+) -> dict[str, object]:
+    """:func:`fit_unit` with ``policy``'s time limit; a failure recorded or raised.
+
+    A fit that raises (any exception: Python's, or Java's through JPype, an
+    ``OutOfMemoryError`` included; or :class:`FitTimeLimit`) leaves none of the unit's files:
+    its classifier folders are deleted. With ``policy.on_failure == "record"`` the failure is
+    logged with its traceback and returned as the unit's status row; with ``"stop"`` the
+    exception is raised again and fails the job.
+
+    Parameters
+    ----------
+    engine, data, spec, keys, params, cv, cv5x2_seed, parts, files, log
+        As :func:`fit_unit`.
+    policy : FitPolicy
+    mem_mb : int, optional
+        The job's memory, quoted in the reason of an out-of-memory failure.
+    log_path : str, optional
+        The job's log file, where the reason of any other failure points to its traceback.
+
+    Returns
+    -------
+    dict
+        The unit's row of the status table (:data:`pdmeasure.tables.fits.FITS_COLUMNS`):
+        ``status`` ``ok`` or ``failed``, the ``reason`` of a failure, which names the setting
+        that fixes it, and ``fit_cpu_seconds``, the CPU time of this process while it fitted
+        the unit (loading the engine's classes, a JVM's start included).
+    """
+    started = process_cpu_seconds()
+    status, reason = OK, ""
+    try:
+        fit_unit(
+            engine,
+            data,
+            spec,
+            keys,
+            params,
+            cv,
+            cv5x2_seed,
+            parts,
+            files,
+            log,
+            time_limit=policy.time_limit,
+        )
+    except Exception as exc:
+        _remove_unit_files(files, keys["classifier"])
+        if policy.on_failure == "stop":
+            raise
+        log.exception("%s: the fit failed; the other classifiers go on", dict(keys))
+        status = FAILED
+        reason = failure_reason(
+            exc, keys, mem_mb=mem_mb, log_path=log_path, folder=_fitting_folder(files)
+        )
+        log.error("%s: %s", keys["classifier"], reason)
+    return {
+        **{key: keys[key] for key in ("engine", "dataset", "classifier")},
+        "status": status,
+        "reason": reason,
+        "fit_cpu_seconds": round(process_cpu_seconds() - started, 3),
+    }
+
+
+def _fitting_folder(files: UnitFiles) -> str:
+    """The fitting job's output folder: the parent of the unit's classifier folder."""
+    return str(Path(files.predictions).parent.parent)
+
+
+def _remove_unit_files(files: UnitFiles, classifier: str) -> None:
+    """Delete the unit's classifier folders (k-fold and 5 x 2-fold CV): a failed fit leaves
+    no file that a reader could take for a finished one."""
+    for path in (files.predictions, files.confusion, files.cv5x2):
+        if path is None:
+            continue
+        folder = Path(path).parent
+        if folder.name != classifier:
+            raise ValueError(f"{path}: not inside the folder of classifier {classifier!r}")
+        shutil.rmtree(folder, ignore_errors=True)
