@@ -46,6 +46,8 @@ rule render_summary:
         # The Bayesian section of the report: signed-rank tests across datasets.
         bayesian=results_path("uncertainty/across_signed_rank.csv"),
         reproduction=reproduction_table_input(),
+        # The fitting folders: their fits.csv lists the fits that failed.
+        fits=cv_folders(),
     output:
         **render_summary_outputs(),
     log:
@@ -102,6 +104,8 @@ rule render_figure7:
             dataset=datasets(),
             allow_missing=True,
         ),
+        # The fitting folders of {engine}: their fits.csv says which classifiers finished.
+        fits=engine_cv_folders,
     output:
         **figure7_outputs(),
     log:

@@ -7,7 +7,8 @@ exact analysis of the kappa space; the uncertainty tables and the draws the expl
 the explorer's data; the statistical comparisons within the dataset. One step per function below,
 each the work of a former rule of its own (the map in docs/pipeline.md). The steps form four
 independent branches, which run side by side on the job's threads
-(:func:`pdmeasure.pipeline.run.run_parallel`), or in this order on one.
+(:func:`pdmeasure.pipeline.run.run_parallel`), or in this order on one. Only the classifiers
+whose fits finished (the fitting folder's fits.csv) are analysed.
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
@@ -15,6 +16,7 @@ import json
 import time
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -31,6 +33,7 @@ from pdmeasure.tables.confusion import (
 )
 from pdmeasure.tables.exact import DatasetAnalysis
 from pdmeasure.tables.explorer import explorer_data, write_explorer_data
+from pdmeasure.tables.fits import finished, finished_files
 from pdmeasure.tables.folds import check_paired_folds, fold_measure_values, read_predictions
 from pdmeasure.tables.io import write_csv, write_json, write_text
 from pdmeasure.tables.measures import measures_table, read_measures
@@ -83,7 +86,7 @@ def missing_class_rows(smk) -> pd.DataFrame:
     )
 
 
-def rankings(smk, log):
+def rankings(smk, log, fitted):
     """The ranking table in the layout of Tables 6-9, as CSV and Markdown, from the measures
     file just written (the values as every later reader sees them)."""
     w, p = smk.wildcards, smk.params
@@ -91,7 +94,7 @@ def rankings(smk, log):
         read_measures(smk.output.measures),
         engine=w.engine,
         dataset=w.dataset,
-        classifiers=p.classifiers,
+        classifiers=fitted.classifiers,
         kappa_vectors=p.kappa_vectors,
     )
     write_csv(ranks, smk.output.ranking_csv)
@@ -125,18 +128,18 @@ def exact(smk, log, matrices):
         log.info("exact %s: %.2f s", step, time.perf_counter() - start)
 
 
-def uncertainty(smk, log):
+def uncertainty(smk, log, fitted):
     """Intervals, pairwise and rank probabilities, fold tests, posteriors, the companion of
     the ranking table, and the draws the explorer page shows."""
     w, p, out = smk.wildcards, smk.params, smk.output
     bootstrap = p.uncertainty["method"] == "bootstrap"
     tables, matrices = ut.dataset_tables(
-        read_long(smk.params.files["confusion"]),
-        all_predictions(smk.params.files["predictions"]) if bootstrap else None,
+        read_long(fitted.files["confusion"]),
+        all_predictions(fitted.files["predictions"]) if bootstrap else None,
         engine=w.engine,
         dataset=w.dataset,
         classes=p.classes,
-        classifiers=p.classifiers,
+        classifiers=fitted.classifiers,
         kappa_vectors=p.kappa_vectors,
         kappa_grid=p.kappa_grid,
         settings=p.uncertainty,
@@ -146,7 +149,7 @@ def uncertainty(smk, log):
         write_csv(frame, out["unc_table" if name == "table_csv" else f"unc_{name}"])
     draws = ut.explorer_draws(
         matrices,
-        classifiers=p.classifiers,
+        classifiers=fitted.classifiers,
         settings=p.uncertainty,
         zero_division=p.zero_division,
     )
@@ -155,7 +158,7 @@ def uncertainty(smk, log):
         "uncertainty: %s, %d draws of %d classifiers -> %d intervals, %d pairwise rows",
         p.uncertainty["method"],
         len(matrices),
-        len(p.classifiers),
+        len(fitted.classifiers),
         len(tables["intervals"]),
         len(tables["pairwise"]),
     )
@@ -196,10 +199,10 @@ def fold_values(smk, paths, scheme):
     return pred, values
 
 
-def within(smk, log):
+def within(smk, log, fitted):
     """Corrected resampled t-test, McNemar and the 5x2cv tests of every pair of classifiers."""
     p, out = smk.params, smk.output
-    files = smk.params.files
+    files = fitted.files
     cv_pred, cv_values = fold_values(smk, files["predictions"], "cv")
     cv5x2 = fold_values(smk, files["cv5x2"], "cv5x2")[1] if files["cv5x2"] else None
     pairwise = compare_within_dataset(
@@ -207,7 +210,7 @@ def within(smk, log):
         alpha=p.alpha,
         cv_predictions=cv_pred,
         cv5x2_values=cv5x2,
-        classifiers=p.classifiers,
+        classifiers=fitted.classifiers,
         mcnemar_exact_below=p.mcnemar_exact_below,
     )
     table = significance_table(pairwise)
@@ -222,21 +225,32 @@ def within(smk, log):
     )
 
 
+def fitted_classifiers(smk, log):
+    """The classifiers whose fits finished (in config order) and their files (each of
+    ``params.files``' lists cut to them)."""
+    p = smk.params
+    classifiers = finished(smk.input.fits, p.classifiers)
+    left_out = [name for name in p.classifiers if name not in classifiers]
+    if left_out:
+        log.warning("left out, their fits failed: %s (see fits.csv)", ", ".join(left_out))
+    files = {name: finished_files(paths, classifiers) for name, paths in p.files.items()}
+    return SimpleNamespace(classifiers=classifiers, files=files)
+
+
 def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
-    pooled = pooled_matrices(
-        read_long(smk.params.files["confusion"]), {dataset: smk.params.classes}
-    )
+    fitted = fitted_classifiers(smk, log)
+    pooled = pooled_matrices(read_long(fitted.files["confusion"]), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
     # Four independent branches, on the job's threads (one: in the module docstring's
     # order). Costs are the branches' CPU seconds on krkopt (weka engine, the largest of the
     # papers' datasets).
     run_parallel(
         [
-            (0.5, [partial(measures, smk, log, pooled), partial(rankings, smk, log)]),
+            (0.5, [partial(measures, smk, log, pooled), partial(rankings, smk, log, fitted)]),
             (2.5, [partial(exact, smk, log, matrices)]),
-            (3.4, [partial(uncertainty, smk, log), partial(explorer, smk, log, matrices)]),
-            (4.3, [partial(within, smk, log)]),
+            (3.4, [partial(uncertainty, smk, log, fitted), partial(explorer, smk, log, matrices)]),
+            (4.3, [partial(within, smk, log, fitted)]),
         ],
         processes=smk.threads,
         logger=log,

@@ -21,6 +21,7 @@ from pdmeasure.paper.reproduction import reproduction_table, status_counts
 from pdmeasure.pipeline.run import run_parallel, run_script
 from pdmeasure.tables.confusion import LONG_COLUMNS, pooled_matrices, read_long
 from pdmeasure.tables.exact import robustness_summary
+from pdmeasure.tables.fits import finished_unit_files
 from pdmeasure.tables.io import read_csv, write_csv
 from pdmeasure.tables.measures import read_measures
 from pdmeasure.tables.stats_across import compare_across_datasets
@@ -42,7 +43,8 @@ _EXACT_TEXT = {
 
 
 def matrices(smk, log):
-    paths = list(smk.params.confusion)
+    # The matrices of the classifiers whose fits finished (each fitting folder's fits.csv).
+    paths = finished_unit_files(smk.params.confusion)
     frame = read_long(paths)
     write_csv(frame[list(LONG_COLUMNS)], smk.output.confusion)
     log.info("%d matrix files, %d rows", len(paths), len(frame))

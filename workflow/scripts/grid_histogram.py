@@ -1,16 +1,17 @@
-"""Snakemake script: pd over one dataset's kappa grid -> histogram.csv, summary.csv."""
+"""Snakemake script: pd over one dataset's kappa grid -> histogram.csv, summary.csv, for the
+classifiers whose fits finished (the fitting folder's fits.csv)."""
 
 from pdmeasure.pipeline.run import run_script
 from pdmeasure.tables.confusion import pooled_matrices, read_long
+from pdmeasure.tables.fits import finished_unit_files
 from pdmeasure.tables.histograms import grid_tables
 from pdmeasure.tables.io import write_csv
 
 
 def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
-    pooled = pooled_matrices(
-        read_long(smk.params.files["confusion"]), {dataset: smk.params.classes}
-    )
+    confusion = finished_unit_files(smk.params.files["confusion"])
+    pooled = pooled_matrices(read_long(confusion), {dataset: smk.params.classes})
     histogram, summary = grid_tables(
         pooled,
         smk.params.kappa_grid,

@@ -1,6 +1,7 @@
 """Snakemake script of rule render: the tables of one engine and dataset (rule analyse) ->
 the exact analysis's figures, the ranking table with intervals in Markdown with its forest and
-posterior figures, and the self-contained kappa explorer page. Drawn from the files only.
+posterior figures, and the self-contained kappa explorer page. Drawn from the files only, of
+the classifiers they hold (those whose fits finished).
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
@@ -29,14 +30,22 @@ def exact_figures(smk, label):
     )
 
 
+def analysed(classifiers, intervals):
+    """The classifiers of ``classifiers`` (config order) that the intervals table has: those
+    whose fits finished (rule analyse reads only those)."""
+    present = set(intervals["classifier"])
+    return [name for name in classifiers if name in present]
+
+
 def uncertainty_figures(smk, label):
     """The ranking table with intervals in Markdown, the forest and the posterior figures."""
     p, out = smk.params, smk.output
     companion = companion_markdown(read_companion(smk.input.table_csv), p.kappa_vectors)
     write_text(companion, out.table_md)
+    intervals = read_intervals(smk.input.intervals)
     forest = forest_figure(
-        read_intervals(smk.input.intervals),
-        classifiers=p.classifiers,
+        intervals,
+        classifiers=analysed(p.classifiers, intervals),
         kappa_vectors=p.kappa_vectors,
         title=label,
     )

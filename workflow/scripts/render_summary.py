@@ -1,6 +1,7 @@
 """Snakemake script of rule render_summary: the tables across datasets (rule collect) and
 the significance tables of every engine and dataset -> the statistics report
-(stats/report.md, linking the critical-difference diagrams of rule render_cd) and, for a run
+(stats/report.md, linking the critical-difference diagrams of rule render_cd, and listing the
+fits that failed, from the fitting folders' fits.csv) and, for a run
 that touches the papers, the Markdown summary of the reproduction. Written from the files
 only.
 
@@ -15,6 +16,7 @@ from pdmeasure.paper.reproduction import read_reproduction, summary_tables
 from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.reproduction_markdown import summary_markdown
 from pdmeasure.render.stats_report import stats_report
+from pdmeasure.tables.fits import failed_fits
 from pdmeasure.tables.io import write_text
 from pdmeasure.tables.stats import AcrossTables, read_stats_table
 from pdmeasure.tables.uncertainty_schema import read_signed_rank
@@ -38,6 +40,7 @@ def report(smk):
         figures=figures,
         bayesian=read_signed_rank(smk.input.bayesian),
         skipped=smk.params.skipped,
+        failed=failed_fits(smk.input.fits).to_dict("records"),
     )
     write_text(text, smk.output.report)
 

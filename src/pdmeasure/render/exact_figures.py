@@ -21,7 +21,7 @@ placeholder figure that says why, instead of failing the job.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -265,7 +265,11 @@ def share_bars(share: pd.DataFrame, *, title: str | None = None) -> Figure:
 
 
 def fine_figure7(
-    histogram: pd.DataFrame, *, classifiers: Sequence[str] | None = None, title: str | None = None
+    histogram: pd.DataFrame,
+    *,
+    classifiers: Sequence[str] | None = None,
+    title: str | None = None,
+    panel_notes: Mapping[tuple[str, str], str] | None = None,
 ) -> Figure:
     """Figure 7 over the fine grid: rows of ``histogram.csv`` with ``space == "fine"``.
 
@@ -273,7 +277,9 @@ def fine_figure7(
     fraction; see the ``count_lower``/``count_upper`` columns). An empty ``histogram`` (no
     classifier analysed on any dataset) gives a :func:`placeholder_figure`
     (:data:`NO_FINE_HISTOGRAM`). A classifier without rows for a dataset (left out of its
-    exact analysis) gets an empty panel that says so; a dataset without rows is not drawn.
+    exact analysis) gets an empty panel that says so, or ``panel_notes``' text for that
+    (dataset, classifier) (:func:`~pdmeasure.render.figures.figure7`); a dataset without rows
+    is not drawn.
 
     Raises
     ------
@@ -294,4 +300,6 @@ def fine_figure7(
     frame = fine.assign(count=counts)[
         ["engine", "dataset", "classifier", "bin_left", "bin_right", "count"]
     ]
-    return figure7(frame, classifiers=classifiers, title=title, empty_text=LEFT_OUT)
+    return figure7(
+        frame, classifiers=classifiers, title=title, empty_text=LEFT_OUT, panel_notes=panel_notes
+    )

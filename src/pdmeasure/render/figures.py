@@ -8,7 +8,7 @@ Every figure is rendered from a tidy CSV written by a compute step, never from r
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ def figure7(
     classifiers: Sequence[str] | None = None,
     title: str | None = None,
     empty_text: str | None = None,
+    panel_notes: Mapping[tuple[str, str], str] | None = None,
 ) -> Figure:
     """Paper 000 Figure 7: one histogram panel per dataset (row) and classifier (column).
 
@@ -62,6 +63,9 @@ def figure7(
     empty_text : str, optional
         Text written, under the usual panel title, in a panel whose (dataset, classifier) has
         no rows (such a panel has no axes); by default that panel is left blank.
+    panel_notes : mapping, optional
+        (dataset, classifier) -> the text of that panel when it has no rows, instead of
+        ``empty_text`` (e.g. why the classifier has no results there: its fit failed).
 
     Returns
     -------
@@ -88,7 +92,8 @@ def figure7(
             ]
             panel_title = f"({chr(ord('a') + r)}) {dataset}: {classifier}"
             if panel.empty:
-                _empty_panel(ax, panel_title, empty_text)
+                note = (panel_notes or {}).get((dataset, classifier), empty_text)
+                _empty_panel(ax, panel_title, note)
                 continue
             _histogram_panel(ax, panel, panel_title)
             if c == 0:

@@ -278,6 +278,7 @@ def stats_report(
     figures: Mapping[tuple[str, str, str], str] | None = None,
     bayesian: pd.DataFrame | None = None,
     skipped: Sequence[Mapping[str, object]] = (),
+    failed: Sequence[Mapping[str, object]] = (),
 ) -> str:
     """The statistics report: what did not run, the headline, every measure across datasets,
     every dataset within.
@@ -299,12 +300,17 @@ def stats_report(
     skipped : sequence of mapping, optional
         The files set aside before the run (the resolved run's ``skipped``: ``dataset``,
         ``path``, ``reason``): listed first, under the title.
+    failed : sequence of mapping, optional
+        The fits that failed (rows of the fitting jobs' status tables,
+        :func:`pdmeasure.tables.fits.failed_fits`: ``engine``, ``dataset``, ``classifier``,
+        ``reason``): listed next (:func:`failed_markdown`).
     """
     figures = figures or {}
     intro = _INTRO.format(alpha=alpha).split("\n")
     lines = [
         *intro[:2],
         *skipped_markdown(skipped),
+        *failed_markdown(failed),
         *intro[2:],
         headline_text(across, significance),
         "",
@@ -329,6 +335,25 @@ def skipped_markdown(skipped: Sequence[Mapping[str, object]]) -> list[str]:
     for item in skipped:
         reason = " ".join(str(item["reason"]).split())
         lines.append(f"- `{item['dataset']}` ({item['path']}): {reason}")
+    return [*lines, ""]
+
+
+def failed_markdown(failed: Sequence[Mapping[str, object]]) -> list[str]:
+    """The lines that list the fits that failed, each with its reason (none: no lines)."""
+    if not failed:
+        return []
+    n = len(failed)
+    lines = [
+        f"**Failed fits: {n}** (listed in each fitting folder's fits.csv); every result "
+        "below is built from the fits that finished: a comparison across datasets uses the "
+        "datasets where all its classifiers finished, and says which it left out:",
+        "",
+    ]
+    for item in failed:
+        reason = " ".join(str(item["reason"]).split())
+        lines.append(
+            f"- `{item['classifier']}` on `{item['dataset']}` ({item['engine']}): {reason}"
+        )
     return [*lines, ""]
 
 
