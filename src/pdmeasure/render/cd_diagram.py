@@ -178,12 +178,7 @@ def cd_figure_from_table(
     )
     if not np.all(np.isfinite(rows["average_rank"].to_numpy(float))):
         # every dataset was excluded for NaN values: say so instead of failing the job
-        fig, ax = _blank_figure(7.0, 1.5)
-        ax.text(
-            0.5, 0.5, "no average ranks: every dataset has a NaN value", ha="center", va="center"
-        )
-        ax.set_title(title, fontsize=10)
-        return fig
+        return _note_figure(title, "no average ranks: every dataset has a NaN value")
     return plot_cd_diagram(
         list(rows["classifier"]),
         rows["average_rank"].to_numpy(float),
@@ -202,12 +197,34 @@ def read_cd_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     return read_stats_table(path)
 
 
+def _note_figure(title: str, note: str) -> Figure:
+    """A figure without a diagram: ``title`` and, in its middle, why (``note``)."""
+    fig, ax = _blank_figure(7.0, 1.5)
+    ax.text(0.5, 0.5, note, ha="center", va="center")
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
+#: The text of a CD diagram whose comparison was not run, e.g. an engine left with fewer
+#: than two classifiers whose fits finished (the report's "Not compared" list says why).
+NOT_COMPARED = "not compared across datasets: stats/report.md says why"
+
+
 def render_cd_diagrams(
     frame: pd.DataFrame, outputs: Mapping[tuple[str, str, str], str | os.PathLike]
 ) -> None:
-    """Save one figure per ``(engine, measure, kappa) -> path`` (format from the suffix)."""
+    """Save one figure per ``(engine, measure, kappa) -> path`` (format from the suffix).
+
+    A key without rows in ``frame`` (a comparison that was not run, e.g. an engine whose
+    fits finished for fewer than two classifiers) gets a figure that says so
+    (:data:`NOT_COMPARED`).
+    """
     for (engine, measure, kappa), path in outputs.items():
-        fig = cd_figure_from_table(frame, engine=engine, measure=measure, kappa=kappa)
+        key = (frame["engine"] == engine) & (frame["measure"] == measure)
+        if not (key & (frame["kappa"].fillna("").astype(str) == str(kappa or ""))).any():
+            fig = _note_figure(f"{measure_label(measure, kappa)}, {engine}", NOT_COMPARED)
+        else:
+            fig = cd_figure_from_table(frame, engine=engine, measure=measure, kappa=kappa)
         suffix = os.path.splitext(str(path))[1].lstrip(".") or "png"
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=suffix, bbox_inches="tight", dpi=150)

@@ -121,13 +121,34 @@ def _tests(keys: dict, table: pd.DataFrame, *, lower: bool, alpha: float):
     return results, posthoc
 
 
-def _compare_one(table: pd.DataFrame, *, keys: dict, alpha: float) -> AcrossTables:
+def _drop_unfitted(
+    table: pd.DataFrame, unfitted: Mapping[str, Sequence[str]]
+) -> tuple[pd.DataFrame, list[str]]:
+    """Drop the datasets (rows) where a compared classifier has no value because its fit
+    failed (``unfitted``: dataset -> those classifiers)."""
+    gone = [dataset for dataset in table.index if unfitted.get(dataset)]
+    notes = [f"{dataset} (no fit: {', '.join(unfitted[dataset])})" for dataset in gone]
+    return table.drop(index=gone), notes
+
+
+def _compare_one(
+    table: pd.DataFrame,
+    *,
+    keys: dict,
+    alpha: float,
+    unfitted: Mapping[str, Sequence[str]] | None = None,
+    left_out: str = "",
+) -> AcrossTables:
     measure = keys["measure"]
     lower = lower_is_better(measure)
+    table, no_fit = _drop_unfitted(table, unfitted or {})
     table, excluded = _drop_nan_blocks(
         table, f"{keys['engine']}: {warning_label(measure, keys['kappa'])}"
     )
-    extra = f"excluded: {'; '.join(excluded)}" if excluded else ""
+    excluded = no_fit + excluded
+    extra = "; ".join(
+        note for note in (left_out, f"excluded: {'; '.join(excluded)}" if excluded else "") if note
+    )
     rank_rows, cd_rows = _rank_tables(keys, table, lower=lower, alpha=alpha)
     results, posthoc = _tests(keys, table, lower=lower, alpha=alpha)
     if extra and table.shape[0] >= 2:  # (N < 2: no post-hoc rows to annotate)
@@ -199,6 +220,12 @@ def compare_across_datasets(
         A dataset whose value is NaN for some classifier is excluded from that measure's
         tests with a :class:`~pdmeasure.tables.stats.NaNExcludedWarning` naming measure,
         dataset and classifier; the exclusion is also written in the ``note`` column. A
+        classifier without rows on a dataset (its fit failed there, rule cross_validate's
+        fits.csv) excludes that dataset in the same way (``note``: ``excluded: car (no fit:
+        RandomForest)``), so each comparison uses the datasets where all its classifiers
+        finished; a classifier without rows on any dataset is left out of its engine's
+        comparisons (``note``: ``left out, no fit on any dataset: ...``), and an engine with
+        fewer than two classifiers left gets omnibus rows that say so, and no others. A
         (measure, kappa) present on a single dataset gets average ranks and omnibus rows
         saying that N = 1 allows no test. The (measure, kappa) keys that get ranks and CD
         rows are those of :func:`~pdmeasure.tables.stats.comparison_keys` (for the datasets
@@ -255,6 +282,19 @@ def _compare_engine(
     engine: str, rows: pd.DataFrame, order: list[str], notes: dict[str, str], alpha: float
 ) -> list[AcrossTables]:
     """The tables of every (measure, kappa) of one engine's rows."""
+    present = set(rows["classifier"])
+    never = [name for name in order if name not in present]
+    order = [name for name in order if name in present]
+    left_out = f"left out, no fit on any dataset: {', '.join(never)}" if never else ""
+    if never:
+        _log.warning("engine %s: %s (their fits failed)", engine, left_out)
+    unfitted = _unfitted(rows, order)
+    if unfitted:
+        _log.warning(
+            "engine %s: left out of every comparison across datasets, a fit failed there: %s",
+            engine,
+            "; ".join(f"{d} (no fit: {', '.join(c)})" for d, c in unfitted.items()),
+        )
     parts = []
     for (measure, kappa), group in rows.groupby(["measure", "kappa"], sort=False):
         if group.duplicated(["dataset", "classifier"]).any():
@@ -263,10 +303,28 @@ def _compare_engine(
         if measure == PD and kappa in notes:
             parts.append(_not_pooled(keys, notes[kappa], len(order)))
             continue
+        if len(order) < 2:
+            note = f"fewer than two classifiers with a finished fit; {left_out}"
+            parts.append(_not_pooled(keys, note, len(order)))
+            continue
         table = group.pivot(index="dataset", columns="classifier", values="value")
         table = table.reindex(index=pd.unique(group["dataset"]), columns=order)
-        parts.append(_compare_one(table, keys=keys, alpha=alpha))
+        parts.append(
+            _compare_one(table, keys=keys, alpha=alpha, unfitted=unfitted, left_out=left_out)
+        )
     return parts
+
+
+def _unfitted(rows: pd.DataFrame, order: Sequence[str]) -> dict[str, list[str]]:
+    """Dataset -> the classifiers of ``order`` without a row there (their fits failed), for
+    the datasets of ``rows`` that lack some."""
+    fitted = rows.groupby("dataset", sort=False)["classifier"].agg(set)
+    out = {}
+    for dataset, names in fitted.items():
+        missing = [name for name in order if name not in names]
+        if missing:
+            out[str(dataset)] = missing
+    return out
 
 
 def _assembled(parts: list[AcrossTables], alpha: float) -> AcrossTables:
