@@ -8,7 +8,8 @@ the explorer's data; the statistical comparisons within the dataset. One step pe
 each the work of a former rule of its own (the map in docs/pipeline.md). The steps form four
 independent branches, which run side by side on the job's threads
 (:func:`pdmeasure.pipeline.run.run_parallel`), or in this order on one. Only the classifiers
-whose fits finished (the fitting folder's fits.csv) are analysed.
+whose fits finished (the fitting folder's fits.csv) are analysed; when none did, every table
+is written without rows, and the Markdown and the explorer's data say why.
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
@@ -24,7 +25,9 @@ from pdmeasure.exact import ExactSettings
 from pdmeasure.pipeline.run import run_parallel, run_script
 from pdmeasure.render.markdown import ranking_table_markdown
 from pdmeasure.render.stats_report import significance_markdown
+from pdmeasure.tables import exact as et
 from pdmeasure.tables import uncertainty as ut
+from pdmeasure.tables import uncertainty_schema as us
 from pdmeasure.tables.confusion import (
     missing_class_warning,
     pooled_matrices,
@@ -33,11 +36,12 @@ from pdmeasure.tables.confusion import (
 )
 from pdmeasure.tables.exact import DatasetAnalysis
 from pdmeasure.tables.explorer import explorer_data, write_explorer_data
-from pdmeasure.tables.fits import finished, finished_files
+from pdmeasure.tables.fits import finished, finished_files, fits_path
 from pdmeasure.tables.folds import check_paired_folds, fold_measure_values, read_predictions
 from pdmeasure.tables.io import write_csv, write_json, write_text
-from pdmeasure.tables.measures import measures_table, read_measures
-from pdmeasure.tables.rankings import ranking_table
+from pdmeasure.tables.measures import MEASURE_COLUMNS, measures_table, read_measures
+from pdmeasure.tables.rankings import RANKING_COLUMNS, ranking_table
+from pdmeasure.tables.stats import FOLD_COLUMNS, PAIRWISE_COLUMNS
 from pdmeasure.tables.stats_within import compare_within_dataset, significance_table
 
 
@@ -237,9 +241,53 @@ def fitted_classifiers(smk, log):
     return SimpleNamespace(classifiers=classifiers, files=files)
 
 
+def no_results(smk, log):
+    """The outputs of a dataset on which no classifier of the engine finished its fit:
+    every table with its columns and no rows (the rows without a class still among the
+    warnings), the Markdown and the explorer's data saying why."""
+    w, out = smk.wildcards, smk.output
+    why = (
+        f"No classifier of engine {w.engine} finished its fit on {w.dataset} (the reasons are "
+        f"in {fits_path(smk.input.fits)}): nothing to analyse."
+    )
+    log.warning(why)
+    columns = {
+        "measures": MEASURE_COLUMNS,
+        "ranking_csv": RANKING_COLUMNS,
+        "exact_summary": et.SUMMARY_COLUMNS,
+        "exact_cdf": et.CDF_COLUMNS,
+        "exact_histogram": et.HISTOGRAM_COLUMNS,
+        "exact_win": et.WIN_COLUMNS,
+        "exact_share": et.SHARE_COLUMNS,
+        "exact_robustness": et.ROBUSTNESS_COLUMNS,
+        "unc_intervals": us.INTERVAL_COLUMNS,
+        "unc_pairwise": us.PROBABILITY_COLUMNS,
+        "unc_ranks": us.RANK_PROBABILITY_COLUMNS,
+        "unc_within": us.WITHIN_COLUMNS,
+        "unc_posterior": us.POSTERIOR_COLUMNS,
+        "unc_table": us.COMPANION_COLUMNS,
+        "stats_folds": FOLD_COLUMNS,
+        "stats_pairwise": PAIRWISE_COLUMNS,
+    }
+    for name, names in columns.items():
+        write_csv(pd.DataFrame(columns=list(names)), out[name])
+    write_csv(missing_class_rows(smk), out.warnings)
+    write_csv(
+        significance_table(pd.DataFrame(columns=list(PAIRWISE_COLUMNS))), out.stats_significance
+    )
+    write_text(f"# Ranking table: {w.dataset} (engine {w.engine})\n\n{why}\n", out.ranking_md)
+    write_text(f"# Significance of classifier differences\n\n{why}\n", out.stats_markdown)
+    note = {"engine": w.engine, "dataset": w.dataset, "classifiers": [], "note": why}
+    write_json(note, out.unc_explorer)
+    write_json(note, out.explorer)
+
+
 def main(smk, log) -> None:
     dataset = smk.wildcards.dataset
     fitted = fitted_classifiers(smk, log)
+    if not fitted.classifiers:
+        no_results(smk, log)
+        return
     pooled = pooled_matrices(read_long(fitted.files["confusion"]), {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
     # Four independent branches, on the job's threads (one: in the module docstring's

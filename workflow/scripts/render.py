@@ -1,15 +1,24 @@
 """Snakemake script of rule render: the tables of one engine and dataset (rule analyse) ->
 the exact analysis's figures, the ranking table with intervals in Markdown with its forest and
 posterior figures, and the self-contained kappa explorer page. Drawn from the files only, of
-the classifiers they hold (those whose fits finished).
+the classifiers they hold (those whose fits finished); when none finished, each output says
+so (the explorer data's note).
 
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
+import html
+import textwrap
 from functools import partial
 
 from pdmeasure.pipeline.run import run_parallel, run_script
-from pdmeasure.render.exact_figures import cdf_figure, read_exact_table, share_bars, win_heatmap
+from pdmeasure.render.exact_figures import (
+    cdf_figure,
+    placeholder_figure,
+    read_exact_table,
+    share_bars,
+    win_heatmap,
+)
 from pdmeasure.render.explorer import write_explorer
 from pdmeasure.render.figures import save_figure
 from pdmeasure.render.uncertainty_figures import forest_figure, posterior_figure
@@ -21,6 +30,10 @@ from pdmeasure.tables.uncertainty_schema import read_companion, read_intervals, 
 
 def exact_figures(smk, label):
     """Win probabilities, the distribution of pd and first-place shares over kappa."""
+    if no_results(smk) is not None:
+        for name in ("exact_win", "exact_cdf", "exact_share"):
+            save_figure(no_results_figure(smk, label), smk.output[name])
+        return
     win, cdf, share = (read_exact_table(smk.input[name]) for name in ("win", "cdf", "share"))
     out = smk.output
     save_figure(win_heatmap(win, title=f"Win probabilities over kappa: {label}"), out.exact_win)
@@ -37,9 +50,30 @@ def analysed(classifiers, intervals):
     return [name for name in classifiers if name in present]
 
 
+def no_results(smk):
+    """Why the dataset has no results (the note rule analyse writes in the explorer data when
+    no classifier finished its fit, and the intervals table has no rows); None when it has
+    some."""
+    if len(read_intervals(smk.input.intervals)):
+        return None
+    data = read_explorer_data(smk.input.explorer)
+    return None if data["classifiers"] else str(data.get("note", "no classifier to show"))
+
+
+def no_results_figure(smk, label):
+    """A figure that says why the dataset has no results (:func:`no_results`)."""
+    return placeholder_figure(textwrap.fill(no_results(smk), 70), title=label, hint=None)
+
+
 def uncertainty_figures(smk, label):
     """The ranking table with intervals in Markdown, the forest and the posterior figures."""
     p, out = smk.params, smk.output
+    why = no_results(smk)
+    if why is not None:
+        write_text(f"# {label}\n\n{why}\n", out.table_md)
+        for name in ("forest", "posterior_figure"):
+            save_figure(no_results_figure(smk, label), out[name])
+        return
     companion = companion_markdown(read_companion(smk.input.table_csv), p.kappa_vectors)
     write_text(companion, out.table_md)
     intervals = read_intervals(smk.input.intervals)
@@ -57,7 +91,13 @@ def uncertainty_figures(smk, label):
 
 
 def explorer_page(smk):
-    """The self-contained kappa explorer page."""
+    """The self-contained kappa explorer page (a page that says why, without results)."""
+    why = no_results(smk)
+    if why is not None:
+        text = html.escape(why)
+        page = f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{text}</title>'
+        write_text(f"{page}</head><body><p>{text}</p></body></html>\n", smk.output.html)
+        return
     write_explorer(read_explorer_data(smk.input.explorer), smk.output.html)
 
 

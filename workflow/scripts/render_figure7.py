@@ -12,7 +12,7 @@ from functools import partial
 import pandas as pd
 
 from pdmeasure.pipeline.run import run_parallel, run_script
-from pdmeasure.render.exact_figures import fine_figure7, read_exact_table
+from pdmeasure.render.exact_figures import fine_figure7, placeholder_figure, read_exact_table
 from pdmeasure.render.figures import figure7, save_figure
 from pdmeasure.tables.fits import failed_fits, finished
 from pdmeasure.tables.histograms import read_histogram
@@ -36,12 +36,17 @@ def failed_panels(smk) -> dict[tuple[str, str], str]:
 def grid_figure(smk, log) -> None:
     engine = smk.wildcards.engine
     histogram = pd.concat([read_histogram(p) for p in smk.input.grids], ignore_index=True)
-    fig = figure7(
-        histogram,
-        classifiers=fitted_classifiers(smk),
-        title=f"Figure 7: pd over the kappa grids (engine {engine})",
-        panel_notes=failed_panels(smk),
-    )
+    title = f"Figure 7: pd over the kappa grids (engine {engine})"
+    if histogram.empty:
+        # No classifier of the engine finished a fit on a dataset with a grid.
+        fig = placeholder_figure(f"no finished fit of engine {engine}", title=title, hint=None)
+    else:
+        fig = figure7(
+            histogram,
+            classifiers=fitted_classifiers(smk),
+            title=title,
+            panel_notes=failed_panels(smk),
+        )
     save_figure(fig, smk.output.grid)
     log.info("%s: %d datasets -> %s", engine, histogram["dataset"].nunique(), smk.output.grid)
 

@@ -96,25 +96,32 @@ _SEE_LOG = (
 )
 
 
-def placeholder_figure(reason: str, *, title: str | None = None) -> Figure:
+def placeholder_figure(
+    reason: str, *, title: str | None = None, hint: str | None = _SEE_LOG
+) -> Figure:
     """A figure with no data that states ``reason`` (rendered instead of an empty plot).
 
     Parameters
     ----------
     reason : str
-        Why there is nothing to plot; drawn in the middle of the figure, followed by a
-        hint at where classifiers left out of the exact analysis are named.
+        Why there is nothing to plot; drawn in the middle of the figure, followed by
+        ``hint``.
     title : str, optional
         Figure title, as the full figure would have had.
+    hint : str, optional
+        Smaller text below ``reason``; by default where classifiers left out of the exact
+        analysis are named. None: none.
     """
     fig, axes = new_figure(1, 1, panel_size=(6.0, 2.0))
     ax = axes[0, 0]
     ax.set_axis_off()
     ax.text(0.5, 0.6, reason, ha="center", va="center", fontsize=9, transform=ax.transAxes)
+    if hint is None:
+        return _titled(fig, title)
     ax.text(
         0.5,
         0.25,
-        _SEE_LOG,
+        hint,
         ha="center",
         va="center",
         fontsize=7,
