@@ -168,6 +168,10 @@ CHANGES: dict[str, Change] = {
     "cv.folds": Change(setter("cv.folds", 4), ["cross_validate", "collect"]),
     "cv.seed": Change(setter("cv.seed", 2), ["cross_validate", "collect"]),
     "cv.repeats": Change(setter("cv.repeats", 2), ["cross_validate", "collect"]),
+    # What a fitting job does with a failing or long fit changes no finished fit: the
+    # policy reaches the job as an object, which Snakemake's params trigger does not record.
+    "cv.time_limit": Change(setter("cv.time_limit", 3600), []),
+    "cv.on_failure": Change(setter("cv.on_failure", "stop"), []),
     # Cutting a classifier into part jobs changes the inputs of its dataset's fitting job,
     # which reruns (with byte-identical files, tests/system/test_parts.py).
     "cv.parts.*": Change(
