@@ -205,8 +205,8 @@ def _note_figure(title: str, note: str) -> Figure:
     return fig
 
 
-#: The text of a CD diagram whose comparison was not run, e.g. an engine left with fewer
-#: than two classifiers whose fits finished (the report's "Not compared" list says why).
+#: The text of a CD diagram of an engine not compared across datasets, left with fewer than
+#: two classifiers whose fits finished (the report's "Not compared" list says why).
 NOT_COMPARED = "not compared across datasets: stats/report.md says why"
 
 
@@ -215,13 +215,14 @@ def render_cd_diagrams(
 ) -> None:
     """Save one figure per ``(engine, measure, kappa) -> path`` (format from the suffix).
 
-    A key without rows in ``frame`` (a comparison that was not run, e.g. an engine whose
-    fits finished for fewer than two classifiers) gets a figure that says so
-    (:data:`NOT_COMPARED`).
+    An engine without any rows in ``frame`` (not compared across datasets: the fits of fewer
+    than two of its classifiers finished) gets figures that say so (:data:`NOT_COMPARED`);
+    a key of an engine that has rows must have rows of its own
+    (:func:`cd_figure_from_table` raises otherwise).
     """
+    compared = set(frame["engine"])
     for (engine, measure, kappa), path in outputs.items():
-        key = (frame["engine"] == engine) & (frame["measure"] == measure)
-        if not (key & (frame["kappa"].fillna("").astype(str) == str(kappa or ""))).any():
+        if engine not in compared:
             fig = _note_figure(f"{measure_label(measure, kappa)}, {engine}", NOT_COMPARED)
         else:
             fig = cd_figure_from_table(frame, engine=engine, measure=measure, kappa=kappa)
