@@ -24,7 +24,8 @@ from pdmeasure.tables.io import read_csv
 #: The table's name inside a fitting folder.
 FITS_FILE = "fits.csv"
 #: Its columns: the unit, ``status``, the ``reason`` of a failure (empty when it finished)
-#: and the CPU seconds of the classifier's fitting (the part of the job's process it used).
+#: and the CPU seconds of the classifier's fitting (the part of the job's process it used; a
+#: timing, which differs between identical runs, like the benchmark files).
 FITS_COLUMNS = ("engine", "dataset", "classifier", "status", "reason", "fit_cpu_seconds")
 #: The values of ``status``.
 OK, FAILED = "ok", "failed"
