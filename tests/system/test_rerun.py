@@ -43,7 +43,6 @@ from helpers import (
     weka_or_missing,
     write_config,
 )
-from pdmeasure.tables.fits import FITS_FILE
 
 pytestmark = [pytest.mark.slow, pytest.mark.weka]
 
@@ -171,8 +170,8 @@ CHANGES: dict[str, Change] = {
     "cv.repeats": Change(setter("cv.repeats", 2), ["cross_validate", "collect"]),
     # What a fitting job does with a failing or long fit changes no finished fit: the
     # policy reaches the job as an object, which Snakemake's params trigger does not record.
-    "cv.time_limit": Change(setter("cv.time_limit", 3600), []),
-    "cv.on_failure": Change(setter("cv.on_failure", "stop"), []),
+    "cv.time_limit": Change(setter("cv.time_limit", 3600), ["cross_validate", "collect"]),
+    "cv.on_failure": Change(setter("cv.on_failure", "stop"), ["cross_validate", "collect"]),
     # Cutting a classifier into part jobs changes the inputs of its dataset's fitting job,
     # which reruns (with byte-identical files, tests/system/test_parts.py).
     "cv.parts.*": Change(
@@ -498,16 +497,12 @@ def test_editing_a_local_csv_reruns_its_dataset(base_run):
 
 
 def result_files(results: Path) -> dict[str, Path]:
-    """Every table of a results folder by relative path (benchmarks, the fitting jobs'
-    fits.csv and figures left out: timings differ, fits.csv holds each fit's CPU seconds, and
-    figures are rendered from these tables)."""
+    """Every table of a results folder by relative path (benchmarks and figures left out:
+    timings differ, and figures are rendered from these tables)."""
     return {
         str(p.relative_to(results)): p
         for p in results.rglob("*")
-        if p.is_file()
-        and p.suffix in {".csv", ".md", ".html"}
-        and "benchmarks" not in p.parts
-        and p.name != FITS_FILE
+        if p.is_file() and p.suffix in {".csv", ".md", ".html"} and "benchmarks" not in p.parts
     }
 
 

@@ -16,7 +16,6 @@ from snakemake.utils import validate
 import pdmeasure.pipeline.config as pdconfig
 from pdmeasure.paper.facts import PD_DATASET_TABLES
 from pdmeasure.pipeline.data.mirror import load_manifest
-from pdmeasure.pipeline.fitting import FitPolicy
 from pdmeasure.pipeline.parts import SCHEMES, Part, classifier_parts, scheme_folds
 from pdmeasure.tables.fits import failed_fits
 from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS
@@ -251,15 +250,9 @@ def engine_cv_folders(wildcards):
 
 def fit_policy():
     """What a fitting job does with a fit that fails or runs long: `cv.on_failure` and
-    `cv.time_limit` (rule params).
-
-    A FitPolicy object rather than a dict: Snakemake's params rerun trigger records plain
-    values only, so changing these keys refits nothing that finished (a fit that failed is
-    fitted again once its folder is deleted, as its reason in fits.csv says).
-    """
-    return FitPolicy(
-        time_limit=RUN["cv"]["time_limit"], on_failure=RUN["cv"]["on_failure"]
-    )
+    `cv.time_limit` (rule params; changing either reruns the fitting jobs, since a fit that
+    failed may finish under the new setting)."""
+    return {"time_limit": RUN["cv"]["time_limit"], "on_failure": RUN["cv"]["on_failure"]}
 
 
 def log_failed_fits():

@@ -16,7 +16,7 @@ from pathlib import Path
 from pdmeasure.pipeline.config import dataset_spec_from_dict
 from pdmeasure.pipeline.data.fetch import read_canonical
 from pdmeasure.pipeline.engines import CVSpec, get_engine
-from pdmeasure.pipeline.fitting import UnitFiles, configure_engine, fit_or_record
+from pdmeasure.pipeline.fitting import FitPolicy, UnitFiles, configure_engine, fit_or_record
 from pdmeasure.pipeline.run import run_script
 from pdmeasure.tables.fits import FAILED, fits_path, fits_table
 from pdmeasure.tables.io import write_csv
@@ -61,7 +61,7 @@ def main(smk, log) -> None:
                 own,
                 files,
                 log,
-                policy=smk.params.policy,
+                policy=FitPolicy(**smk.params.policy),
                 mem_mb=smk.resources.mem_mb,
                 log_path=smk.log[0],
             )

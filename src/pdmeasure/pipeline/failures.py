@@ -7,9 +7,8 @@ the fitting job's status table (:mod:`pdmeasure.tables.fits`).
 - the time limit (:class:`FitTimeLimit`, whose message names ``cv.time_limit``);
 - anything else: the exception, where its traceback is, and the classifier's entry.
 
-Each reason ends with how to fit the classifier again once fixed: the job's folder deleted,
-Snakemake run again (memory and the time limit change no result, so changing them reruns
-nothing by itself).
+A changed ``cv.time_limit`` or classifier entry reruns the fitting job; memory settings change
+no result, so the reason of a fit that ran out of memory ends with how to rerun its job.
 """
 
 from __future__ import annotations
@@ -114,5 +113,12 @@ def failure_reason(
             f"{exception_text(exc)}{where}. Fix the entry `classifiers.{engine}.{classifier}` "
             f"(or the data), or leave it out with `run.classifiers`"
         )
-    again = f"delete {folder} and run Snakemake again" if folder else "run its job again"
-    return f"{reason}; to fit it again, {again}"
+    if is_out_of_memory(exc) and not isinstance(exc, FitTimeLimit):
+        # Resources change no result, so raising them reruns nothing by itself.
+        again = (
+            f"then run `snakemake --forcerun cross_validate` or delete {folder}"
+            if folder
+            else "then run its job again (`snakemake --forcerun cross_validate`)"
+        )
+        return f"{reason}; {again}"
+    return f"{reason} (the change reruns its fitting job)"

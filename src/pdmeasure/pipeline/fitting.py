@@ -266,11 +266,10 @@ def fit_or_record(
     -------
     dict
         The unit's row of the status table (:data:`pdmeasure.tables.fits.FITS_COLUMNS`):
-        ``status`` ``ok`` or ``failed``, the ``reason`` of a failure, which names the setting
-        that fixes it, and ``fit_cpu_seconds``, the CPU time of this process while it fitted
-        the unit (loading the engine's classes, a JVM's start included).
+        ``status`` ``ok`` or ``failed`` and the ``reason`` of a failure, which names the
+        setting that fixes it (the fitting CPU time is in the job's log and benchmark file:
+        the table holds no timing, so that identical runs give identical files).
     """
-    started = process_cpu_seconds()
     status, reason = OK, ""
     try:
         fit_unit(
@@ -300,7 +299,6 @@ def fit_or_record(
         **{key: keys[key] for key in ("engine", "dataset", "classifier")},
         "status": status,
         "reason": reason,
-        "fit_cpu_seconds": round(process_cpu_seconds() - started, 3),
     }
 
 

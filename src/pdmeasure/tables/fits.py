@@ -26,7 +26,7 @@ FITS_FILE = "fits.csv"
 #: Its columns: the unit, ``status``, the ``reason`` of a failure (empty when it finished)
 #: and the CPU seconds of the classifier's fitting (the part of the job's process it used; a
 #: timing, which differs between identical runs, like the benchmark files).
-FITS_COLUMNS = ("engine", "dataset", "classifier", "status", "reason", "fit_cpu_seconds")
+FITS_COLUMNS = ("engine", "dataset", "classifier", "status", "reason")
 #: The values of ``status``.
 OK, FAILED = "ok", "failed"
 
@@ -63,7 +63,7 @@ def read_fits(folder: str | os.PathLike) -> pd.DataFrame | None:
     path = fits_path(folder)
     if not path.is_file():
         return None
-    frame = read_csv(path, numbers=["fit_cpu_seconds"], required=FITS_COLUMNS)
+    frame = read_csv(path, required=FITS_COLUMNS)
     return frame[list(FITS_COLUMNS)]
 
 
