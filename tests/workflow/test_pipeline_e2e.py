@@ -343,3 +343,33 @@ def test_pipeline_stats_outputs(small_pipeline):
     assert "### Within car (sklearn)" in report
     figure = small_pipeline / "figures" / "cd" / "sklearn" / "preference_driven_default.png"
     assert figure.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_result_matrix_of_every_measure_and_named_kappa(small_pipeline, config):
+    """The engine's result matrix: accuracy and pd at the default kappa and at each named
+    kappa vector, in Markdown, LaTeX and CSV; the report opens with the verdicts in short."""
+    folder = small_pipeline / "stats" / "sklearn"
+    names = list(config["datasets"]["car"]["kappa_vectors"])
+    markdown = (folder / "result_matrix.md").read_text()
+    latex = (folder / "result_matrix.tex").read_text()
+    for title in [
+        "accuracy",
+        "preference_driven [default]",
+        *(f"preference_driven [{n}]" for n in names),
+    ]:
+        assert f"\n## {title}\n" in markdown, title
+        assert f"% {title}\n" in latex, title
+    tidy = pd.read_csv(folder / "result_matrix.csv", keep_default_na=False)
+    assert set(tidy["kappa"]) == {"", "default", *names}
+    classifiers = list(config["classifiers"]["sklearn"])
+    cells = tidy[(tidy["measure"] == "preference_driven") & (tidy["kappa"] == names[0])]
+    assert (
+        cells["classifier"].tolist() == classifiers and (cells["baseline"] == classifiers[0]).all()
+    )
+    counts = pd.read_csv(folder / "result_counts.csv", keep_default_na=False)
+    assert set(counts["classifier"]) == set(classifiers[1:])
+    report = (small_pipeline / "stats" / "report.md").read_text()
+    assert report.split("\n")[2:5] == ["## In short", "", "### sklearn"]
+    short = report.split("## Verdicts")[0]
+    assert "- **accuracy (sklearn)**: " in short
+    assert "- **preference_driven [default] (sklearn)**: " in short

@@ -137,6 +137,37 @@ STATS_ACROSS = {
 }
 
 
+def result_matrix_keys():
+    """(measure, kappa) of each result matrix (`stats.result_matrix`, rule params):
+    preference_driven at the default kappa and at each named kappa vector of the run's
+    datasets (in order of appearance); another measure once, with kappa ""."""
+    keys = []
+    names = list(
+        dict.fromkeys(n for vectors in all_kappa_vectors().values() for n in vectors)
+    )
+    for measure in RUN["stats"]["result_matrix"]:
+        if measure == "preference_driven":
+            keys += [[measure, "default"], *([measure, name] for name in names)]
+        else:
+            keys.append([measure, ""])
+    return keys
+
+
+def verdict_keys():
+    """The result matrix's (measure, kappa) that are compared across datasets: the
+    verdicts that open the statistics report (rule params)."""
+    across = {tuple(key) for key in comparison_keys(all_kappa_vectors())}
+    return [key for key in result_matrix_keys() if tuple(key) in across]
+
+
+def engine_baseline(wildcards):
+    """The baseline of {engine}'s result matrix: `stats.baseline` where the engine has a
+    classifier of that name, else its first classifier (rule params)."""
+    names = list(RUN["classifiers"][wildcards.engine])
+    chosen = RUN["stats"]["baseline"]
+    return chosen if chosen in names else names[0]
+
+
 def stats_across_files():
     """The files of the statistics across datasets, by name (rule inputs and final
     targets)."""
@@ -252,7 +283,10 @@ def fit_policy():
     """What a fitting job does with a fit that fails or runs long: `cv.on_failure` and
     `cv.time_limit` (rule params; changing either reruns the fitting jobs, since a fit that
     failed may finish under the new setting)."""
-    return {"time_limit": RUN["cv"]["time_limit"], "on_failure": RUN["cv"]["on_failure"]}
+    return {
+        "time_limit": RUN["cv"]["time_limit"],
+        "on_failure": RUN["cv"]["on_failure"],
+    }
 
 
 def log_failed_fits():

@@ -249,6 +249,13 @@ def collect_outputs():
             )
             for name, (path, caption, table) in STATS_ACROSS.items()
         },
+        "effect_sizes": reported(
+            results_path("stats/effect_sizes.csv"),
+            "stats_effect_sizes",
+            "Statistics",
+            "Across datasets",
+            table="effect sizes",
+        ),
         "signed_rank": reported(
             results_path("uncertainty/across_signed_rank.csv"),
             "uncertainty_across",
@@ -271,6 +278,28 @@ def collect_outputs():
 def reproduction_table_input():
     """reproduction.csv as an input of rule render_summary (runs that touch the papers)."""
     return [results_path("reproduction.csv")] if paper_run() else []
+
+
+def result_matrix_outputs():
+    """The outputs of rule result_matrix for {engine}: the tidy matrix and its (v/ /*)
+    counts (CSV), and the matrices as Markdown (a page of the report) and LaTeX."""
+    formats = {
+        "csv": ("stats/{engine}/result_matrix.csv", "CSV"),
+        "counts": ("stats/{engine}/result_counts.csv", "CSV, (v/ /*) counts"),
+        "markdown": ("stats/{engine}/result_matrix.md", "Markdown"),
+        "latex": ("stats/{engine}/result_matrix.tex", "LaTeX"),
+    }
+    return {
+        name: reported(
+            results_path(path),
+            "result_matrix",
+            "Statistics",
+            "Result matrix",
+            engine="{engine}",
+            format=label,
+        )
+        for name, (path, label) in formats.items()
+    }
 
 
 def render_summary_outputs():

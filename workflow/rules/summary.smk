@@ -45,6 +45,8 @@ rule render_summary:
         significance=per_engine_dataset("stats/{engine}/{dataset}/significance.csv"),
         # The Bayesian section of the report: signed-rank tests across datasets.
         bayesian=results_path("uncertainty/across_signed_rank.csv"),
+        # The effect sizes the verdicts quote.
+        effect_sizes=results_path("stats/effect_sizes.csv"),
         reproduction=reproduction_table_input(),
         # The fitting folders: their fits.csv lists the fits that failed.
         fits=cv_folders(),
@@ -66,8 +68,37 @@ rule render_summary:
         alpha=RUN["stats"]["alpha"],
         # The files set aside before the run (dataset_files.<i>.skip_invalid).
         skipped=RUN["skipped"],
+        # The measures whose verdicts open the report (stats.result_matrix).
+        verdict_keys=verdict_keys(),
     script:
         "../scripts/render_summary.py"
+
+
+rule result_matrix:
+    input:
+        folds=expand(
+            results_path("stats/{{engine}}/{dataset}/fold_measures.csv"),
+            dataset=datasets(),
+        ),
+    output:
+        **result_matrix_outputs(),
+    log:
+        "logs/result_matrix/{engine}.log",
+    benchmark:
+        benchmark_path("result_matrix/{engine}.tsv")
+    priority: ANALYSIS_PRIORITY
+    conda:
+        CONDA_ENV
+    resources:
+        **scaled(mem_mb=512, runtime=10),
+    params:
+        matrices=result_matrix_keys(),
+        classifiers=engine_classifiers,
+        datasets=datasets(),
+        baseline=engine_baseline,
+        alpha=RUN["stats"]["alpha"],
+    script:
+        "../scripts/result_matrix.py"
 
 
 rule render_cd:

@@ -82,7 +82,18 @@ def stats_targets():
     """Statistical comparison tables, CD diagrams and the statistics report."""
     return [
         results_path("stats/report.md"),
+        results_path("stats/effect_sizes.csv"),
         *stats_across_files().values(),
+        *expand(
+            results_path("stats/{engine}/{name}"),
+            engine=engines(),
+            name=[
+                "result_matrix.csv",
+                "result_counts.csv",
+                "result_matrix.md",
+                "result_matrix.tex",
+            ],
+        ),
         *cd_figures(),
         *per_engine_dataset(
             "stats/{engine}/{dataset}/{name}",

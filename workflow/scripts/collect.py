@@ -20,6 +20,7 @@ from pdmeasure.paper.example_tables import read_table
 from pdmeasure.paper.reproduction import reproduction_table, status_counts
 from pdmeasure.pipeline.run import run_parallel, run_script
 from pdmeasure.tables.confusion import LONG_COLUMNS, pooled_matrices, read_long
+from pdmeasure.tables.effect_sizes import effect_size_table
 from pdmeasure.tables.exact import robustness_summary
 from pdmeasure.tables.fits import finished_unit_files
 from pdmeasure.tables.io import read_csv, write_csv
@@ -79,6 +80,10 @@ def across(smk, log, table):
     )
     for name in ("ranks", "omnibus", "posthoc", "cd"):
         write_csv(getattr(tables, name), smk.output[f"across_{name}"])
+    effects = effect_size_table(
+        table, classifiers=p.classifiers, comparisons=[tuple(key) for key in p.comparisons]
+    )
+    write_csv(effects, smk.output.effect_sizes)
     log.info(
         "%d omnibus tests (%d significant), %d post-hoc comparisons",
         len(tables.omnibus),

@@ -16,6 +16,8 @@ from pdmeasure.paper.reproduction import read_reproduction, summary_tables
 from pdmeasure.pipeline.run import run_script
 from pdmeasure.render.reproduction_markdown import summary_markdown
 from pdmeasure.render.stats_report import stats_report
+from pdmeasure.render.verdict import verdict_markdown
+from pdmeasure.tables.effect_sizes import read_effect_sizes
 from pdmeasure.tables.fits import failed_fits
 from pdmeasure.tables.io import write_text
 from pdmeasure.tables.stats import AcrossTables, read_stats_table
@@ -33,6 +35,13 @@ def report(smk):
     folder = os.path.dirname(smk.output.report)
     keys = [tuple(key) for key in smk.params.figure_keys]
     figures = {key: os.path.relpath(path, folder) for key, path in zip(keys, smk.params.figures)}
+    # The verdicts of the result matrix's measures open the report.
+    keys_ = [tuple(key) for key in smk.params.verdict_keys]
+    tables = {
+        "bayesian": read_signed_rank(smk.input.bayesian),
+        "effects": read_effect_sizes(smk.input.effect_sizes),
+        "alpha": smk.params.alpha,
+    }
     text = stats_report(
         across,
         significance,
@@ -41,6 +50,8 @@ def report(smk):
         bayesian=read_signed_rank(smk.input.bayesian),
         skipped=smk.params.skipped,
         failed=failed_fits(smk.input.fits).to_dict("records"),
+        summary=verdict_markdown(across, keys=keys_, short=True, **tables),
+        verdict=verdict_markdown(across, keys=keys_, **tables),
     )
     write_text(text, smk.output.report)
 

@@ -279,6 +279,8 @@ def stats_report(
     bayesian: pd.DataFrame | None = None,
     skipped: Sequence[Mapping[str, object]] = (),
     failed: Sequence[Mapping[str, object]] = (),
+    verdict: str = "",
+    summary: str = "",
 ) -> str:
     """The statistics report: what did not run, the headline, every measure across datasets,
     every dataset within.
@@ -304,6 +306,9 @@ def stats_report(
         The fits that failed (rows of the fitting jobs' status tables,
         :func:`pdmeasure.tables.fits.failed_fits`: ``engine``, ``dataset``, ``classifier``,
         ``reason``): listed next (:func:`failed_markdown`).
+    verdict, summary : str, optional
+        :func:`~pdmeasure.render.verdict.verdict_markdown` in short (``summary``: the first
+        screen, after what did not run) and in full (``verdict``: before the details).
     """
     figures = figures or {}
     intro = _INTRO.format(alpha=alpha).split("\n")
@@ -311,6 +316,7 @@ def stats_report(
         *intro[:2],
         *skipped_markdown(skipped),
         *failed_markdown(failed),
+        *([summary, verdict, "## The tests in detail", ""] if summary or verdict else []),
         *intro[2:],
         headline_text(across, significance),
         "",

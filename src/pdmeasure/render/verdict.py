@@ -268,8 +268,10 @@ def measure_verdict(
     effects: pd.DataFrame | None = None,
     alpha: float | None = None,
     threshold: float = 0.95,
+    short: bool = False,
 ) -> str:
-    """The verdict on one engine and (measure, kappa): a headline and what supports it.
+    """The verdict on one engine and (measure, kappa): a headline and what supports it
+    (``short``: the headline alone).
 
     Parameters
     ----------
@@ -329,6 +331,8 @@ def measure_verdict(
         _effect_sentence(_rows(effects, engine, measure, kappa), best[0], others),
         bayes_sentence,
     ]
+    if short:
+        return parts[0]
     return " ".join(p for p in parts if p)
 
 
@@ -351,13 +355,15 @@ def verdict_markdown(
     effects: pd.DataFrame | None = None,
     keys: Sequence[tuple[str, str]] | None = None,
     alpha: float | None = None,
+    short: bool = False,
 ) -> str:
-    """Every verdict, one paragraph per engine and (measure, kappa), under a heading.
+    """Every verdict, one paragraph per engine and (measure, kappa), under a heading; with
+    ``short``, each headline alone, one line each, under the heading "In short".
 
     ``keys`` picks and orders the (measure, kappa) comparisons (default: those of the
     omnibus table, in its order); the other parameters are :func:`measure_verdict`'s.
     """
-    lines = ["## Verdicts", ""]
+    lines = ["## In short" if short else "## Verdicts", ""]
     for engine in pd.unique(across.omnibus["engine"]):
         rows = across.omnibus[across.omnibus["engine"] == engine]
         present = list(dict.fromkeys(zip(rows["measure"], rows["kappa"].fillna(""))))
@@ -372,6 +378,9 @@ def verdict_markdown(
                 bayesian=bayesian,
                 effects=effects,
                 alpha=alpha,
+                short=short,
             )
-            lines += [text, ""]
+            lines += [f"- {text}"] if short else [text, ""]
+        if short:
+            lines.append("")
     return "\n".join(lines)
