@@ -85,6 +85,7 @@ page_order = [
     "cli",
     "pipeline",
     "own-experiment",
+    "study",
     "config",
     "cluster",
     "scale-out",
