@@ -138,7 +138,7 @@ STATS_ACROSS = {
 
 
 def result_matrix_keys():
-    """(measure, kappa) of each result matrix (`stats.result_matrix`, rule params):
+    """(measure, kappa) of each result matrix (`stats.result_matrix`; params of the rule):
     preference_driven at the default kappa and at each named kappa vector of the run's
     datasets (in order of appearance); another measure once, with kappa ""."""
     keys = []
@@ -246,7 +246,7 @@ def cv_jobs():
 
 
 def cv_folder(engine="{engine}", dataset="{dataset}"):
-    """The folder of an engine and dataset's fitting job (rule cross_validate): one
+    """The folder of an engine and dataset's fitting job (of rule cross_validate), one
     subfolder per classifier with predictions.csv and confusion.csv."""
     return results_path("cv", engine, dataset)
 
@@ -314,7 +314,7 @@ def engine_cv_inputs(wildcards):
 
 
 def engine_cv_files(wildcards):
-    """The files inside {engine}/{dataset}'s fitting folders that a rule reads (params):
+    """The files inside {engine}/{dataset}'s fitting folders that a rule reads (params),
     `confusion` and `predictions` of every classifier in config order, and `cv5x2` ([]
     when `stats.cv5x2` is off)."""
     classifiers = RUN["classifiers"][wildcards.engine]

@@ -37,7 +37,7 @@ def engine_report(path, caption, category, dataset="{dataset}", **labels):
 
 
 def cv_outputs():
-    """The outputs of rule cross_validate for {engine}/{dataset}: the folder of its
+    """The outputs of rule cross_validate for {engine}/{dataset}, the folder of its
     classifiers' predictions and matrices of the k-fold CV (each confusion.csv in the
     report), and with `stats.cv5x2` the folder of their 5 x 2-fold CV predictions.
 
@@ -281,7 +281,7 @@ def reproduction_table_input():
 
 
 def result_matrix_outputs():
-    """The outputs of rule result_matrix for {engine}: the tidy matrix and its (v/ /*)
+    """The outputs of rule result_matrix for {engine}, the tidy matrix and its (v/ /*)
     counts (CSV), and the matrices as Markdown (a page of the report) and LaTeX."""
     formats = {
         "csv": ("stats/{engine}/result_matrix.csv", "CSV"),
