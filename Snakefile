@@ -47,6 +47,7 @@ localrules:
     grid_histogram,
     render,
     collect,
+    result_matrix,
     render_summary,
     render_cd,
     render_figure7,

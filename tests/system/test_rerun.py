@@ -55,7 +55,7 @@ CONSUMERS = {
     "cross_validate_part": ["cross_validate"],
     "cross_validate": ["analyse", "grid_histogram", "collect"],
     "grid_histogram": ["render_figure7"],
-    "analyse": ["render", "collect", "render_summary", "render_figure7"],
+    "analyse": ["render", "collect", "render_summary", "render_figure7", "result_matrix"],
     "collect": ["render_summary", "render_cd"],
     "paper_tables": ["paper_render", "collect"],
 }
@@ -144,10 +144,11 @@ CHANGES: dict[str, Change] = {
         COLLECTING,
         new_jobs=True,
     ),
-    # Fewer datasets: besides the collecting jobs, each engine's Figure 7 (all datasets) reruns.
+    # Fewer datasets: besides the collecting jobs, each engine's Figure 7 and result matrix
+    # (all datasets) rerun.
     "run.datasets": Change(
         setter("run.datasets", ["car"]),
-        ["render_figure7", *COLLECTING],
+        ["render_figure7", "result_matrix", *COLLECTING],
         new_jobs=True,
     ),
     # NaiveBayes was fitted in one batch with DecisionTree; alone in the run, it gets a job
@@ -256,7 +257,16 @@ CHANGES: dict[str, Change] = {
         setter("datasets.toy.weka.keep_file_order", False),
         ["cross_validate engine=weka dataset=toy"],
     ),
-    "stats.alpha": Change(setter("stats.alpha", 0.1), ["analyse", "collect", "render_summary"]),
+    "stats.alpha": Change(
+        setter("stats.alpha", 0.1), ["analyse", "collect", "render_summary", "result_matrix"]
+    ),
+    # The measures of the result matrices, whose verdicts open the report.
+    "stats.result_matrix": Change(
+        setter("stats.result_matrix", ["accuracy"]), ["result_matrix", "render_summary"]
+    ),
+    # Another baseline: the result matrices are tested against it (sklearn's first classifier
+    # is NaiveBayes already).
+    "stats.baseline": Change(setter("stats.baseline", "NaiveBayes"), ["result_matrix engine=weka"]),
     # The 5 x 2-fold CV is written by each classifier's cross_validate job: a new output.
     "stats.cv5x2": Change(setter("stats.cv5x2", True), ["cross_validate"], new_jobs=True),
     "stats.mcnemar_exact_below": Change(setter("stats.mcnemar_exact_below", 10), ["analyse"]),

@@ -18,9 +18,11 @@ from pdmeasure.paper import reproduction
 from pdmeasure.render import paper_figures as F
 from pdmeasure.render.exact_figures import read_exact_table
 from pdmeasure.tables.confusion import POOLED, read_long
+from pdmeasure.tables.effect_sizes import read_effect_sizes
 from pdmeasure.tables.histograms import read_histogram
 from pdmeasure.tables.io import NAN_TEXT, read_csv
 from pdmeasure.tables.measures import read_measures
+from pdmeasure.tables.result_matrix import read_result_matrix
 from pdmeasure.tables.stats import read_stats_table
 
 
@@ -46,6 +48,10 @@ def _readers(results) -> dict:
     readers[results / "paper" / "pd_figure6.csv"] = F.read_figure6
     readers.update({path: read_stats_table for path in (results / "stats").glob("*.csv")})
     readers.update({path: read_stats_table for path in (results / "stats").glob("*/*/*.csv")})
+    readers[results / "stats" / "effect_sizes.csv"] = read_effect_sizes
+    readers.update(
+        {path: read_result_matrix for path in (results / "stats").glob("*/result_matrix.csv")}
+    )
     readers.update({path: read_exact_table for path in (results / "exact").rglob("*.csv")})
     readers.update({path: read_histogram for path in (results / "grids").glob("*/*/histogram.csv")})
     readers[results / "reproduction.csv"] = reproduction.read_reproduction

@@ -38,9 +38,9 @@ def test_the_papers_dag_is_the_same_at_any_cores(tmp_path, uci_mirror):
     config["mirror"] = str(uci_mirror)
     write_config(tmp_path, config)
     jobs, threads = _planned(tmp_path, 1)
-    # The declared parts: RandomForest on krkopt, each scheme in 2 part jobs.
+    # The declared parts: RandomForest on krkopt, each scheme in one part job.
     parts = [dict(w) for rule, w in jobs if rule == "cross_validate_part"]
-    assert len(parts) == 4 and {p["classifier"] for p in parts} == {"RandomForest"}
+    assert len(parts) == 2 and {p["classifier"] for p in parts} == {"RandomForest"}
     assert len([j for j in jobs if j[0] == "cross_validate"]) == 4
     for cores in (2, 16):
         assert _planned(tmp_path, cores) == (jobs, threads), cores

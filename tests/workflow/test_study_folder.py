@@ -4,6 +4,7 @@ bad ones aside, runs the rest and lists them at the top of the study's report.""
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -36,11 +37,12 @@ ONE_CLASS = """@relation oneclass
 
 
 def _study(workdir, **entry) -> list[str]:
-    """A folder of two ordinary files (glass, labor), a file named like the papers' UCI
-    dataset `nursery`, a numeric-class file and a one-class file; the study config."""
+    """A folder of two ordinary files (glass, labor), a file with rows whose class is missing
+    (bridges.version1: 2 of 107), a file named like the papers' UCI dataset `nursery`, a
+    numeric-class file and a one-class file; the study config."""
     data = workdir / "data"
     data.mkdir(parents=True)
-    for name in ("glass", "labor"):
+    for name in ("glass", "labor", "bridges.version1"):
         shutil.copy(ARFF / f"{name}.arff", data / f"{name}.arff")
     shutil.copy(ARFF / "labor.arff", data / "nursery.arff")
     (data / "numeric.arff").write_text(NUMERIC_CLASS)
@@ -75,7 +77,7 @@ def test_exclude_leaves_files_out(tmp_path):
     done = dry_run(tmp_path, configfiles=configfiles)
     assert done.ok, done.text[-3000:]
     fetched = {dict(w)["dataset"] for rule, w in done.jobs if rule == "fetch_data"}
-    assert fetched == {"glass", "labor"}
+    assert fetched == {"glass", "labor", "bridges_version1"}
 
 
 @pytest.mark.slow
@@ -85,7 +87,13 @@ def test_skip_invalid_runs_the_rest_and_the_report_lists_what_it_set_aside(tmp_p
     assert done.returncode == 0, done.stderr[-4000:]
     assert "dataset `numeric` (file data/numeric.arff) is set aside" in done.stderr
     results = tmp_path / "results"
-    assert sorted(p.name for p in (results / "cv" / "sklearn").iterdir()) == ["glass", "labor"]
+    assert sorted(p.name for p in (results / "cv" / "sklearn").iterdir()) == [
+        "bridges_version1",
+        "glass",
+        "labor",
+    ]
+    about = json.loads((results / "data" / "bridges_version1.json").read_text())
+    assert about["missing_class_rows"] == 2
     report = (results / "stats" / "report.md").read_text()
     top = report.split("## ")[0]
     assert "**Not run: 3 files set aside**" in top
