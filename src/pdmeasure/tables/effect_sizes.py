@@ -15,13 +15,12 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
 from pdmeasure.stats.effect_size import cliffs_delta, cliffs_delta_magnitude
 from pdmeasure.stats.ranks import lower_is_better
 from pdmeasure.tables.io import read_csv, require_columns
-from pdmeasure.tables.measures import MEASURE_COLUMNS
+from pdmeasure.tables.measures import MEASURE_COLUMNS, paired_blocks
 
 #: The name of the effect size in the ``effect`` column.
 CLIFFS_DELTA = "cliffs_delta"
@@ -75,39 +74,22 @@ def effect_size_table(
         keys = comparisons
         if keys is None:
             keys = list(dict.fromkeys(zip(sub["measure"], sub["kappa"])))
-        grids = sub.pivot_table(
-            index=["measure", "kappa", "dataset"],
-            columns="classifier",
-            values="value",
-            aggfunc="first",
-        )
-        blocks = set(grids.index.droplevel("dataset"))
-        for measure, kappa in keys:
-            if (measure, kappa) in blocks:
-                grid = grids.xs((measure, kappa), level=("measure", "kappa"))
-                values = grid.reindex(columns=names).to_numpy(dtype=float)
-            else:
-                values = np.full((0, len(names)), np.nan)
+        for measure, kappa, a, b, x, y in paired_blocks(sub, keys, names):
             sign = -1.0 if lower_is_better(measure) else 1.0
-            for i, a in enumerate(names):
-                for j in range(i + 1, len(names)):
-                    both = ~np.isnan(values[:, i]) & ~np.isnan(values[:, j])
-                    delta = math.nan
-                    if both.any():
-                        delta = sign * cliffs_delta(values[both, i], values[both, j]) + 0.0
-                    rows.append(
-                        {
-                            "engine": engine,
-                            "measure": measure,
-                            "kappa": kappa,
-                            "classifier_a": a,
-                            "classifier_b": names[j],
-                            "effect": CLIFFS_DELTA,
-                            "value": delta,
-                            "magnitude": cliffs_delta_magnitude(delta),
-                            "n_datasets": int(both.sum()),
-                        }
-                    )
+            delta = sign * cliffs_delta(x, y) + 0.0 if len(x) else math.nan
+            rows.append(
+                {
+                    "engine": engine,
+                    "measure": measure,
+                    "kappa": kappa,
+                    "classifier_a": a,
+                    "classifier_b": b,
+                    "effect": CLIFFS_DELTA,
+                    "value": delta,
+                    "magnitude": cliffs_delta_magnitude(delta),
+                    "n_datasets": len(x),
+                }
+            )
     return pd.DataFrame(rows, columns=list(EFFECT_COLUMNS))
 
 

@@ -15,7 +15,7 @@ shares of that row's matrix).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -134,3 +134,34 @@ def read_measures(path: str | os.PathLike[str]) -> pd.DataFrame:
     undefined under ``zero_division: nan``) reads back as NaN.
     """
     return read_csv(path, required=MEASURE_COLUMNS, numbers=["value"])
+
+
+def paired_blocks(
+    frame: pd.DataFrame, keys: Sequence[tuple[str, str]], names: Sequence[str]
+) -> Iterator[tuple[str, str, str, str, np.ndarray, np.ndarray]]:
+    """Every pair of classifiers of one engine's measures table, per (measure, kappa) block:
+    ``(measure, kappa, a, b, a's values, b's values)`` on the datasets where both have a
+    value, in dataset order (the comparisons across datasets: effect sizes, signed-rank
+    tests).
+
+    ``frame`` holds one engine's rows (``measure``, ``kappa`` as text, ``dataset``,
+    ``classifier``, ``value``); ``keys`` picks and orders the blocks (a block without rows
+    gives empty arrays); ``names`` orders the classifiers, pairs ``(names[i], names[j])``
+    with ``i < j``.
+    """
+    # Every block's datasets x classifiers at once, each block's rows in dataset order, as a
+    # pivot of the block alone gives them.
+    grids = frame.pivot_table(
+        index=["measure", "kappa", "dataset"], columns="classifier", values="value", aggfunc="first"
+    )
+    blocks = set(grids.index.droplevel("dataset"))
+    for measure, kappa in keys:
+        if (measure, kappa) in blocks:
+            grid = grids.xs((measure, kappa), level=("measure", "kappa"))
+            values = grid.reindex(columns=list(names)).to_numpy(dtype=float)
+        else:
+            values = np.full((0, len(names)), np.nan)
+        for i, a in enumerate(names):
+            for j in range(i + 1, len(names)):
+                both = ~np.isnan(values[:, i]) & ~np.isnan(values[:, j])
+                yield measure, kappa, a, names[j], values[both, i], values[both, j]

@@ -25,7 +25,7 @@ import pandas as pd
 from pdmeasure import uncertainty as unc
 from pdmeasure.measures.weights import DEFAULT_KAPPA, PD
 from pdmeasure.stats import lower_is_better
-from pdmeasure.tables.measures import pd_rows
+from pdmeasure.tables.measures import paired_blocks, pd_rows
 from pdmeasure.tables.uncertainty_draws import Scope, stream_seed
 from pdmeasure.tables.uncertainty_schema import (
     ACROSS_COLUMNS,
@@ -251,28 +251,8 @@ def signed_rank_table(
     rows = []
     for engine, names in classifiers.items():
         sub = measures_frame[measures_frame["engine"] == engine]
-        # Every (measure, kappa) block's datasets x classifiers at once, each block's rows in
-        # dataset order, as a pivot of the block alone gives them.
-        grids = sub.pivot_table(
-            index=["measure", "kappa", "dataset"],
-            columns="classifier",
-            values="value",
-            aggfunc="first",
-        )
-        blocks = set(grids.index.droplevel("dataset"))
-        for measure, kappa in comparisons:
-            if (measure, kappa) in blocks:
-                grid = grids.xs((measure, kappa), level=("measure", "kappa"))
-                values = grid.reindex(columns=list(names)).to_numpy(dtype=float)
-            else:
-                values = np.full((0, len(names)), np.nan)
-            for i, a in enumerate(names):
-                for j in range(i + 1, len(names)):
-                    both = ~np.isnan(values[:, i]) & ~np.isnan(values[:, j])
-                    pair = (values[both, i], values[both, j])
-                    rows.append(
-                        _signed_rank_row(pair, engine, measure, kappa, a, names[j], rope, seed)
-                    )
+        for measure, kappa, a, b, x, y in paired_blocks(sub, comparisons, list(names)):
+            rows.append(_signed_rank_row((x, y), engine, measure, kappa, a, b, rope, seed))
     return pd.DataFrame(rows, columns=list(ACROSS_COLUMNS))
 
 
