@@ -373,9 +373,11 @@ def part_names(wildcards):
     }
 
 
+@functools.cache
 def source_bytes(dataset):
     """The size of a dataset's source file where it is known before any job runs (the UCI
-    mirror's MANIFEST.json, or the local file); 0 otherwise."""
+    mirror's MANIFEST.json, or the local file); 0 otherwise. Once per dataset and process:
+    the priority of each of its fitting jobs asks again."""
     block = RUN["datasets"][dataset]
     if block["path"] is not None:
         path = Path(block["path"])
