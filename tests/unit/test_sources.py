@@ -253,3 +253,62 @@ def test_numeric_attributes_declared_with_a_range_read_as_weka_reads_them(tmp_pa
     table = read_arff("ranged", path)
     assert table.numeric == ("size a", "b")
     assert table.frame.to_numpy(dtype=object).tolist() == [["1", "0.5", "yes"], ["10", "2", "no"]]
+
+
+def _recorded_any(url: str) -> Path:
+    """The recorded response of scikit-learn's tests for any OpenML URL it recorded."""
+    path = url.split("openml.org/", 1)[1].split("?")[0]
+    parts = path.split("/")
+    if path.startswith("data/v1/download/"):
+        return next(RECORDED.glob(f"id_*/data-v1-dl-{parts[3]}.arff.gz"))
+    kind = {"features": "jdf", "qualities": "jdq"}.get(parts[4], "jd")
+    openml_id = parts[-1]
+    return RECORDED / f"id_{openml_id}" / f"api-v1-{kind}-{openml_id}.json.gz"
+
+
+@pytest.mark.parametrize("openml_id", [61, 2, 40945, 40966, 561, 1119])
+def test_the_parse_time_reader_of_a_filled_cache_equals_fetch_openml(
+    tmp_path, monkeypatch, openml_id
+):
+    """The workflow describes an OpenML dataset from its cached files without scikit-learn
+    (openml_cache.read_cached): same columns (ignored and row-id columns left out), cells,
+    target, class order, numeric features and nominal values as fetch_openml, on the
+    recorded datasets of scikit-learn's own tests (truncated files, so that anneal's and
+    40966's classes present are fewer than those declared; titanic's string attributes)."""
+    import sklearn.datasets._openml as openml
+
+    from pdmeasure.pipeline.data import openml_cache
+
+    def urlopen(request, *args, **kwargs):
+        return _Response(_recorded_any(getattr(request, "full_url", request)).read_bytes())
+
+    monkeypatch.setattr(openml, "urlopen", urlopen)
+    cache = tmp_path / "cache"
+    try:
+        expected = sources.fetch_openml("d", openml_id, cache_dir=cache)
+    except DataFetchError as exc:  # a numeric default target: the same error from both
+        with pytest.raises(DataFetchError) as caught:
+            openml_cache.read_cached("d", openml_id, cache, None)
+        for message in (str(caught.value), str(exc)):
+            assert "the class column 'class' is" in message
+            assert "not nominal; to fix: point `datasets.d.target`" in message
+        return
+    got = openml_cache.read_cached("d", openml_id, cache, None)
+    assert got is not None
+    pd.testing.assert_frame_equal(got.frame, expected.frame)
+    assert (got.target, got.classes, got.numeric, got.origin) == (
+        expected.target,
+        expected.classes,
+        expected.numeric,
+        expected.origin,
+    )
+    assert dict(got.nominal) == dict(expected.nominal)
+
+
+def test_the_parse_time_reader_needs_every_cached_file(tmp_path):
+    from pdmeasure.pipeline.data import openml_cache
+
+    assert openml_cache.read_cached("iris", 61, tmp_path, None) is None
+    assert openml_cache.read_cached("iris", 61, MIRROR, None, kind="mirror").origin == (
+        f"OpenML id 61 (mirror {MIRROR})"
+    )

@@ -36,7 +36,7 @@ from typing import TypedDict, Unpack
 import pandas as pd
 import ucimlrepo
 
-from pdmeasure.pipeline.data import sources
+from pdmeasure.pipeline.data import openml_cache, sources
 from pdmeasure.pipeline.data.canonical import (
     canonicalise_uci,
     check_table,
@@ -138,8 +138,11 @@ def read_source(
     logger : logging.Logger, optional
         Receives the source and any failed download.
     prefer_mirror : bool
-        Read a UCI dataset from the mirror when it has it, before trying ucimlrepo (to
-        describe the data without a network call while the workflow is parsed).
+        Read a UCI dataset from the mirror when it has it, before trying ucimlrepo, and an
+        OpenML dataset from the files of the cache or else of the mirror when one holds them
+        (:mod:`~pdmeasure.pipeline.data.openml_cache`), before scikit-learn's download: to
+        describe the data while the workflow is parsed, without a network call or the import
+        of scikit-learn.
     **where
         ``mirror``, ``openml_cache`` and ``openml_mirror`` (:class:`Locations`).
 
@@ -151,6 +154,16 @@ def read_source(
     """
     log = logger or _log
     if dataset.get("openml_id") is not None:
+        if prefer_mirror:
+            for kind in ("cache", "mirror"):
+                folder = where.get(f"openml_{kind}")
+                table = None
+                if folder is not None:
+                    table = openml_cache.read_cached(
+                        name, int(dataset["openml_id"]), folder, dataset.get("target"), kind=kind
+                    )
+                if table is not None:
+                    return table
         return sources.fetch_openml(
             name,
             int(dataset["openml_id"]),

@@ -273,7 +273,7 @@ def read_arff(
         ``target`` names no attribute.
     """
     raw, digest, subject = _read_file(name, path, sha256)
-    attributes, data = _parse_arff(_decode(raw, subject), subject)
+    attributes, data = parse_arff(_decode(raw, subject), subject)
     columns = [str(a[0]) for a in attributes]
     resolved = resolve_target(name, columns, target, origin=f"file {path}")
     kinds = dict(attributes)
@@ -314,7 +314,7 @@ def without_numeric_ranges(text: str) -> str:
     return _NUMERIC_RANGE.sub(r"\1", text[:end]) + text[end:]
 
 
-def _parse_arff(text: str, subject: str) -> tuple[list, list]:
+def parse_arff(text: str, subject: str) -> tuple[list, list]:
     """``(attributes, data)`` of an ARFF text: dense, at least one data row, or an error."""
     import arff
 
@@ -387,9 +387,10 @@ def fetch_openml(
     Returns
     -------
     SourceTable
-        ``classes`` is the target's declared value order (its categories in OpenML's
-        metadata); ``numeric`` the numeric features; ``nominal`` every categorical column's
-        categories. Missing values are ``"?"``.
+        ``classes`` is the target's categories as scikit-learn's liac-arff parser gives
+        them: the values present in the data, sorted (not the ARFF header's declared list);
+        ``numeric`` the numeric features; ``nominal`` every categorical column's categories.
+        Missing values are ``"?"``.
 
     Raises
     ------
