@@ -12,7 +12,7 @@ from helpers import REPO_ROOT
 CLUSTER = REPO_ROOT / "profiles" / "slurm" / "config.yaml"
 CI = REPO_ROOT / ".ci" / "slurm-profile" / "config.yaml"
 #: What the CI's profile adds: squeue for the job status (no slurmdbd there), early checks.
-CI_ONLY = {"slurm-status-command": "squeue", "slurm-init-seconds-before-status-checks": 2}
+CI_ONLY = {"slurm-status-command": "squeue", "slurm-init-seconds-before-status-checks": 1}
 
 
 def load(path):
