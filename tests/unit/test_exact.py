@@ -294,6 +294,38 @@ def test_shares_count_exact_ties():
     assert unique.tolist() == [sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)]
 
 
+def first_places_reference(forms, kappas):
+    """The slow literal count: every form's exact pd at every kappa vector, the unique best
+    and the tied best."""
+    unique = np.zeros(len(forms), dtype=np.int64)
+    tied = np.zeros(len(forms), dtype=np.int64)
+    for kappa in kappas:
+        values = [form.value(kappa) for form in forms]
+        winners = [m for m, v in enumerate(values) if v == max(values)]
+        (unique if len(winners) == 1 else tied)[winners] += 1
+    return unique, tied
+
+
+def test_shares_with_identical_classifiers_equal_the_literal_count():
+    """Classifiers with the same pooled matrix (common on small data: two that always predict
+    the majority class) tie wherever they are best; the counts equal the literal exact ones,
+    on a grid and under Monte Carlo on uniform kappa."""
+    a, b = tie_heavy_pair()
+    c = np.array([[7, 1, 1, 1], [1, 7, 1, 1], [1, 1, 4, 4], [1, 1, 4, 4]])
+    forms = [pd_form(m) for m in (a, b, a.copy(), c, b.copy(), a.copy())]
+    grid = ProductGrid.regular([0, 0.25, 0.5, 0.75, 1], 4)
+    kappas = itertools.product(*grid.values)
+    expected = first_places_reference(forms, kappas)
+    assert expected[1][0] > 0 and expected[1][1] > 0, "the fixture must produce ties"
+    np.testing.assert_array_equal(shares_enumerated(forms, grid, chunk_size=77), expected)
+    unique, tied = shares_monte_carlo(forms, None, samples=3000, seed=5, chunk_size=1000)
+    rng = np.random.default_rng(5)
+    draws = np.concatenate([rng.random((1000, 4)) for _ in range(3)])
+    literal = first_places_reference(forms, [[Fraction(float(v)) for v in row] for row in draws])
+    np.testing.assert_array_equal(unique, literal[0])
+    np.testing.assert_array_equal(tied, literal[1])
+
+
 @pytest.mark.parametrize("norm", ["linf", "l1"])
 def test_robustness_lp_is_feasible_and_no_grid_point_is_closer(norm):
     cms = realistic(4, 4, seed=11)

@@ -33,10 +33,33 @@ def _coefficients(forms: Sequence[LinearForm]) -> tuple[np.ndarray, np.ndarray]:
     return const, slopes
 
 
+def _identical_groups(forms: Sequence[LinearForm]) -> np.ndarray:
+    """A group number per form: forms with exactly the same coefficients share one (two
+    classifiers with the same pooled matrix tie everywhere). Exact coefficients are compared
+    only between forms whose float copies are equal."""
+    groups = np.arange(len(forms))
+    for m, form in enumerate(forms):
+        for r in range(m):
+            if groups[r] != r:
+                continue
+            other = forms[r]
+            if (
+                form.const_float == other.const_float
+                and np.array_equal(form.slopes_float, other.slopes_float)
+                and (form.const, form.slopes) == (other.const, other.slopes)
+            ):
+                groups[m] = r
+                break
+    return groups
+
+
 def _first_places(forms, kappa: np.ndarray, exact_kappa) -> tuple[np.ndarray, np.ndarray]:
     """Per classifier: vectors where it is the unique best, and where it ties for best.
 
     ``exact_kappa(row)`` returns the exact kappa (fractions) of a row, used for near-ties.
+    Forms with identical coefficients tie wherever they are near the top: a near-tie among
+    them alone needs no exact arithmetic, and between groups one member per group is
+    evaluated.
     """
     const, slopes = _coefficients(forms)
     values = const + kappa @ slopes.T
@@ -53,12 +76,22 @@ def _first_places(forms, kappa: np.ndarray, exact_kappa) -> tuple[np.ndarray, np
     tied = np.zeros(len(forms), dtype=np.int64)
     clear = n_near == 1
     unique += np.bincount(values[clear].argmax(axis=1), minlength=len(forms))
-    for row in np.flatnonzero(~clear):
+    if clear.all():
+        return unique, tied
+    groups = _identical_groups(forms)
+    heads = np.unique(groups)
+    # Rows whose near forms all belong to one group of identical forms: all of them tie.
+    near_heads = np.stack([near[:, groups == h].any(axis=1) for h in heads], axis=1)
+    one_group = ~clear & (near_heads.sum(axis=1) == 1)
+    per_head = near_heads[one_group].sum(axis=0)
+    for h, count in zip(heads, per_head):
+        tied[groups == h] += count
+    for row in np.flatnonzero(~clear & ~one_group):
         k = exact_kappa(row)
-        candidates = np.flatnonzero(near[row])
-        exact = {int(m): forms[m].value(k) for m in candidates}
+        candidates = [int(h) for h in heads[near_heads[row]]]
+        exact = {h: forms[h].value(k) for h in candidates}
         best = max(exact.values())
-        winners = [m for m, v in exact.items() if v == best]
+        winners = np.flatnonzero(np.isin(groups, [h for h, v in exact.items() if v == best]))
         if len(winners) == 1:
             unique[winners[0]] += 1
         else:
