@@ -178,6 +178,29 @@ def test_figure7_is_rendered_from_the_histogram_file(tmp_path):
         figure7(histogram.drop(columns="count"))
 
 
+def test_figure7_of_a_study_letters_every_row_and_keeps_its_title_above_the_panels():
+    """30 datasets: rows (a) to (z), then (aa) to (ad), never a character past z; the title
+    sits above the first row's panel titles, and every bar of a panel is one artist."""
+    from pdmeasure.render.figures import figure7
+
+    names = [f"d{i:02d}" for i in range(30)]
+    frames = [
+        grid_tables({("e", name, "A"): CMS[0], ("e", name, "B"): CMS[1]}, VALUES, bin_width=0.05)[0]
+        for name in names
+    ]
+    fig = figure7(pd.concat(frames, ignore_index=True), title="Figure 7")
+    titles = [ax.get_title() for ax in fig.axes[::2]]
+    assert titles[0] == "(a) d00: A" and titles[25] == "(z) d25: A"
+    assert titles[26:] == ["(aa) d26: A", "(ab) d27: A", "(ac) d28: A", "(ad) d29: A"]
+    assert all(len(ax.collections) == 1 and not ax.patches[1:] for ax in fig.axes)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    title_bottom = fig._suptitle.get_window_extent(renderer).y0
+    first_row_top = max(ax.title.get_window_extent(renderer).y1 for ax in fig.axes[:2])
+    assert title_bottom > first_row_top
+
+
 def test_figure7_panel_says_when_pd_is_undefined_everywhere():
     from pdmeasure.render.figures import figure7
 
