@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import json
 import urllib.error
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import sklearn
 
 from helpers import REPO_ROOT, ZOO_CLASSES
 from pdmeasure.pipeline.config import ConfigError
-from pdmeasure.pipeline.data import sources
+from pdmeasure.pipeline.data import openml, sources
 from pdmeasure.pipeline.errors import DataFetchError
 
 RECORDED = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml"
@@ -196,7 +197,7 @@ def no_network(monkeypatch):
 
 def test_openml_real_call_on_recorded_responses_fills_the_cache(tmp_path, recorded_openml):
     cache = tmp_path / "cache"
-    table = sources.fetch_openml("iris", 61, cache_dir=cache)
+    table = openml.fetch_openml("iris", 61, cache_dir=cache)
     assert table.target == "class"
     assert table.classes == ("Iris-setosa", "Iris-versicolor", "Iris-virginica")
     assert table.numeric == ("sepallength", "sepalwidth", "petallength", "petalwidth")
@@ -206,13 +207,13 @@ def test_openml_real_call_on_recorded_responses_fills_the_cache(tmp_path, record
     cached = cache / "openml" / "openml.org" / "data" / "v1" / "download" / "61" / "iris.arff.gz"
     assert cached.is_file() and gzip.decompress(cached.read_bytes()).startswith(b"%")
     n_calls = len(recorded_openml)
-    again = sources.fetch_openml("iris", 61, cache_dir=cache)  # from the cache, no download
+    again = openml.fetch_openml("iris", 61, cache_dir=cache)  # from the cache, no download
     assert len(recorded_openml) == n_calls
     pd.testing.assert_frame_equal(again.frame, table.frame)
 
 
 def test_openml_falls_back_to_the_mirror(tmp_path, no_network, caplog):
-    table = sources.fetch_openml("iris", 61, cache_dir=tmp_path / "cache", mirror=MIRROR)
+    table = openml.fetch_openml("iris", 61, cache_dir=tmp_path / "cache", mirror=MIRROR)
     assert table.origin == f"OpenML id 61 (mirror {MIRROR})"
     assert table.classes == ("Iris-setosa", "Iris-versicolor", "Iris-virginica")
     assert table.nominal == {"class": table.classes}
@@ -221,21 +222,21 @@ def test_openml_falls_back_to_the_mirror(tmp_path, no_network, caplog):
 
 def test_openml_without_network_or_mirror_names_dataset_and_fix(tmp_path, no_network):
     with pytest.raises(DataFetchError) as caught:
-        sources.fetch_openml("iris", 61, cache_dir=tmp_path / "cache")
+        openml.fetch_openml("iris", 61, cache_dir=tmp_path / "cache")
     message = str(caught.value)
     assert message.startswith("dataset `iris` (OpenML id 61): cannot fetch it (URLError")
     assert "openml.mirror" in message
     with pytest.raises(DataFetchError, match=r"the mirror .* does not hold it"):
-        sources.fetch_openml("iris", 61, cache_dir=tmp_path / "c2", mirror=tmp_path / "empty")
+        openml.fetch_openml("iris", 61, cache_dir=tmp_path / "c2", mirror=tmp_path / "empty")
 
 
 def test_openml_numeric_target_names_the_config_key(tmp_path, no_network):
     with pytest.raises(DataFetchError) as caught:
-        sources.fetch_openml(
+        openml.fetch_openml(
             "iris", 61, cache_dir=tmp_path / "cache", mirror=MIRROR, target="petallength"
         )
     message = str(caught.value)
-    assert "the class column 'petallength' is float64, not nominal" in message
+    assert "the class column 'petallength' is REAL, not nominal" in message
     assert "point `datasets.iris.target` at a nominal attribute" in message
 
 
@@ -266,49 +267,77 @@ def _recorded_any(url: str) -> Path:
     return RECORDED / f"id_{openml_id}" / f"api-v1-{kind}-{openml_id}.json.gz"
 
 
+def _declared_classes(openml_id: int, target: str) -> tuple[str, ...]:
+    """The class values that OpenML's feature metadata declares for ``target``; where it
+    lists none (titanic), those of the recorded ARFF file's header (liac-arff)."""
+    import arff
+
+    features = json.loads(
+        gzip.decompress(
+            (RECORDED / f"id_{openml_id}" / f"api-v1-jdf-{openml_id}.json.gz").read_bytes()
+        )
+    )["data_features"]["feature"]
+    feature = next(f for f in features if f["name"] == target)
+    values = feature.get("nominal_value", feature.get("nominal_values"))
+    if values is not None:
+        return tuple(json.loads(values) if isinstance(values, str) else values)
+    (recorded,) = RECORDED.glob(f"id_{openml_id}/data-v1-dl-*.arff.gz")
+    header = arff.loads(gzip.decompress(recorded.read_bytes()).decode("utf-8"))
+    return tuple(dict(header["attributes"])[target])
+
+
 @pytest.mark.parametrize("openml_id", [61, 2, 40945, 40966, 561, 1119])
-def test_the_parse_time_reader_of_a_filled_cache_equals_fetch_openml(
+def test_openml_tables_are_scikit_learns_cells_in_the_declared_class_order(
     tmp_path, monkeypatch, openml_id
 ):
-    """The workflow describes an OpenML dataset from its cached files without scikit-learn
-    (openml_cache.read_cached): same columns (ignored and row-id columns left out), cells,
-    target, class order, numeric features and nominal values as fetch_openml, on the
-    recorded datasets of scikit-learn's own tests (truncated files, so that anneal's and
-    40966's classes present are fewer than those declared; titanic's string attributes)."""
-    import sklearn.datasets._openml as openml
+    """On the recorded datasets of scikit-learn's own tests: the table read from the cache has
+    scikit-learn's columns (ignored and row-id columns left out), cells, default target and
+    numeric features, and the class order that OpenML's metadata declares, classes without a
+    sample included (anneal's and 40966's files are truncated: scikit-learn's frame has
+    only the classes present); read again while the workflow is parsed (prefer_mirror), the
+    cache gives the same table without a download."""
+    import sklearn.datasets._openml as sk_openml
+    from sklearn.datasets import fetch_openml as sk_fetch
 
-    from pdmeasure.pipeline.data import openml_cache
+    calls = []
 
     def urlopen(request, *args, **kwargs):
+        calls.append(request)
         return _Response(_recorded_any(getattr(request, "full_url", request)).read_bytes())
 
-    monkeypatch.setattr(openml, "urlopen", urlopen)
+    monkeypatch.setattr(sk_openml, "urlopen", urlopen)
     cache = tmp_path / "cache"
     try:
-        expected = sources.fetch_openml("d", openml_id, cache_dir=cache)
-    except DataFetchError as exc:  # a numeric default target: the same error from both
-        with pytest.raises(DataFetchError) as caught:
-            openml_cache.read_cached("d", openml_id, cache, None)
-        for message in (str(caught.value), str(exc)):
-            assert "the class column 'class' is" in message
-            assert "not nominal; to fix: point `datasets.d.target`" in message
+        table = openml.fetch_openml("d", openml_id, cache_dir=cache)
+    except DataFetchError as exc:  # 561: a numeric default target
+        assert "the class column 'class' is REAL, not nominal" in str(exc)
+        assert "point `datasets.d.target` at a nominal attribute" in str(exc)
         return
-    got = openml_cache.read_cached("d", openml_id, cache, None)
-    assert got is not None
-    pd.testing.assert_frame_equal(got.frame, expected.frame)
-    assert (got.target, got.classes, got.numeric, got.origin) == (
-        expected.target,
-        expected.classes,
-        expected.numeric,
-        expected.origin,
+    bunch = sk_fetch(data_id=openml_id, data_home=str(cache), as_frame=True, parser="liac-arff")
+    frame = bunch.frame
+    expected = pd.DataFrame(
+        {
+            str(c): pd.array([sources.cell_text(v) for v in frame[c].astype(object)], dtype=str)
+            for c in frame.columns
+        }
     )
-    assert dict(got.nominal) == dict(expected.nominal)
+    pd.testing.assert_frame_equal(table.frame, expected)
+    assert table.target == bunch.details["default_target_attribute"]
+    numbers = [
+        c for c in frame.columns if c != table.target and pd.api.types.is_numeric_dtype(frame[c])
+    ]
+    assert list(table.numeric) == numbers
+    assert table.classes == _declared_classes(openml_id, table.target)
+    assert set(frame[table.target].dropna().astype(str)) <= set(table.classes)
+    n_calls = len(calls)
+    again = openml.fetch_openml("d", openml_id, cache_dir=cache, prefer_mirror=True)
+    assert len(calls) == n_calls
+    pd.testing.assert_frame_equal(again.frame, table.frame)
+    assert (again.classes, again.origin) == (table.classes, table.origin)
 
 
 def test_the_parse_time_reader_needs_every_cached_file(tmp_path):
-    from pdmeasure.pipeline.data import openml_cache
-
-    assert openml_cache.read_cached("iris", 61, tmp_path, None) is None
-    assert openml_cache.read_cached("iris", 61, MIRROR, None, kind="mirror").origin == (
+    assert openml.read_cached("iris", 61, tmp_path, None) is None
+    assert openml.read_cached("iris", 61, MIRROR, None, kind="mirror").origin == (
         f"OpenML id 61 (mirror {MIRROR})"
     )

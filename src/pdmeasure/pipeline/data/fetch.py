@@ -36,7 +36,7 @@ from typing import TypedDict, Unpack
 import pandas as pd
 import ucimlrepo
 
-from pdmeasure.pipeline.data import openml_cache, sources
+from pdmeasure.pipeline.data import openml, sources
 from pdmeasure.pipeline.data.canonical import (
     canonicalise_uci,
     check_table,
@@ -139,10 +139,9 @@ def read_source(
         Receives the source and any failed download.
     prefer_mirror : bool
         Read a UCI dataset from the mirror when it has it, before trying ucimlrepo, and an
-        OpenML dataset from the files of the cache or else of the mirror when one holds them
-        (:mod:`~pdmeasure.pipeline.data.openml_cache`), before scikit-learn's download: to
-        describe the data while the workflow is parsed, without a network call or the import
-        of scikit-learn.
+        OpenML dataset from the cache, else the mirror, when one holds it, before a download
+        (:func:`~pdmeasure.pipeline.data.openml.fetch_openml`): to describe the data while
+        the workflow is parsed, without a network call or the import of scikit-learn.
     **where
         ``mirror``, ``openml_cache`` and ``openml_mirror`` (:class:`Locations`).
 
@@ -154,23 +153,14 @@ def read_source(
     """
     log = logger or _log
     if dataset.get("openml_id") is not None:
-        if prefer_mirror:
-            for kind in ("cache", "mirror"):
-                folder = where.get(f"openml_{kind}")
-                table = None
-                if folder is not None:
-                    table = openml_cache.read_cached(
-                        name, int(dataset["openml_id"]), folder, dataset.get("target"), kind=kind
-                    )
-                if table is not None:
-                    return table
-        return sources.fetch_openml(
+        return openml.fetch_openml(
             name,
             int(dataset["openml_id"]),
             target=dataset.get("target"),
             cache_dir=where.get("openml_cache"),
             mirror=where.get("openml_mirror"),
             logger=log,
+            prefer_mirror=prefer_mirror,
         )
     if dataset.get("path") is not None:
         return _read_file_source(name, dataset)

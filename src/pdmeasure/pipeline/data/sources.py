@@ -1,4 +1,5 @@
-"""Readers of the dataset sources besides UCI: CSV/TSV files, ARFF files and OpenML.
+"""Readers of the dataset sources besides UCI: CSV/TSV files and ARFF files (OpenML's reader,
+:mod:`pdmeasure.pipeline.data.openml`, reads its cached ARFF file with them).
 
 Each reader returns a :class:`SourceTable`: the data as a table of strings (the canonical table
 of :mod:`pdmeasure.pipeline.data.fetch`, original row order), the class column, and what the source
@@ -15,8 +16,6 @@ OpenML is written ``"?"``, the ARFF marker.
 from __future__ import annotations
 
 import hashlib
-import http.client
-import logging
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -34,9 +33,6 @@ ARFF_MISSING = "?"
 
 #: Exceptions that mean "the download failed" for OpenML: network and HTTP errors (URLError
 #: and HTTPError are OSErrors), a truncated or corrupt body.
-_DOWNLOAD_ERRORS = (OSError, EOFError, http.client.HTTPException)
-
-_log = logging.getLogger(__name__)
 
 
 #: Field separator of each delimited format when ``separator`` is not given.
@@ -351,137 +347,6 @@ def cell_text(value: object) -> str:
             return str(int(value))
         return repr(value)
     return str(value)
-
-
-def fetch_openml(
-    name: str,
-    openml_id: int,
-    *,
-    target: str | int | None = None,
-    cache_dir: str | Path | None = None,
-    mirror: str | Path | None = None,
-    logger: logging.Logger | None = None,
-) -> SourceTable:
-    """An OpenML dataset through scikit-learn's ``fetch_openml``, with an offline fallback.
-
-    The real call comes first, caching under ``cache_dir`` (scikit-learn's ``data_home``); a
-    dataset already in the cache is read from it without a download. When that fails, the
-    same call reads ``mirror``, a folder laid out like a filled cache (a copy of
-    ``cache_dir`` from a machine with network).
-
-    Parameters
-    ----------
-    name : str
-        Dataset key (for messages).
-    openml_id : int
-        The OpenML dataset id.
-    target : str or int, optional
-        The class column (:func:`resolve_target`); None is OpenML's default target.
-    cache_dir : path-like, optional
-        scikit-learn's cache folder; None is scikit-learn's default (``~/scikit_learn_data``).
-    mirror : path-like, optional
-        The offline fallback folder.
-    logger : logging.Logger, optional
-        Receives a failed download.
-
-    Returns
-    -------
-    SourceTable
-        ``classes`` is the target's categories as scikit-learn's liac-arff parser gives
-        them: the values present in the data, sorted (not the ARFF header's declared list);
-        ``numeric`` the numeric features; ``nominal`` every categorical column's categories.
-        Missing values are ``"?"``.
-
-    Raises
-    ------
-    DataFetchError
-        Both the download and the mirror failed (naming both reasons and the fix), or the
-        target is not nominal.
-    ConfigError
-        ``target`` names no column.
-    """
-    try:
-        bunch = _fetch_openml_frame(openml_id, cache_dir)
-        origin = f"OpenML id {openml_id} (cache {cache_dir})"
-    except _DOWNLOAD_ERRORS as exc:
-        bunch = _openml_from_mirror(name, openml_id, mirror, exc, logger or _log)
-        origin = f"OpenML id {openml_id} (mirror {mirror})"
-    return _openml_table(name, bunch, target, origin)
-
-
-def _openml_from_mirror(
-    name: str, openml_id: int, mirror: str | Path | None, exc: Exception, log: logging.Logger
-):
-    """The OpenML bunch read from ``mirror`` after the download failed with ``exc``."""
-    reason = f"{type(exc).__name__}: {exc}"
-    if mirror is None:
-        raise _fetch_error(
-            f"dataset `{name}` (OpenML id {openml_id}): cannot fetch it ({reason}) and no "
-            "OpenML mirror is configured; to fix: connect to the internet, or set config "
-            "key `openml.mirror` to a copy of a filled OpenML cache folder"
-        ) from None
-    log.warning(
-        "dataset %s: fetch_openml(data_id=%d) failed (%s); reading the mirror %s",
-        name,
-        openml_id,
-        reason,
-        mirror,
-    )
-    try:
-        return _fetch_openml_frame(openml_id, mirror)
-    except _DOWNLOAD_ERRORS as again:
-        raise _fetch_error(
-            f"dataset `{name}` (OpenML id {openml_id}): the download failed ({reason}) and "
-            f"the mirror {mirror} does not hold it ({type(again).__name__}: {again}); to "
-            "fix: connect to the internet, or copy a filled OpenML cache (with this id) "
-            "into config key `openml.mirror`"
-        ) from None
-
-
-def _openml_table(name: str, bunch, target: str | int | None, origin: str) -> SourceTable:
-    """An OpenML bunch as a :class:`SourceTable`: classes and numeric features from its types."""
-    frame = bunch.frame
-    default = bunch.details.get("default_target_attribute") or str(frame.columns[-1])
-    resolved = resolve_target(
-        name, list(frame.columns), default if target is None else target, origin=origin
-    )
-    column = frame[resolved]
-    if not isinstance(column.dtype, pd.CategoricalDtype):
-        raise _fetch_error(
-            f"dataset `{name}` ({origin}): the class column {resolved!r} is {column.dtype}, not "
-            f"nominal; to fix: point `datasets.{name}.target` at a nominal attribute"
-        )
-    classes = tuple(str(c) for c in column.cat.categories)
-    numeric = tuple(
-        str(c)
-        for c in frame.columns
-        if c != resolved and pd.api.types.is_numeric_dtype(frame[c].dtype)
-    )
-    nominal = {
-        str(c): tuple(cell_text(v) for v in frame[c].cat.categories)
-        for c in frame.columns
-        if isinstance(frame[c].dtype, pd.CategoricalDtype)
-    }
-    text = {
-        str(c): pd.array([cell_text(v) for v in frame[c].astype(object)], dtype=str)
-        for c in frame.columns
-    }
-    return SourceTable(pd.DataFrame(text), resolved, classes, numeric, origin, None, nominal)
-
-
-def _fetch_openml_frame(openml_id: int, data_home: str | Path | None):
-    """``sklearn.datasets.fetch_openml`` as a frame, target kept among the columns."""
-    from sklearn.datasets import fetch_openml
-
-    return fetch_openml(
-        data_id=openml_id,
-        data_home=None if data_home is None else str(data_home),
-        as_frame=True,
-        target_column=None,
-        parser="liac-arff",
-        n_retries=1,
-        delay=0.1,
-    )
 
 
 def infer_numeric(frame: pd.DataFrame, target: str, missing: str | None) -> tuple[str, ...]:
