@@ -86,8 +86,11 @@ def fetch_openml(
     """
     if prefer_mirror:
         for folder, kind in ((cache_dir, "cache"), (mirror, "mirror")):
-            if folder is not None and cached_files(folder, openml_id) is not None:
-                return read_cached(name, openml_id, folder, target, kind=kind)
+            held = (
+                None if folder is None else read_cached(name, openml_id, folder, target, kind=kind)
+            )
+            if held is not None:
+                return held
     try:
         folder = _download(openml_id, cache_dir)
         kind = "cache"
