@@ -28,8 +28,6 @@ from urllib.parse import urlparse
 from pdmeasure.pipeline.data import sources
 from pdmeasure.pipeline.errors import DataFetchError
 
-#: The ARFF types that are numbers.
-NUMERIC_TYPES = ("NUMERIC", "REAL", "INTEGER")
 #: A failed download: no network, an HTTP error, a truncated response.
 DOWNLOAD_ERRORS = (OSError, EOFError, http.client.HTTPException)
 
@@ -86,22 +84,18 @@ def fetch_openml(
     """
     if prefer_mirror:
         for folder, kind in ((cache_dir, "cache"), (mirror, "mirror")):
-            held = (
-                None if folder is None else read_cached(name, openml_id, folder, target, kind=kind)
-            )
+            held = read_cached(name, openml_id, folder, target, kind=kind)
             if held is not None:
                 return held
     try:
-        folder = _download(openml_id, cache_dir)
-        kind = "cache"
+        cache = _download(openml_id, cache_dir)
     except DOWNLOAD_ERRORS as exc:
-        folder = _mirror_after(name, openml_id, mirror, exc, logger or _log)
-        kind = "mirror"
-    table = read_cached(name, openml_id, folder, target, kind=kind)
+        return _from_mirror(name, openml_id, target, mirror, exc, logger or _log)
+    table = read_cached(name, openml_id, cache, target)
     if table is None:
         raise DataFetchError(
             f"dataset `{name}` (OpenML id {openml_id}): scikit-learn read the dataset, but its "
-            f"{kind} folder {folder} has no description, features and ARFF file for it; to "
+            f"cache folder {cache} has no description, features and ARFF file for it; to "
             "fix: delete the folder's copy of this dataset so that it is downloaded again"
         )
     return table
@@ -123,10 +117,15 @@ def _download(openml_id: int, data_home: str | Path | None) -> Path:
     return Path(get_data_home(None if data_home is None else str(data_home)))
 
 
-def _mirror_after(
-    name: str, openml_id: int, mirror: str | Path | None, exc: Exception, log: logging.Logger
-) -> Path:
-    """The mirror folder, after the download failed with ``exc``, when it holds the dataset."""
+def _from_mirror(
+    name: str,
+    openml_id: int,
+    target: str | int | None,
+    mirror: str | Path | None,
+    exc: Exception,
+    log: logging.Logger,
+) -> sources.SourceTable:
+    """The dataset read from the mirror, after the download failed with ``exc``."""
     reason = f"{type(exc).__name__}: {exc}"
     if mirror is None:
         raise DataFetchError(
@@ -141,14 +140,15 @@ def _mirror_after(
         reason,
         mirror,
     )
-    if cached_files(mirror, openml_id) is None:
+    table = read_cached(name, openml_id, mirror, target, kind="mirror")
+    if table is None:
         raise DataFetchError(
             f"dataset `{name}` (OpenML id {openml_id}): the download failed ({reason}) and "
             f"the mirror {mirror} does not hold it (no description, features and ARFF file "
             "for this id); to fix: connect to the internet, or copy a filled OpenML cache "
             "(with this id) into config key `openml.mirror`"
         ) from None
-    return Path(mirror)
+    return table
 
 
 def _json(path: Path) -> dict:
@@ -156,10 +156,10 @@ def _json(path: Path) -> dict:
         return json.load(handle)
 
 
-def cached_files(folder: str | Path | None, openml_id: int) -> tuple[Path, Path, Path] | None:
-    """The description, features and ARFF files of the dataset in ``folder`` (laid out as
-    scikit-learn's cache: ``openml/openml.org/<the URL's path>.gz``), or None when one of them
-    is not there."""
+def cached_files(folder: str | Path | None, openml_id: int) -> tuple[dict, Path, Path] | None:
+    """The dataset's description (read), and its features and ARFF files, in ``folder`` (laid
+    out as scikit-learn's cache: ``openml/openml.org/<the URL's path>.gz``), or None when one
+    of them is not there."""
     if folder is None:
         return None
     root = Path(folder) / "openml" / "openml.org"
@@ -167,25 +167,27 @@ def cached_files(folder: str | Path | None, openml_id: int) -> tuple[Path, Path,
     features = description.parent / "features" / f"{openml_id}.gz"
     if not (description.is_file() and features.is_file()):
         return None
-    url = _json(description)["data_set_description"].get("url", "")
-    arff = root / (urlparse(url).path.lstrip("/") + ".gz")
-    return (description, features, arff) if arff.is_file() else None
+    details = _json(description)["data_set_description"]
+    arff = root / (urlparse(details.get("url", "")).path.lstrip("/") + ".gz")
+    return (details, features, arff) if arff.is_file() else None
 
 
 def read_cached(
     name: str,
     openml_id: int,
-    folder: str | Path,
+    folder: str | Path | None,
     target: str | int | None,
     *,
     kind: str = "cache",
 ) -> sources.SourceTable | None:
-    """The dataset read from the cached files in ``folder``, or None when one is missing.
+    """The dataset read from the cached files in ``folder``, or None when one is missing (or
+    ``folder`` is None).
 
     The columns are the ARFF file's, less those that OpenML flags as ignored or as row
     identifiers (as scikit-learn leaves them out); the default target is the description's
     ``default_target_attribute``; the class order and every nominal attribute's values are the
-    header's declared ones; the numeric features are the NUMERIC, REAL and INTEGER attributes.
+    header's declared ones; the numeric features are those of a numeric type
+    (:func:`~pdmeasure.pipeline.data.sources.arff_table`).
     ``kind`` (``"cache"`` or ``"mirror"``) names the folder in the table's origin.
 
     Raises
@@ -198,8 +200,7 @@ def read_cached(
     files = cached_files(folder, openml_id)
     if files is None:
         return None
-    description, features, arff = files
-    details = _json(description)["data_set_description"]
+    details, features, arff = files
     dropped = {
         f["name"]
         for f in _json(features)["data_features"]["feature"]
@@ -209,27 +210,18 @@ def read_cached(
     with gzip.open(arff, "rt", encoding="utf-8") as handle:
         attributes, data = sources.parse_arff(handle.read(), origin)
     keep = [i for i, (column, _) in enumerate(attributes) if column not in dropped]
-    columns = [str(attributes[i][0]) for i in keep]
-    kinds = {str(attributes[i][0]): attributes[i][1] for i in keep}
+    attributes = [attributes[i] for i in keep]
+    data = [[row[i] for i in keep] for row in data]
+    columns = [str(a[0]) for a in attributes]
     default = details.get("default_target_attribute") or columns[-1]
     resolved = sources.resolve_target(
         name, columns, default if target is None else target, origin=origin
     )
-    if not isinstance(kinds[resolved], list):
+    kind_of_target = dict(zip(columns, (a[1] for a in attributes)))[resolved]
+    if not isinstance(kind_of_target, list):
         raise DataFetchError(
             f"dataset `{name}` ({origin}): the class column {resolved!r} is "
-            f"{kinds[resolved]}, not nominal; to fix: point `datasets.{name}.target` at a "
+            f"{kind_of_target}, not nominal; to fix: point `datasets.{name}.target` at a "
             "nominal attribute"
         )
-    rows = [[sources.cell_text(row[i]) for i in keep] for row in data]
-    nominal = {c: tuple(str(v) for v in kinds[c]) for c in columns if isinstance(kinds[c], list)}
-    numeric = tuple(c for c in columns if c != resolved and str(kinds[c]).upper() in NUMERIC_TYPES)
-    return sources.SourceTable(
-        sources.string_frame(rows, columns),
-        resolved,
-        nominal[resolved],
-        numeric,
-        origin,
-        None,
-        nominal,
-    )
+    return sources.arff_table(attributes, data, resolved, origin, None)

@@ -31,9 +31,8 @@ from pdmeasure.pipeline.errors import ConfigError, DataFetchError
 #: The missing-value marker of ARFF (and of OpenML, whose data are ARFF).
 ARFF_MISSING = "?"
 
-#: Exceptions that mean "the download failed" for OpenML: network and HTTP errors (URLError
-#: and HTTPError are OSErrors), a truncated or corrupt body.
-
+#: The ARFF attribute types that are numbers.
+NUMERIC_TYPES = ("NUMERIC", "REAL", "INTEGER")
 
 #: Field separator of each delimited format when ``separator`` is not given.
 DEFAULT_SEPARATORS = {"csv": ",", "tsv": "\t"}
@@ -279,14 +278,22 @@ def read_arff(
             "classifier needs nominal classes -- to fix: declare it nominal "
             f"(@attribute {resolved} {{a,b,...}}) or point `datasets.{name}.target` at the class"
         )
+    return arff_table(attributes, data, resolved, f"file {path}", digest)
+
+
+def arff_table(
+    attributes: list, data: list, target: str, origin: str, sha256: str | None
+) -> SourceTable:
+    """The :class:`SourceTable` of parsed ARFF ``(attributes, data)`` (:func:`parse_arff`)
+    whose class attribute ``target`` is nominal: cells as text (:func:`cell_text`), the
+    class order and each nominal attribute's values as declared, the numeric features those
+    of a :data:`NUMERIC_TYPES` type."""
+    columns = [str(a[0]) for a in attributes]
+    kinds = dict(zip(columns, (a[1] for a in attributes)))
     frame = string_frame([[cell_text(v) for v in row] for row in data], columns)
-    numeric = tuple(
-        c
-        for c in columns
-        if c != resolved and str(kinds[c]).upper() in ("NUMERIC", "REAL", "INTEGER")
-    )
+    numeric = tuple(c for c in columns if c != target and str(kinds[c]).upper() in NUMERIC_TYPES)
     nominal = {c: tuple(str(v) for v in kinds[c]) for c in columns if isinstance(kinds[c], list)}
-    return SourceTable(frame, resolved, nominal[resolved], numeric, f"file {path}", digest, nominal)
+    return SourceTable(frame, target, nominal[target], numeric, origin, sha256, nominal)
 
 
 #: A numeric attribute declared with a range, ``@attribute legs integer [0,9]``: Weka reads
