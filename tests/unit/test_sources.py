@@ -158,21 +158,21 @@ class _Response(io.BytesIO):
 
 
 def _recorded(url: str) -> Path:
-    """The recorded response of scikit-learn's tests for an OpenML URL (iris, id 61)."""
-    path = url.split("openml.org/", 1)[1]
-    names = {
-        "api/v1/json/data/61": "api-v1-jd-61.json.gz",
-        "api/v1/json/data/features/61": "api-v1-jdf-61.json.gz",
-        "api/v1/json/data/qualities/61": "api-v1-jdq-61.json.gz",
-        "data/v1/download/61/iris.arff": "data-v1-dl-61.arff.gz",
-    }
-    return RECORDED / "id_61" / names[path]
+    """The recorded response of scikit-learn's tests for an OpenML URL (iris and the other
+    datasets it recorded)."""
+    path = url.split("openml.org/", 1)[1].split("?")[0]
+    parts = path.split("/")
+    if path.startswith("data/v1/download/"):
+        return next(RECORDED.glob(f"id_*/data-v1-dl-{parts[3]}.arff.gz"))
+    kind = {"features": "jdf", "qualities": "jdq"}.get(parts[4], "jd")
+    openml_id = parts[-1]
+    return RECORDED / f"id_{openml_id}" / f"api-v1-{kind}-{openml_id}.json.gz"
 
 
 @pytest.fixture
 def recorded_openml(monkeypatch):
     """Patch the download of fetch_openml to serve the recorded responses; count the calls."""
-    import sklearn.datasets._openml as openml
+    import sklearn.datasets._openml as sk_openml
 
     calls = []
 
@@ -181,18 +181,18 @@ def recorded_openml(monkeypatch):
         calls.append(url)
         return _Response(_recorded(url).read_bytes())
 
-    monkeypatch.setattr(openml, "urlopen", urlopen)
+    monkeypatch.setattr(sk_openml, "urlopen", urlopen)
     return calls
 
 
 @pytest.fixture
 def no_network(monkeypatch):
-    import sklearn.datasets._openml as openml
+    import sklearn.datasets._openml as sk_openml
 
     def urlopen(request, *args, **kwargs):
         raise urllib.error.URLError("network unreachable (test)")
 
-    monkeypatch.setattr(openml, "urlopen", urlopen)
+    monkeypatch.setattr(sk_openml, "urlopen", urlopen)
 
 
 def test_openml_real_call_on_recorded_responses_fills_the_cache(tmp_path, recorded_openml):
@@ -256,17 +256,6 @@ def test_numeric_attributes_declared_with_a_range_read_as_weka_reads_them(tmp_pa
     assert table.frame.to_numpy(dtype=object).tolist() == [["1", "0.5", "yes"], ["10", "2", "no"]]
 
 
-def _recorded_any(url: str) -> Path:
-    """The recorded response of scikit-learn's tests for any OpenML URL it recorded."""
-    path = url.split("openml.org/", 1)[1].split("?")[0]
-    parts = path.split("/")
-    if path.startswith("data/v1/download/"):
-        return next(RECORDED.glob(f"id_*/data-v1-dl-{parts[3]}.arff.gz"))
-    kind = {"features": "jdf", "qualities": "jdq"}.get(parts[4], "jd")
-    openml_id = parts[-1]
-    return RECORDED / f"id_{openml_id}" / f"api-v1-{kind}-{openml_id}.json.gz"
-
-
 def _declared_classes(openml_id: int, target: str) -> tuple[str, ...]:
     """The class values that OpenML's feature metadata declares for ``target``; where it
     lists none (titanic), those of the recorded ARFF file's header (liac-arff)."""
@@ -288,7 +277,7 @@ def _declared_classes(openml_id: int, target: str) -> tuple[str, ...]:
 
 @pytest.mark.parametrize("openml_id", [61, 2, 40945, 40966, 561, 1119])
 def test_openml_tables_are_scikit_learns_cells_in_the_declared_class_order(
-    tmp_path, monkeypatch, openml_id
+    tmp_path, recorded_openml, openml_id
 ):
     """On the recorded datasets of scikit-learn's own tests: the table read from the cache has
     scikit-learn's columns (ignored and row-id columns left out), cells, default target and
@@ -296,16 +285,8 @@ def test_openml_tables_are_scikit_learns_cells_in_the_declared_class_order(
     sample included (anneal's and 40966's files are truncated: scikit-learn's frame has
     only the classes present); read again while the workflow is parsed (prefer_mirror), the
     cache gives the same table without a download."""
-    import sklearn.datasets._openml as sk_openml
     from sklearn.datasets import fetch_openml as sk_fetch
 
-    calls = []
-
-    def urlopen(request, *args, **kwargs):
-        calls.append(request)
-        return _Response(_recorded_any(getattr(request, "full_url", request)).read_bytes())
-
-    monkeypatch.setattr(sk_openml, "urlopen", urlopen)
     cache = tmp_path / "cache"
     try:
         table = openml.fetch_openml("d", openml_id, cache_dir=cache)
@@ -329,9 +310,9 @@ def test_openml_tables_are_scikit_learns_cells_in_the_declared_class_order(
     assert list(table.numeric) == numbers
     assert table.classes == _declared_classes(openml_id, table.target)
     assert set(frame[table.target].dropna().astype(str)) <= set(table.classes)
-    n_calls = len(calls)
+    n_calls = len(recorded_openml)
     again = openml.fetch_openml("d", openml_id, cache_dir=cache, prefer_mirror=True)
-    assert len(calls) == n_calls
+    assert len(recorded_openml) == n_calls
     pd.testing.assert_frame_equal(again.frame, table.frame)
     assert (again.classes, again.origin) == (table.classes, table.origin)
 
