@@ -23,9 +23,9 @@ from pdmeasure.tables.io import read_csv
 
 #: The table's name inside a fitting folder.
 FITS_FILE = "fits.csv"
-#: Its columns: the unit, ``status``, the ``reason`` of a failure (empty when it finished)
-#: and the CPU seconds of the classifier's fitting (the part of the job's process it used; a
-#: timing, which differs between identical runs, like the benchmark files).
+#: Its columns: the unit, ``status`` and the ``reason`` of a failure (empty when it finished).
+#: No timing (it would differ between identical runs): the fitting CPU time is in the job's
+#: log and benchmark file.
 FITS_COLUMNS = ("engine", "dataset", "classifier", "status", "reason")
 #: The values of ``status``.
 OK, FAILED = "ok", "failed"
