@@ -23,11 +23,10 @@ include: "workflow/rules/data.smk"
 # 2-3. Model fitting, one job per engine and dataset (a classifier cut into part jobs where
 #      cv.parts says so) -> predictions, confusion matrices, 5 x 2-fold CV predictions.
 include: "workflow/rules/cv.smk"
-# 5. pd over each dataset's full kappa grid -> histograms (Figure 7's data).
-include: "workflow/rules/grids.smk"
-# 4, 6 and the analyses per engine and dataset: measures, ranking tables (paper Tables 6-9),
-#    statistics within the dataset, exact kappa-space analysis, uncertainty, the explorer;
-#    then their figures and the explorer page.
+# 4-6 and the analyses per engine and dataset: measures, ranking tables (paper Tables 6-9),
+#    pd over the dataset's full kappa grid (Figure 7's histograms), statistics within the
+#    dataset, exact kappa-space analysis, uncertainty, the explorer; then their figures and
+#    the explorer page.
 include: "workflow/rules/dataset.smk"
 # 7. Paper tables and figures that need no data (cm1..cm9, Pacc matrices).
 include: "workflow/rules/paper.smk"
@@ -44,7 +43,6 @@ include: "workflow/rules/summary.smk"
 # (docs/cluster.md).
 localrules:
     fetch_data,
-    grid_histogram,
     render,
     collect,
     result_matrix,

@@ -53,8 +53,7 @@ SCHEMA = REPO_ROOT / "src" / "pdmeasure" / "pipeline" / "config" / "config.schem
 CONSUMERS = {
     "fetch_data": ["cross_validate", "cross_validate_part"],
     "cross_validate_part": ["cross_validate"],
-    "cross_validate": ["analyse", "grid_histogram", "collect"],
-    "grid_histogram": ["render_figure7"],
+    "cross_validate": ["analyse", "collect"],
     "analyse": ["render", "collect", "render_summary", "render_figure7", "result_matrix"],
     "collect": ["render_summary", "render_cd"],
     "paper_tables": ["paper_render", "collect"],
@@ -137,7 +136,7 @@ CHANGES: dict[str, Change] = {
     "results": Change(setter("results", "results_other"), everything=True, new_jobs=True),
     "zero_division": Change(
         setter("zero_division", "nan"),
-        ["analyse", "grid_histogram", "paper_tables", "collect"],
+        ["analyse", "paper_tables", "collect"],
     ),
     "run.engines": Change(
         setter("run.engines", ["sklearn"]),
@@ -158,7 +157,6 @@ CHANGES: dict[str, Change] = {
         [
             *COLLECTING,
             "analyse engine=sklearn",
-            "grid_histogram engine=sklearn",
             "cross_validate engine=sklearn classifier=NaiveBayes",
         ],
         new_jobs=True,
@@ -206,9 +204,9 @@ CHANGES: dict[str, Change] = {
     "resources.scale": Change(setter("resources.scale", 2.0), []),
     "resources.cv_mem_mb": Change(setter("resources.cv_mem_mb", {"weka": 4096}), []),
     "resources.cv_threads": Change(setter("resources.cv_threads", 2), []),
-    "histogram.bin_width": Change(setter("histogram.bin_width", 0.05), ["grid_histogram"]),
+    "histogram.bin_width": Change(setter("histogram.bin_width", 0.05), ["analyse"]),
     # Only bounds memory: the histograms do not change, but the jobs that use it rerun.
-    "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["grid_histogram"]),
+    "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["analyse"]),
     # A guard checked before any job: raising it changes no output.
     "histogram.max_grid_vectors": Change(setter("histogram.max_grid_vectors", 10**9), []),
     # Every dataset of the run has an explicit grid: the budget of `auto` changes nothing.
@@ -237,7 +235,7 @@ CHANGES: dict[str, Change] = {
     ),
     "datasets.*.kappa_grid": Change(
         setter("datasets.car.kappa_grid", [0, 1]),
-        ["grid_histogram dataset=car", "analyse dataset=car", "collect"],
+        ["analyse dataset=car", "collect"],
     ),
     "datasets.*.kappa_vectors": Change(
         setter("datasets.car.kappa_vectors.p1", [0, 0.8, 0.6, 0.9]), CAR_SEEDS_KAPPA

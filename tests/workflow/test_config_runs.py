@@ -83,12 +83,11 @@ def test_twenty_classes_with_a_three_value_grid_stop_at_config_time(tmp_path, sn
     assert not (tmp_path / "results").exists() and not (tmp_path / "logs").exists()
 
 
-def test_null_grid_plans_no_grid_histogram(tmp_path, snakemake_runner):
+def test_null_grid_plans_no_grid_figure(tmp_path, snakemake_runner):
     classes = many_classes_csv(tmp_path / "many.csv", 3)
     write_config(tmp_path, many_classes_config(classes, kappa_grid=None))
     done = snakemake_runner(tmp_path, "--dry-run", "--cores", "1")
     assert done.returncode == 0, done.stdout[-3000:]
-    assert "rule grid_histogram:" not in done.stdout
     assert "figure7_sklearn.png" not in done.stdout  # no grid Figure 7
     assert "figure7_fine_sklearn.png" in done.stdout  # the exact analysis's, over the fine grid
     assert "rule analyse:" in done.stdout

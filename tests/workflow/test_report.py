@@ -32,7 +32,7 @@ CATEGORIES = {
     "Uncertainty",
 }
 #: The workflow modules whose tables and figures must all be in the report.
-MODULES = ("data", "cv", "grids", "dataset", "paper", "summary")
+MODULES = ("data", "cv", "dataset", "paper", "summary")
 #: Outputs of those modules left out of the report on purpose (see the comments at their
 #: rules), relative to the results folder.
 LEFT_OUT = (

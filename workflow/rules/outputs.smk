@@ -89,6 +89,20 @@ def analyse_outputs():
             f"exact_{name}": results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv")
             for name in EXACT_TABLES
         },
+        # pd over the dataset's kappa grid (Figure 7's data); without rows for `kappa_grid:
+        # null`, whose dataset has no grid (rule render_figure7 reads only grid_datasets()).
+        "grid_histogram": engine_report(
+            "grids/{engine}/{dataset}/histogram.csv",
+            "grid_histogram",
+            "Kappa grids",
+            output="histogram",
+        ),
+        "grid_summary": engine_report(
+            "grids/{engine}/{dataset}/summary.csv",
+            "grid_summary",
+            "Kappa grids",
+            output="summary",
+        ),
         **{
             f"unc_{name}": engine_report(
                 f"uncertainty/{{engine}}/{{dataset}}/{name}.csv",

@@ -2,8 +2,8 @@
 
 In order: every measure on the pooled matrices, and as warnings the dataset's rows without a
 class (when the rule gives the fetch step's description) and the classes whose precision
-(never predicted) or recall (never actual) is 0/0; the ranking table (paper Tables 6-9); the
-exact analysis of the kappa space; the uncertainty tables and the draws the explorer shows;
+(never predicted) or recall (never actual) is 0/0; the ranking table (paper Tables 6-9); pd
+over the dataset's kappa grid (Figure 7's histograms); the exact analysis of the kappa space; the uncertainty tables and the draws the explorer shows;
 the explorer's data; the statistical comparisons within the dataset. One step per function below,
 each the work of a former rule of its own (the map in docs/pipeline.md). The steps form four
 independent branches, which run side by side on the job's threads
@@ -38,6 +38,7 @@ from pdmeasure.tables.exact import DatasetAnalysis
 from pdmeasure.tables.explorer import explorer_data, write_explorer_data
 from pdmeasure.tables.fits import finished, finished_files, fits_path
 from pdmeasure.tables.folds import check_paired_folds, fold_measure_values, read_predictions
+from pdmeasure.tables.histograms import GRID_HISTOGRAM_COLUMNS, GRID_SUMMARY_COLUMNS, grid_tables
 from pdmeasure.tables.io import write_csv, write_json, write_text
 from pdmeasure.tables.measures import MEASURE_COLUMNS, measures_table, read_measures
 from pdmeasure.tables.rankings import RANKING_COLUMNS, ranking_table
@@ -87,6 +88,33 @@ def missing_class_rows(smk) -> pd.DataFrame:
         count=int(described.get("missing_class_rows", 0)),
         rows=int(described["rows"]),
         marker=described.get("missing"),
+    )
+
+
+def grid(smk, log, pooled):
+    """pd over the dataset's kappa grid (paper 000, Section 5.1; the data of Figure 7):
+    histogram and summary per classifier, the grid streamed in chunks; both tables without
+    rows under `kappa_grid: null`."""
+    p, out = smk.params, smk.output
+    if p.kappa_grid is None:
+        write_csv(pd.DataFrame(columns=list(GRID_HISTOGRAM_COLUMNS)), out.grid_histogram)
+        write_csv(pd.DataFrame(columns=list(GRID_SUMMARY_COLUMNS)), out.grid_summary)
+        log.info("kappa_grid: null: no grid histogram")
+        return
+    histogram, summary = grid_tables(
+        pooled,
+        p.kappa_grid,
+        bin_width=p.bin_width,
+        chunk_size=p.chunk_size,
+        zero_division=p.zero_division,
+    )
+    write_csv(histogram, out.grid_histogram)
+    write_csv(summary, out.grid_summary)
+    log.info(
+        "grid: %d matrices x %d kappa vectors (%s quantiles)",
+        len(pooled),
+        summary["n"].iloc[0],
+        summary["quantile_method"].iloc[0],
     )
 
 
@@ -260,6 +288,8 @@ def no_results(smk, log):
         "exact_win": et.WIN_COLUMNS,
         "exact_share": et.SHARE_COLUMNS,
         "exact_robustness": et.ROBUSTNESS_COLUMNS,
+        "grid_histogram": GRID_HISTOGRAM_COLUMNS,
+        "grid_summary": GRID_SUMMARY_COLUMNS,
         "unc_intervals": us.INTERVAL_COLUMNS,
         "unc_pairwise": us.PROBABILITY_COLUMNS,
         "unc_ranks": us.RANK_PROBABILITY_COLUMNS,
@@ -295,7 +325,14 @@ def main(smk, log) -> None:
     # papers' datasets).
     run_parallel(
         [
-            (0.5, [partial(measures, smk, log, pooled), partial(rankings, smk, log, fitted)]),
+            (
+                0.5,
+                [
+                    partial(measures, smk, log, pooled),
+                    partial(rankings, smk, log, fitted),
+                    partial(grid, smk, log, pooled),
+                ],
+            ),
             (2.5, [partial(exact, smk, log, matrices)]),
             (3.4, [partial(uncertainty, smk, log, fitted), partial(explorer, smk, log, matrices)]),
             (4.3, [partial(within, smk, log, fitted)]),
