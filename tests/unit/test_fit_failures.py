@@ -14,7 +14,16 @@ import pytest
 from helpers import WINE
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
 from pdmeasure.pipeline.failures import FitTimeLimit, failure_reason, is_out_of_memory
-from pdmeasure.pipeline.fitting import FitPolicy, UnitFiles, fit_or_record, fit_unit
+from pdmeasure.pipeline.fitting import (
+    FitPolicy,
+    UnitFiles,
+    fit_or_record,
+    fit_part,
+    fit_part_or_record,
+    fit_unit,
+    part_failure,
+)
+from pdmeasure.pipeline.parts import Part
 from pdmeasure.render.cd_diagram import render_cd_diagrams
 from pdmeasure.render.stats_report import failed_markdown
 from pdmeasure.tables.fits import (
@@ -177,6 +186,72 @@ def test_any_other_error_is_recorded_with_the_entry_to_fix(tmp_path, wine):
         "ValueError: no way; its traceback is in logs/cv/sklearn/wine.log. Fix the entry "
         "`classifiers.sklearn.Tree`"
     )
+
+
+#: The k-fold CV of ``CV`` as rule cross_validate_part's params give it.
+SCHEME = {"name": "cv", "folds": 3, "repeats": 2, "seed": 1}
+
+
+def test_a_part_fold_by_fold_gives_the_same_rows_as_at_once(wine):
+    data, spec = wine
+    part = Part("cv", 2, 5)
+    engine = CountingEngine()
+    at_once = fit_part(engine, data, spec, keys(), TREE, SCHEME, part, LOG)
+    by_fold = fit_part(engine, data, spec, keys(), TREE, SCHEME, part, LOG, time_limit=1e9)
+    pd.testing.assert_frame_equal(at_once, by_fold)
+    pairs = part.pairs(3)
+    assert engine.calls == [pairs, *((pair,) for pair in pairs)]
+
+
+def test_a_failed_part_is_written_to_its_file_and_fails_its_classifier(tmp_path, wine):
+    """The part job records the failure in its part file and succeeds; the dataset's job
+    then records the classifier as failed with the part's reason, and fits nothing."""
+    data, spec = wine
+    first, second = tmp_path / "cv_1-3.csv", tmp_path / "cv_4-6.csv"
+    finished = fit_part_or_record(
+        get_engine("sklearn"), data, spec, keys(), TREE, SCHEME, Part.parse(first.stem),
+        first, LOG, policy=FitPolicy(),
+    )  # fmt: skip
+    assert finished and part_failure(first) is None
+    finished = fit_part_or_record(
+        FailingEngine(ValueError("no way")), data, spec, keys(), TREE, SCHEME,
+        Part.parse(second.stem), second, LOG, policy=FitPolicy(),
+        log_path="logs/cv_parts/sklearn/wine/Tree/cv_4-6.log",
+    )  # fmt: skip
+    assert not finished
+    reason = part_failure(second)
+    assert reason.startswith(
+        "ValueError: no way; its traceback is in logs/cv_parts/sklearn/wine/Tree/cv_4-6.log. "
+        "Fix the entry `classifiers.sklearn.Tree`"
+    )
+    engine = CountingEngine()
+    row = fit_or_record(
+        engine, data, spec, keys(), TREE, CV, None, [str(first), str(second)],
+        unit_files(tmp_path), LOG, policy=FitPolicy(),
+    )  # fmt: skip
+    assert row["status"] == FAILED and row["reason"] == f"part cv_4-6: {reason}"
+    assert engine.calls == []
+    assert not (tmp_path / "cv" / "Tree").exists()
+
+
+def test_a_part_passing_the_time_limit_is_recorded_and_with_stop_fails(tmp_path, wine):
+    data, spec = wine
+    path = tmp_path / "cv_1-3.csv"
+    part = Part.parse(path.stem)
+    assert not fit_part_or_record(
+        get_engine("sklearn"), data, spec, keys(), TREE, SCHEME, part, path, LOG,
+        policy=FitPolicy(1e-9),
+    )  # fmt: skip
+    assert part_failure(path).startswith(
+        "time limit: the k-fold CV stopped after fold 1 of 3 of this part"
+    )
+    path.unlink()
+    with pytest.raises(ValueError, match="no way"):
+        fit_part_or_record(
+            FailingEngine(ValueError("no way")), data, spec, keys(), TREE, SCHEME, part, path,
+            LOG, policy=FitPolicy(on_failure="stop"),
+        )  # fmt: skip
+    assert not path.exists()
 
 
 class JavaLikeError(Exception):

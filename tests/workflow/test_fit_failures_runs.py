@@ -121,3 +121,34 @@ def test_a_time_limit_stops_each_fit_after_its_first_fold(tmp_path):
         glass["reason"].str.startswith("time limit: the k-fold CV stopped after fold 1 of 3").all()
     )
     assert "3 fit(s) failed" in done.stderr
+
+
+def test_a_failed_part_job_is_recorded_and_its_dataset_keeps_the_others(tmp_path):
+    """KNN cut into 2 part jobs on labor: both parts fail, and succeed as jobs with their
+    reason in the part file; labor's fitting job records KNN as failed with it."""
+    args = study(tmp_path, parts={"labor": {"KNN": 2}})
+    done = run_snakemake(tmp_path, *args, "--cores", "1", "results/cv/sklearn/labor")
+    assert done.returncode == 0, done.stderr[-4000:]
+    part_logs = tmp_path / "logs" / "cv_parts" / "sklearn" / "labor" / "KNN"
+    assert sorted(p.name for p in part_logs.iterdir()) == ["cv_1-2.log", "cv_3-3.log"]
+    labor = read_fits(tmp_path / "results" / "cv" / "sklearn" / "labor")
+    assert labor["status"].tolist() == [OK, OK, FAILED]
+    reason = labor["reason"].iloc[2]
+    assert reason.startswith("part cv_1-2: ValueError: Expected n_neighbors <= n_samples_fit")
+    assert "logs/cv_parts/sklearn/labor/KNN/cv_1-2.log" in reason
+    assert "`classifiers.sklearn.KNN`" in reason
+    folder = tmp_path / "results" / "cv" / "sklearn" / "labor"
+    folders = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+    assert folders == ["DecisionTree", "NaiveBayes", "fits.csv"]
+    # The part files are temporary: gone once assembled, as after fits that finish.
+    assert not list((tmp_path / "results" / "cv_parts").rglob("*.csv"))
+    assert "1 fit(s) failed" in done.stderr
+
+
+def test_with_on_failure_stop_a_failed_part_job_fails_the_run(tmp_path):
+    args = study(tmp_path, parts={"labor": {"KNN": 2}}, on_failure="stop")
+    done = run_snakemake(tmp_path, *args, "--cores", "1", "results/cv/sklearn/labor")
+    assert done.returncode != 0
+    assert "Error in rule cross_validate_part" in done.stderr
+    assert "Expected n_neighbors <= n_samples_fit" in done.stderr
+    assert not (tmp_path / "results" / "cv" / "sklearn" / "labor").exists()

@@ -4,7 +4,8 @@
 # JVM for Weka). A classifier that `cv.parts` cuts out runs as part jobs of contiguous folds
 # (rule cross_validate_part), which the dataset's job assembles into the same files. A
 # classifier whose fit fails is a `failed` row of the job's fits.csv (`cv.on_failure:
-# record`), and the job goes on with the others.
+# record`), and the job goes on with the others; a part job whose fit fails writes its reason
+# to its part file instead of predictions, and the dataset's job records it the same way.
 
 
 rule cross_validate_part:
@@ -26,6 +27,9 @@ rule cross_validate_part:
         dataset=engine_dataset_params,
         classifier=classifier_params,
         scheme=scheme_params,
+        policy=fit_policy(),
+        # The dataset's fitting folder: deleting it fits the part again.
+        folder=lambda wildcards: cv_folder(wildcards.engine, wildcards.dataset),
     script:
         "../scripts/cross_validate_part.py"
 

@@ -5,6 +5,8 @@ the fitting job's status table (:mod:`pdmeasure.tables.fits`).
   also as the cause of another exception): the memory settings of the job,
   ``resources.cv_mem_mb.<engine>`` and ``resources.scale``;
 - the time limit (:class:`FitTimeLimit`, whose message names ``cv.time_limit``);
+- a part job of the classifier (rule ``cross_validate_part``) that failed
+  (:class:`PartFailed`, whose message is that part's reason);
 - anything else: the exception, where its traceback is, and the classifier's entry.
 
 A changed ``cv.time_limit`` or classifier entry reruns the fitting job; memory settings change
@@ -21,6 +23,12 @@ from pdmeasure.pipeline.engines.weka_jvm import JVM_OVERHEAD_MB, max_heap_size
 class FitTimeLimit(RuntimeError):
     """A scheme's fitting took longer than ``cv.time_limit``; the message names the key
     (:func:`pdmeasure.pipeline.fitting.fit_scheme`)."""
+
+
+class PartFailed(RuntimeError):
+    """A part job of the classifier (rule ``cross_validate_part``) failed and wrote why in its
+    part file instead of predictions (:func:`pdmeasure.pipeline.fitting.fit_part_or_record`);
+    the message names the part and quotes that reason, which names the fix."""
 
 
 #: Words of an exception's text or class that mean the memory ran out (Java's
@@ -95,6 +103,9 @@ def failure_reason(
     folder : str, optional
         The fitting job's output folder, which to delete to fit the classifier again.
     """
+    if isinstance(exc, PartFailed):
+        # The part job's reason already names the fix and how its change reruns the fit.
+        return str(exc)
     engine, classifier = keys["engine"], keys["classifier"]
     if isinstance(exc, FitTimeLimit):
         reason = str(exc)

@@ -9,6 +9,9 @@ A classifier whose fit fails does not fail the job (:func:`fit_or_record`, confi
 (:mod:`pdmeasure.tables.fits`), and it leaves no files. With ``cv.time_limit`` a scheme is
 fitted fold by fold, each fold exactly as within the whole scheme, and stopped between folds
 once its fitting has taken longer (:class:`~pdmeasure.pipeline.failures.FitTimeLimit`).
+A part job (:func:`fit_part_or_record`) follows the same policy for its own folds: a failure
+is written to its part file instead of predictions, and the dataset's job records the
+classifier as failed with that reason (:class:`~pdmeasure.pipeline.failures.PartFailed`).
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ import pandas as pd
 from pdmeasure.pipeline.cv5x2 import cross_validate_5x2
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, Engine
 from pdmeasure.pipeline.engines.base import Only
-from pdmeasure.pipeline.failures import FitTimeLimit, failure_reason
+from pdmeasure.pipeline.failures import FitTimeLimit, PartFailed, failure_reason
 from pdmeasure.pipeline.parts import Part, fit_log_line
 from pdmeasure.pipeline.run import process_cpu_seconds
-from pdmeasure.tables.confusion import cv_tables
+from pdmeasure.tables.confusion import cv_tables, with_keys
 from pdmeasure.tables.fits import FAILED, OK
 from pdmeasure.tables.folds import CV5X2_FOLDS, CV5X2_REPEATS, read_predictions
 from pdmeasure.tables.io import write_csv
@@ -103,9 +106,11 @@ def fit_scheme(
     repeats: int,
     folds: int,
     time_limit: float | None = None,
+    only: Only = None,
 ) -> pd.DataFrame:
-    """The predictions of one scheme: ``fit(None)`` (every fold at once), or with
-    ``time_limit`` ``fit(((repeat, fold),))`` fold by fold, concatenated in order.
+    """The predictions of one scheme, or of its folds ``only`` (a part job's): ``fit(only)``
+    (those folds at once), or with ``time_limit`` ``fit(((repeat, fold),))`` fold by fold,
+    concatenated in order.
 
     The engines compute any fold alone exactly as within the whole cross-validation (the
     part jobs rely on it), so both give the same table.
@@ -118,8 +123,13 @@ def fit_scheme(
         finished first. A scheme whose last fold ends past the limit is complete and kept.
     """
     if time_limit is None:
-        return fit(None)
-    pairs = [(repeat, fold) for repeat in range(1, repeats + 1) for fold in range(1, folds + 1)]
+        return fit(only)
+    if only is None:
+        pairs = [(r, f) for r in range(1, repeats + 1) for f in range(1, folds + 1)]
+        of = f"{len(pairs)}"
+    else:
+        pairs = list(only)
+        of = f"{len(pairs)} of this part"
     started = time.monotonic()
     frames = []
     for done, pair in enumerate(pairs, start=1):
@@ -128,7 +138,7 @@ def fit_scheme(
         if elapsed > time_limit and done < len(pairs):
             raise FitTimeLimit(
                 f"time limit: the {_SCHEME_NAMES.get(scheme, scheme)} stopped after fold "
-                f"{done} of {len(pairs)}, its fitting having taken {elapsed:.1f} s, more than "
+                f"{done} of {of}, its fitting having taken {elapsed:.1f} s, more than "
                 f"`cv.time_limit` = {time_limit:g} s (checked between folds). Raise "
                 "`cv.time_limit` in config.yaml, or set it to null for no limit"
             )
@@ -179,8 +189,14 @@ def fit_unit(
     ------
     FitTimeLimit
         A scheme passed ``time_limit``.
+    PartFailed
+        A part file of ``parts`` records a failed fit (:func:`part_failure`).
     """
     classifier = keys["classifier"]
+    for path in parts:
+        reason = part_failure(path)
+        if reason is not None:
+            raise PartFailed(f"part {Part.parse(path).name}: {reason}")
     split = {Part.parse(path).scheme for path in parts}
     if "cv" not in split or (cv5x2_seed is not None and "cv5x2" not in split):
         if data is None:
@@ -247,7 +263,7 @@ def fit_or_record(
     """:func:`fit_unit` with ``policy``'s time limit; a failure recorded or raised.
 
     A fit that raises (any exception: Python's, or Java's through JPype, an
-    ``OutOfMemoryError`` included; or :class:`FitTimeLimit`) leaves none of the unit's files:
+    ``OutOfMemoryError`` included; :class:`FitTimeLimit`; or :class:`PartFailed`) leaves none of the unit's files:
     its classifier folders are deleted. With ``policy.on_failure == "record"`` the failure is
     logged with its traceback and returned as the unit's status row; with ``"stop"`` the
     exception is raised again and fails the job.
@@ -300,6 +316,136 @@ def fit_or_record(
         "status": status,
         "reason": reason,
     }
+
+
+#: The header of a part file that records a failed fit instead of predictions.
+PART_FAILURE_HEADER = "status,reason"
+
+
+def write_part_failure(reason: str, path: str | Path) -> None:
+    """Write a part file that records a failed fit and its ``reason`` (header
+    :data:`PART_FAILURE_HEADER`, one ``failed`` row) instead of predictions."""
+    write_csv(pd.DataFrame({"status": [FAILED], "reason": [reason]}), path)
+
+
+def part_failure(path: str | Path) -> str | None:
+    """The reason that the part file ``path`` records (:func:`write_part_failure`); None
+    for a part file of predictions."""
+    with open(path, encoding="utf-8") as file:
+        if file.readline().rstrip("\r\n") != PART_FAILURE_HEADER:
+            return None
+    return str(pd.read_csv(path, dtype=str, keep_default_na=False)["reason"].iloc[0])
+
+
+def fit_part(
+    engine: Engine,
+    data: pd.DataFrame,
+    spec: DatasetSpec,
+    keys: Mapping[str, str],
+    params: Mapping[str, Any],
+    scheme: Mapping[str, Any],
+    part: Part,
+    log: logging.Logger,
+    time_limit: float | None = None,
+) -> pd.DataFrame:
+    """The predictions of one part job: the folds of ``part`` of ``scheme`` (``name``,
+    ``folds``, ``repeats``, ``seed``: rule cross_validate_part's params), exactly those
+    folds' rows of the whole scheme; with ``time_limit`` fitted fold by fold
+    (:func:`fit_scheme`), the limit counting this part's folds.
+
+    Raises
+    ------
+    FitTimeLimit
+        The part's folds passed ``time_limit``.
+    """
+    classifier = keys["classifier"]
+    only = part.pairs(scheme["folds"])
+    engine.prepare(params)
+    started = process_cpu_seconds()
+    if scheme["name"] == "cv5x2":
+        pred = fit_scheme(
+            lambda pairs: cross_validate_5x2(
+                keys["engine"], data, spec, classifier, params, seed=scheme["seed"], only=pairs
+            ),
+            "cv5x2",
+            CV5X2_REPEATS,
+            CV5X2_FOLDS,
+            time_limit,
+            only,
+        )
+    else:
+        cv = CVSpec(folds=scheme["folds"], seed=scheme["seed"], repeats=scheme["repeats"])
+        pred = fit_scheme(
+            lambda pairs: engine.cross_validate(data, spec, classifier, params, cv, only=pairs),
+            "cv",
+            cv.repeats,
+            cv.folds,
+            time_limit,
+            only,
+        )
+        pred = with_keys(pred, **{key: keys[key] for key in ("engine", "dataset", "classifier")})
+    total = scheme["folds"] * scheme["repeats"]
+    log.info(fit_log_line(scheme["name"], process_cpu_seconds() - started, part.size, total))
+    return pred
+
+
+def fit_part_or_record(
+    engine: Engine,
+    data: pd.DataFrame,
+    spec: DatasetSpec,
+    keys: Mapping[str, str],
+    params: Mapping[str, Any],
+    scheme: Mapping[str, Any],
+    part: Part,
+    path: str | Path,
+    log: logging.Logger,
+    *,
+    policy: FitPolicy,
+    mem_mb: int | None = None,
+    log_path: str | None = None,
+    folder: str | None = None,
+) -> bool:
+    """:func:`fit_part` with ``policy``, its predictions written to the part file ``path``.
+
+    A fit that raises is, with ``policy.on_failure == "record"``, logged with its traceback
+    and written to ``path`` as a failure with its reason (:func:`write_part_failure`,
+    :func:`~pdmeasure.pipeline.failures.failure_reason`), so that the part job succeeds and
+    the dataset's job records the classifier as failed (:class:`PartFailed`) while its other
+    classifiers go on; with ``"stop"`` the exception is raised again and fails the job.
+
+    Parameters
+    ----------
+    engine, data, spec, keys, params, scheme, part, log
+        As :func:`fit_part`.
+    path : str or Path
+        The part file.
+    policy : FitPolicy
+    mem_mb, log_path
+        As :func:`fit_or_record`.
+    folder : str, optional
+        The dataset's fitting folder, which to delete to fit the part again (quoted when the
+        memory ran out).
+
+    Returns
+    -------
+    bool
+        Whether the fit finished (False: ``path`` records its failure).
+    """
+    try:
+        pred = fit_part(
+            engine, data, spec, keys, params, scheme, part, log, time_limit=policy.time_limit
+        )
+    except Exception as exc:
+        if policy.on_failure == "stop":
+            raise
+        log.exception("%s %s: the fit failed; the dataset's job records it", dict(keys), part.name)
+        reason = failure_reason(exc, keys, mem_mb=mem_mb, log_path=log_path, folder=folder)
+        log.error("%s %s: %s", keys["classifier"], part.name, reason)
+        write_part_failure(reason, path)
+        return False
+    write_csv(pred, path)
+    log.info("%s %s: %d predictions", "/".join(keys.values()), part.name, len(pred))
+    return True
 
 
 def _fitting_folder(files: UnitFiles) -> str:
