@@ -128,7 +128,8 @@ def mirror_copy(config, workdir):
     config["mirror"] = str(workdir / "mirror_link")
 
 
-CAR_SEEDS_KAPPA = ["analyse dataset=car", "render dataset=car", "collect"]
+#: Rule render draws every dataset of its engine: car's kappa vectors are its params.
+CAR_SEEDS_KAPPA = ["analyse dataset=car", "render", "collect"]
 
 #: Schema key ('*' for a name) -> the change made on the base run and what it must rerun.
 CHANGES: dict[str, Change] = {
@@ -143,11 +144,11 @@ CHANGES: dict[str, Change] = {
         COLLECTING,
         new_jobs=True,
     ),
-    # Fewer datasets: besides the collecting jobs, each engine's Figure 7 and result matrix
-    # (all datasets) rerun.
+    # Fewer datasets: besides the collecting jobs, each engine's pages, Figure 7 and result
+    # matrix (all datasets) rerun.
     "run.datasets": Change(
         setter("run.datasets", ["car"]),
-        ["render_figure7", "result_matrix", *COLLECTING],
+        ["render", "render_figure7", "result_matrix", *COLLECTING],
         new_jobs=True,
     ),
     # NaiveBayes was fitted in one batch with DecisionTree; alone in the run, it gets a job

@@ -113,7 +113,9 @@ def test_a_new_file_adds_its_datasets_jobs_only(folder_run):
         name: {job[0] for job in every if _dataset(job) == name} for name in ("wine", "wine_b")
     }
     assert rules["wine_b"] == rules["wine"]
-    assert rules["wine"] >= {"fetch_data", "analyse", "render"}
+    assert rules["wine"] >= {"fetch_data", "analyse"}
+    # Each engine's pages (rule render, all datasets) are drawn again, with the new one's.
+    assert {job[0] for job in planned if _dataset(job) is None} >= {"render", "collect"}
     assert "cross_validate" in rules["wine"]
     assert planned_jobs(folder_run, configfiles=CONFIGFILES) == set()
 

@@ -1,9 +1,9 @@
 # Module dataset (DAG steps 4-6, statistics within datasets, exact analysis, uncertainty,
 # explorer): everything computed from the CV files of one engine and dataset, in one job per
-# engine and dataset (rule analyse, tidy CSV and JSON), then the figures and the explorer page
-# drawn from those files only (rule render). One process per step instead of one per table:
-# each table costs well under a second of work (pd over krkopt's 2^18 kappa grid, 12 ms), a
-# process start about one.
+# engine and dataset (rule analyse, tidy CSV and JSON), then the figures and the explorer pages
+# drawn from those files only (rule render, one job per engine for all its datasets). One
+# process per step instead of one per table: each table costs well under a second of work (pd
+# over krkopt's 2^18 kappa grid, 12 ms), a process start about one.
 
 # The exact analysis's tables and figures, and the tables rule collect gathers from it.
 EXACT_TABLES = ["summary", "cdf", "histogram", "win", "share", "robustness"]
@@ -55,30 +55,29 @@ rule analyse:
 
 rule render:
     input:
-        **{
-            name: results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv")
-            for name in EXACT_FIGURES
-        },
-        intervals=results_path("uncertainty/{engine}/{dataset}/intervals.csv"),
-        posterior=results_path("uncertainty/{engine}/{dataset}/posterior.csv"),
-        table_csv=results_path("tables/table_{dataset}_{engine}_ci.csv"),
-        explorer=results_path("explorer/{engine}/{dataset}.json"),
+        **render_inputs(),
     output:
         **render_outputs(),
     log:
-        "logs/render/{engine}/{dataset}.log",
+        "logs/render/{engine}.log",
     benchmark:
-        benchmark_path("render/{engine}/{dataset}.tsv")
+        benchmark_path("render/{engine}.tsv")
     priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
-    # `--set-threads render=2` draws its exact figures beside its uncertainty figures and
-    # explorer page.
+    # One job per engine draws every dataset's files in one process, dataset after dataset:
+    # each dataset's work is about 3 CPU-s, as much as a process's start-up and imports.
+    # `--set-threads render=N` draws N datasets side by side.
     threads: 1
     resources:
-        **scaled(mem_mb=512, runtime=10),
+        # A minute per dataset, with room to spare: each takes a few CPU-s.
+        **scaled(mem_mb=512, runtime=5 + len(datasets())),
     params:
+        datasets=datasets(),
         classifiers=engine_classifiers,
-        kappa_vectors=dataset_kappa_vectors,
+        kappa_vectors={
+            dataset: dict(RUN["datasets"][dataset]["kappa_vectors"])
+            for dataset in datasets()
+        },
     script:
         "../scripts/render.py"

@@ -158,43 +158,73 @@ def analyse_outputs():
 
 
 def render_outputs():
-    """The outputs of render for {engine}/{dataset}, by name (the exact analysis's
-    figures, the ranking table with intervals in Markdown and its figures, the explorer
-    page)."""
-    return {
+    """The outputs of render for {engine}, by name, each a list with one file per dataset of
+    the run, in run order (the exact analysis's figures, the ranking table with intervals in
+    Markdown and its figures, the explorer page); each labelled by its dataset in the
+    report."""
+    files = {
         **{
-            f"exact_{name}": engine_report(
+            f"exact_{name}": (
                 f"exact/figures/{{engine}}/{{dataset}}_{name}.png",
                 f"exact_figure_{name}",
                 "Exact analysis",
-                figure=name,
+                {"figure": name},
             )
             for name in EXACT_FIGURES
         },
-        "table_md": engine_report(
+        "table_md": (
             "tables/table_{dataset}_{engine}_ci.md",
             "uncertainty_table",
             "Uncertainty",
-            table="ranking table with intervals (Markdown)",
+            {"table": "ranking table with intervals (Markdown)"},
         ),
-        "forest": engine_report(
+        "forest": (
             "figures/uncertainty/{engine}/{dataset}_forest.png",
             "uncertainty_forest",
             "Uncertainty",
-            table="interval (forest) plot",
+            {"table": "interval (forest) plot"},
         ),
-        "posterior_figure": engine_report(
+        "posterior_figure": (
             "figures/uncertainty/{engine}/{dataset}_posterior.png",
             "uncertainty_posterior_figure",
             "Uncertainty",
-            table="pairwise posterior plot",
+            {"table": "pairwise posterior plot"},
         ),
-        "html": engine_report(
+        "html": (
             "explorer/{engine}/{dataset}.html",
             "explorer",
             "Exact analysis",
-            figure="kappa explorer (HTML)",
+            {"figure": "kappa explorer (HTML)"},
         ),
+    }
+    return {
+        name: [
+            engine_report(
+                expand(path, dataset=dataset, allow_missing=True)[0],
+                caption,
+                category,
+                dataset=dataset,
+                **labels,
+            )
+            for dataset in datasets()
+        ]
+        for name, (path, caption, category, labels) in files.items()
+    }
+
+
+def render_inputs():
+    """The inputs of render for {engine}, by name, each a list with one file per dataset of
+    the run, in run order: the tables of rule analyse that it draws."""
+    files = {
+        **{name: f"exact/{{engine}}/{{dataset}}/{name}.csv" for name in EXACT_FIGURES},
+        "intervals": "uncertainty/{engine}/{dataset}/intervals.csv",
+        "posterior": "uncertainty/{engine}/{dataset}/posterior.csv",
+        "table_csv": "tables/table_{dataset}_{engine}_ci.csv",
+        "explorer": "explorer/{engine}/{dataset}.json",
+    }
+    return {
+        name: expand(results_path(path), dataset=datasets(), allow_missing=True)
+        for name, path in files.items()
     }
 
 

@@ -1,15 +1,19 @@
-"""Snakemake script of rule render: the tables of one engine and dataset (rule analyse) ->
-the exact analysis's figures, the ranking table with intervals in Markdown with its forest and
-posterior figures, and the self-contained kappa explorer page. Drawn from the files only, of
-the classifiers they hold (those whose fits finished); when none finished, each output says
-so (the explorer data's note).
+"""Snakemake script of rule render: the tables of one engine (rule analyse), dataset by
+dataset -> each dataset's exact analysis figures, its ranking table with intervals in Markdown
+with its forest and posterior figures, and its self-contained kappa explorer page. Drawn from
+the files only, of the classifiers they hold (those whose fits finished); when none finished,
+each output says so (the explorer data's note).
 
+The datasets are drawn one after the other in this one process (``--set-threads render=N``:
+N side by side), so the imports are paid once per engine, not once per dataset.
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
 import html
 import textwrap
+from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from pdmeasure.pipeline.run import run_parallel, run_script
 from pdmeasure.render.exact_figures import (
@@ -27,19 +31,57 @@ from pdmeasure.tables.explorer import read_explorer_data
 from pdmeasure.tables.io import write_text
 from pdmeasure.tables.uncertainty_schema import read_companion, read_intervals, read_posterior
 
+#: The rule's inputs and outputs by name: lists with one file per dataset, in run order.
+INPUTS = ("win", "cdf", "share", "intervals", "posterior", "table_csv", "explorer")
+OUTPUTS = (
+    "exact_win",
+    "exact_cdf",
+    "exact_share",
+    "table_md",
+    "forest",
+    "posterior_figure",
+    "html",
+)
 
-def exact_figures(smk, label):
+
+@dataclass(frozen=True)
+class Page:
+    """One dataset's share of the job: its input and output files by name, and settings."""
+
+    label: str
+    input: dict[str, str]
+    output: dict[str, str]
+    classifiers: list[str]
+    kappa_vectors: dict[str, Any]
+
+
+def pages(smk) -> list[Page]:
+    """The job's datasets, in run order (``params.datasets``; the i-th file of each named
+    input and output list is the i-th dataset's)."""
+    return [
+        Page(
+            label=f"{dataset} ({smk.wildcards.engine})",
+            input={name: smk.input[name][i] for name in INPUTS},
+            output={name: smk.output[name][i] for name in OUTPUTS},
+            classifiers=list(smk.params.classifiers),
+            kappa_vectors=dict(smk.params.kappa_vectors[dataset]),
+        )
+        for i, dataset in enumerate(smk.params.datasets)
+    ]
+
+
+def exact_figures(page: Page) -> None:
     """Win probabilities, the distribution of pd and first-place shares over kappa."""
-    if no_results(smk) is not None:
+    label, out = page.label, page.output
+    if no_results(page) is not None:
         for name in ("exact_win", "exact_cdf", "exact_share"):
-            save_figure(no_results_figure(smk, label), smk.output[name])
+            save_figure(no_results_figure(page), out[name])
         return
-    win, cdf, share = (read_exact_table(smk.input[name]) for name in ("win", "cdf", "share"))
-    out = smk.output
-    save_figure(win_heatmap(win, title=f"Win probabilities over kappa: {label}"), out.exact_win)
-    save_figure(cdf_figure(cdf, title=f"Distribution of pd over kappa: {label}"), out.exact_cdf)
+    win, cdf, share = (read_exact_table(page.input[name]) for name in ("win", "cdf", "share"))
+    save_figure(win_heatmap(win, title=f"Win probabilities over kappa: {label}"), out["exact_win"])
+    save_figure(cdf_figure(cdf, title=f"Distribution of pd over kappa: {label}"), out["exact_cdf"])
     save_figure(
-        share_bars(share, title=f"Share of kappa space ranked first: {label}"), out.exact_share
+        share_bars(share, title=f"Share of kappa space ranked first: {label}"), out["exact_share"]
     )
 
 
@@ -50,70 +92,72 @@ def analysed(classifiers, intervals):
     return [name for name in classifiers if name in present]
 
 
-def no_results(smk):
+def no_results(page: Page):
     """Why the dataset has no results (the note rule analyse writes in the explorer data when
     no classifier finished its fit, and the intervals table has no rows); None when it has
     some."""
-    if len(read_intervals(smk.input.intervals)):
+    if len(read_intervals(page.input["intervals"])):
         return None
-    data = read_explorer_data(smk.input.explorer)
+    data = read_explorer_data(page.input["explorer"])
     return None if data["classifiers"] else str(data.get("note", "no classifier to show"))
 
 
-def no_results_figure(smk, label):
+def no_results_figure(page: Page):
     """A figure that says why the dataset has no results (:func:`no_results`)."""
-    return placeholder_figure(textwrap.fill(no_results(smk), 70), title=label, hint=None)
+    return placeholder_figure(textwrap.fill(no_results(page), 70), title=page.label, hint=None)
 
 
-def uncertainty_figures(smk, label):
+def uncertainty_figures(page: Page) -> None:
     """The ranking table with intervals in Markdown, the forest and the posterior figures."""
-    p, out = smk.params, smk.output
-    why = no_results(smk)
+    label, out = page.label, page.output
+    why = no_results(page)
     if why is not None:
-        write_text(f"# {label}\n\n{why}\n", out.table_md)
+        write_text(f"# {label}\n\n{why}\n", out["table_md"])
         for name in ("forest", "posterior_figure"):
-            save_figure(no_results_figure(smk, label), out[name])
+            save_figure(no_results_figure(page), out[name])
         return
-    companion = companion_markdown(read_companion(smk.input.table_csv), p.kappa_vectors)
-    write_text(companion, out.table_md)
-    intervals = read_intervals(smk.input.intervals)
+    companion = companion_markdown(read_companion(page.input["table_csv"]), page.kappa_vectors)
+    write_text(companion, out["table_md"])
+    intervals = read_intervals(page.input["intervals"])
     forest = forest_figure(
         intervals,
-        classifiers=analysed(p.classifiers, intervals),
-        kappa_vectors=p.kappa_vectors,
+        classifiers=analysed(page.classifiers, intervals),
+        kappa_vectors=page.kappa_vectors,
         title=label,
     )
-    save_figure(forest, out.forest)
-    posterior = read_posterior(smk.input.posterior)
+    save_figure(forest, out["forest"])
+    posterior = read_posterior(page.input["posterior"])
     save_figure(
-        posterior_figure(posterior, title=f"{label}: pd default, a - b"), out.posterior_figure
+        posterior_figure(posterior, title=f"{label}: pd default, a - b"), out["posterior_figure"]
     )
 
 
-def explorer_page(smk):
+def explorer_page(page: Page) -> None:
     """The self-contained kappa explorer page (a page that says why, without results)."""
-    why = no_results(smk)
+    why = no_results(page)
     if why is not None:
         text = html.escape(why)
-        page = f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{text}</title>'
-        write_text(f"{page}</head><body><p>{text}</p></body></html>\n", smk.output.html)
+        head = f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{text}</title>'
+        write_text(f"{head}</head><body><p>{text}</p></body></html>\n", page.output["html"])
         return
-    write_explorer(read_explorer_data(smk.input.explorer), smk.output.html)
+    write_explorer(read_explorer_data(page.input["explorer"]), page.output["html"])
+
+
+def draw(page: Page, log) -> None:
+    """Every file of one dataset."""
+    exact_figures(page)
+    uncertainty_figures(page)
+    explorer_page(page)
+    log.info("%s: %d files", page.label, len(page.output))
 
 
 def main(smk, log) -> None:
-    label = f"{smk.wildcards.dataset} ({smk.wildcards.engine})"
-    # Two branches side by side on the job's threads (one: in this order): the last
-    # dataset's render is on the run's tail. Costs are their CPU seconds on krkopt.
+    # One branch per dataset, of equal cost: on one thread they run here in run order.
     run_parallel(
-        [
-            (1.7, [partial(exact_figures, smk, label)]),
-            (1.5, [partial(uncertainty_figures, smk, label), partial(explorer_page, smk)]),
-        ],
+        [(1.0, [partial(draw, page, log)]) for page in pages(smk)],
         processes=smk.threads,
         logger=log,
     )
-    log.info("%s: %d files", label, len(smk.output))
 
 
 if __name__ == "__main__":
