@@ -16,6 +16,7 @@ from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
 from pdmeasure.pipeline.failures import FitTimeLimit, failure_reason, is_out_of_memory
 from pdmeasure.pipeline.fitting import (
     FitPolicy,
+    PartFit,
     UnitFiles,
     fit_or_record,
     fit_part,
@@ -196,8 +197,9 @@ def test_a_part_fold_by_fold_gives_the_same_rows_as_at_once(wine):
     data, spec = wine
     part = Part("cv", 2, 5)
     engine = CountingEngine()
-    at_once = fit_part(engine, data, spec, keys(), TREE, SCHEME, part, LOG)
-    by_fold = fit_part(engine, data, spec, keys(), TREE, SCHEME, part, LOG, time_limit=1e9)
+    job = PartFit(engine, data, spec, keys(), TREE, SCHEME, part)
+    at_once = fit_part(job, LOG)
+    by_fold = fit_part(job, LOG, time_limit=1e9)
     pd.testing.assert_frame_equal(at_once, by_fold)
     pairs = part.pairs(3)
     assert engine.calls == [pairs, *((pair,) for pair in pairs)]
@@ -208,16 +210,13 @@ def test_a_failed_part_is_written_to_its_file_and_fails_its_classifier(tmp_path,
     then records the classifier as failed with the part's reason, and fits nothing."""
     data, spec = wine
     first, second = tmp_path / "cv_1-3.csv", tmp_path / "cv_4-6.csv"
-    finished = fit_part_or_record(
-        get_engine("sklearn"), data, spec, keys(), TREE, SCHEME, Part.parse(first.stem),
-        first, LOG, policy=FitPolicy(),
-    )  # fmt: skip
+    job = PartFit(get_engine("sklearn"), data, spec, keys(), TREE, SCHEME, Part.parse(first.stem))
+    finished = fit_part_or_record(job, first, LOG, policy=FitPolicy())
     assert finished and part_failure(first) is None
-    finished = fit_part_or_record(
-        FailingEngine(ValueError("no way")), data, spec, keys(), TREE, SCHEME,
-        Part.parse(second.stem), second, LOG, policy=FitPolicy(),
-        log_path="logs/cv_parts/sklearn/wine/Tree/cv_4-6.log",
-    )  # fmt: skip
+    failing = FailingEngine(ValueError("no way"))
+    job = PartFit(failing, data, spec, keys(), TREE, SCHEME, Part.parse(second.stem))
+    log_path = "logs/cv_parts/sklearn/wine/Tree/cv_4-6.log"
+    finished = fit_part_or_record(job, second, LOG, policy=FitPolicy(), log_path=log_path)
     assert not finished
     reason = part_failure(second)
     assert reason.startswith(
@@ -238,19 +237,17 @@ def test_a_part_passing_the_time_limit_is_recorded_and_with_stop_fails(tmp_path,
     data, spec = wine
     path = tmp_path / "cv_1-3.csv"
     part = Part.parse(path.stem)
-    assert not fit_part_or_record(
-        get_engine("sklearn"), data, spec, keys(), TREE, SCHEME, part, path, LOG,
-        policy=FitPolicy(1e-9),
-    )  # fmt: skip
+    job = PartFit(get_engine("sklearn"), data, spec, keys(), TREE, SCHEME, part)
+    assert not fit_part_or_record(job, path, LOG, policy=FitPolicy(1e-9))
     assert part_failure(path).startswith(
         "time limit: the k-fold CV stopped after fold 1 of 3 of this part"
     )
     path.unlink()
     with pytest.raises(ValueError, match="no way"):
-        fit_part_or_record(
-            FailingEngine(ValueError("no way")), data, spec, keys(), TREE, SCHEME, part, path,
-            LOG, policy=FitPolicy(on_failure="stop"),
-        )  # fmt: skip
+        failing = PartFit(
+            FailingEngine(ValueError("no way")), data, spec, keys(), TREE, SCHEME, part
+        )
+        fit_part_or_record(failing, path, LOG, policy=FitPolicy(on_failure="stop"))
     assert not path.exists()
 
 

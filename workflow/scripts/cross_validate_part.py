@@ -11,7 +11,7 @@ failed while its other classifiers go on.
 from pdmeasure.pipeline.config import dataset_spec_from_dict
 from pdmeasure.pipeline.data.fetch import read_canonical
 from pdmeasure.pipeline.engines import get_engine
-from pdmeasure.pipeline.fitting import FitPolicy, configure_engine, fit_part_or_record
+from pdmeasure.pipeline.fitting import FitPolicy, PartFit, configure_engine, fit_part_or_record
 from pdmeasure.pipeline.parts import Part
 from pdmeasure.pipeline.run import run_script
 
@@ -22,7 +22,7 @@ def main(smk, log) -> None:
     data = read_canonical(smk.input.data)
     engine = get_engine(w.engine)
     configure_engine(engine, data, spec, threads=smk.threads, mem_mb=smk.resources.mem_mb)
-    fit_part_or_record(
+    job = PartFit(
         engine,
         data,
         spec,
@@ -30,6 +30,9 @@ def main(smk, log) -> None:
         dict(smk.params.classifier),
         smk.params.scheme,
         Part.parse(w.part),
+    )
+    fit_part_or_record(
+        job,
         smk.output[0],
         log,
         policy=FitPolicy(**smk.params.policy),

@@ -337,35 +337,59 @@ def part_failure(path: str | Path) -> str | None:
     return str(pd.read_csv(path, dtype=str, keep_default_na=False)["reason"].iloc[0])
 
 
-def fit_part(
-    engine: Engine,
-    data: pd.DataFrame,
-    spec: DatasetSpec,
-    keys: Mapping[str, str],
-    params: Mapping[str, Any],
-    scheme: Mapping[str, Any],
-    part: Part,
-    log: logging.Logger,
-    time_limit: float | None = None,
-) -> pd.DataFrame:
-    """The predictions of one part job: the folds of ``part`` of ``scheme`` (``name``,
-    ``folds``, ``repeats``, ``seed``: rule cross_validate_part's params), exactly those
-    folds' rows of the whole scheme; with ``time_limit`` fitted fold by fold
-    (:func:`fit_scheme`), the limit counting this part's folds.
+@dataclass(frozen=True)
+class PartFit:
+    """What one part job fits: the folds of ``part`` of ``scheme`` (``name``, ``folds``,
+    ``repeats``, ``seed``: rule cross_validate_part's params) of one unit.
+
+    Attributes
+    ----------
+    engine : Engine
+        Configured for the job (:func:`configure_engine`).
+    data : DataFrame
+        The dataset's canonical table.
+    spec : DatasetSpec
+    keys : mapping
+        ``engine``, ``dataset`` and ``classifier`` of the unit.
+    params : mapping
+        The classifier's configured parameters.
+    scheme : mapping
+    part : Part
+    """
+
+    engine: Engine
+    data: pd.DataFrame
+    spec: DatasetSpec
+    keys: Mapping[str, str]
+    params: Mapping[str, Any]
+    scheme: Mapping[str, Any]
+    part: Part
+
+
+def fit_part(job: PartFit, log: logging.Logger, time_limit: float | None = None) -> pd.DataFrame:
+    """The predictions of one part job, exactly those folds' rows of the whole scheme; with
+    ``time_limit`` fitted fold by fold (:func:`fit_scheme`), the limit counting this part's
+    folds.
 
     Raises
     ------
     FitTimeLimit
         The part's folds passed ``time_limit``.
     """
-    classifier = keys["classifier"]
-    only = part.pairs(scheme["folds"])
-    engine.prepare(params)
+    keys, scheme, classifier = job.keys, job.scheme, job.keys["classifier"]
+    only = job.part.pairs(scheme["folds"])
+    job.engine.prepare(job.params)
     started = process_cpu_seconds()
     if scheme["name"] == "cv5x2":
         pred = fit_scheme(
             lambda pairs: cross_validate_5x2(
-                keys["engine"], data, spec, classifier, params, seed=scheme["seed"], only=pairs
+                keys["engine"],
+                job.data,
+                job.spec,
+                classifier,
+                job.params,
+                seed=scheme["seed"],
+                only=pairs,
             ),
             "cv5x2",
             CV5X2_REPEATS,
@@ -376,7 +400,9 @@ def fit_part(
     else:
         cv = CVSpec(folds=scheme["folds"], seed=scheme["seed"], repeats=scheme["repeats"])
         pred = fit_scheme(
-            lambda pairs: engine.cross_validate(data, spec, classifier, params, cv, only=pairs),
+            lambda pairs: job.engine.cross_validate(
+                job.data, job.spec, classifier, job.params, cv, only=pairs
+            ),
             "cv",
             cv.repeats,
             cv.folds,
@@ -385,18 +411,12 @@ def fit_part(
         )
         pred = with_keys(pred, **{key: keys[key] for key in ("engine", "dataset", "classifier")})
     total = scheme["folds"] * scheme["repeats"]
-    log.info(fit_log_line(scheme["name"], process_cpu_seconds() - started, part.size, total))
+    log.info(fit_log_line(scheme["name"], process_cpu_seconds() - started, job.part.size, total))
     return pred
 
 
 def fit_part_or_record(
-    engine: Engine,
-    data: pd.DataFrame,
-    spec: DatasetSpec,
-    keys: Mapping[str, str],
-    params: Mapping[str, Any],
-    scheme: Mapping[str, Any],
-    part: Part,
+    job: PartFit,
     path: str | Path,
     log: logging.Logger,
     *,
@@ -415,10 +435,11 @@ def fit_part_or_record(
 
     Parameters
     ----------
-    engine, data, spec, keys, params, scheme, part, log
-        As :func:`fit_part`.
+    job : PartFit
     path : str or Path
         The part file.
+    log : logging.Logger
+        The job's log.
     policy : FitPolicy
     mem_mb, log_path
         As :func:`fit_or_record`.
@@ -431,20 +452,19 @@ def fit_part_or_record(
     bool
         Whether the fit finished (False: ``path`` records its failure).
     """
+    name = job.part.name
     try:
-        pred = fit_part(
-            engine, data, spec, keys, params, scheme, part, log, time_limit=policy.time_limit
-        )
+        pred = fit_part(job, log, time_limit=policy.time_limit)
     except Exception as exc:
         if policy.on_failure == "stop":
             raise
-        log.exception("%s %s: the fit failed; the dataset's job records it", dict(keys), part.name)
-        reason = failure_reason(exc, keys, mem_mb=mem_mb, log_path=log_path, folder=folder)
-        log.error("%s %s: %s", keys["classifier"], part.name, reason)
+        log.exception("%s %s: the fit failed; the dataset's job records it", dict(job.keys), name)
+        reason = failure_reason(exc, job.keys, mem_mb=mem_mb, log_path=log_path, folder=folder)
+        log.error("%s %s: %s", job.keys["classifier"], name, reason)
         write_part_failure(reason, path)
         return False
     write_csv(pred, path)
-    log.info("%s %s: %d predictions", "/".join(keys.values()), part.name, len(pred))
+    log.info("%s %s: %d predictions", "/".join(job.keys.values()), name, len(pred))
     return True
 
 
