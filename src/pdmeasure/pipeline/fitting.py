@@ -145,6 +145,45 @@ def fit_scheme(
     return pd.concat(frames, ignore_index=True)
 
 
+def scheme_predictions(
+    engine: Engine,
+    data: pd.DataFrame,
+    spec: DatasetSpec,
+    keys: Mapping[str, str],
+    params: Mapping[str, Any],
+    scheme: str,
+    cv: CVSpec,
+    seed: int | None,
+    time_limit: float | None = None,
+    only: Only = None,
+) -> pd.DataFrame:
+    """:func:`fit_scheme` of one unit's ``scheme``: ``"cv"``, the k-fold CV ``cv``;
+    ``"cv5x2"``, the 5 x 2-fold CV seeded with ``seed``; all its folds, or ``only`` those."""
+    classifier = keys["classifier"]
+    if scheme == "cv5x2":
+        if seed is None:
+            raise ValueError(f"{classifier}: the 5 x 2-fold CV needs a seed (`cv.seed`)")
+        cv5x2_seed: int = seed  # narrowed here: the lambda would see int | None
+        return fit_scheme(
+            lambda pairs: cross_validate_5x2(
+                keys["engine"], data, spec, classifier, params, seed=cv5x2_seed, only=pairs
+            ),
+            scheme,
+            CV5X2_REPEATS,
+            CV5X2_FOLDS,
+            time_limit,
+            only,
+        )
+    return fit_scheme(
+        lambda pairs: engine.cross_validate(data, spec, classifier, params, cv, only=pairs),
+        scheme,
+        cv.repeats,
+        cv.folds,
+        time_limit,
+        only,
+    )
+
+
 def fit_unit(
     engine: Engine,
     data: pd.DataFrame | None,
@@ -210,12 +249,8 @@ def fit_unit(
         log.info("cv: %d predictions from %d parts", len(predictions), len(parts))
     else:
         started = process_cpu_seconds()
-        predictions = fit_scheme(
-            lambda only: engine.cross_validate(data, spec, classifier, params, cv, only=only),
-            "cv",
-            cv.repeats,
-            cv.folds,
-            time_limit,
+        predictions = scheme_predictions(
+            engine, data, spec, keys, params, "cv", cv, None, time_limit
         )
         total = cv.folds * cv.repeats
         log.info(fit_log_line("cv", process_cpu_seconds() - started, total, total))
@@ -230,14 +265,8 @@ def fit_unit(
         pred = assembled(parts, "cv5x2")
     else:
         started = process_cpu_seconds()
-        pred = fit_scheme(
-            lambda only: cross_validate_5x2(
-                keys["engine"], data, spec, classifier, params, seed=cv5x2_seed, only=only
-            ),
-            "cv5x2",
-            CV5X2_REPEATS,
-            CV5X2_FOLDS,
-            time_limit,
+        pred = scheme_predictions(
+            engine, data, spec, keys, params, "cv5x2", cv, cv5x2_seed, time_limit
         )
         log.info(fit_log_line("cv5x2", process_cpu_seconds() - started, 10, 10))
     write_csv(pred, files.cv5x2)
@@ -263,8 +292,8 @@ def fit_or_record(
     """:func:`fit_unit` with ``policy``'s time limit; a failure recorded or raised.
 
     A fit that raises (any exception: Python's, or Java's through JPype, an
-    ``OutOfMemoryError`` included; :class:`FitTimeLimit`; or :class:`PartFailed`) leaves none of the unit's files:
-    its classifier folders are deleted. With ``policy.on_failure == "record"`` the failure is
+    ``OutOfMemoryError`` included; :class:`FitTimeLimit`; or :class:`PartFailed`) leaves none
+    of the unit's files: its classifier folders are deleted. With ``policy.on_failure == "record"`` the failure is
     logged with its traceback and returned as the unit's status row; with ``"stop"`` the
     exception is raised again and fails the job.
 
@@ -376,39 +405,23 @@ def fit_part(job: PartFit, log: logging.Logger, time_limit: float | None = None)
     FitTimeLimit
         The part's folds passed ``time_limit``.
     """
-    keys, scheme, classifier = job.keys, job.scheme, job.keys["classifier"]
-    only = job.part.pairs(scheme["folds"])
+    keys, scheme = job.keys, job.scheme
+    cv = CVSpec(folds=scheme["folds"], seed=scheme["seed"], repeats=scheme["repeats"])
     job.engine.prepare(job.params)
     started = process_cpu_seconds()
-    if scheme["name"] == "cv5x2":
-        pred = fit_scheme(
-            lambda pairs: cross_validate_5x2(
-                keys["engine"],
-                job.data,
-                job.spec,
-                classifier,
-                job.params,
-                seed=scheme["seed"],
-                only=pairs,
-            ),
-            "cv5x2",
-            CV5X2_REPEATS,
-            CV5X2_FOLDS,
-            time_limit,
-            only,
-        )
-    else:
-        cv = CVSpec(folds=scheme["folds"], seed=scheme["seed"], repeats=scheme["repeats"])
-        pred = fit_scheme(
-            lambda pairs: job.engine.cross_validate(
-                job.data, job.spec, classifier, job.params, cv, only=pairs
-            ),
-            "cv",
-            cv.repeats,
-            cv.folds,
-            time_limit,
-            only,
-        )
+    pred = scheme_predictions(
+        job.engine,
+        job.data,
+        job.spec,
+        keys,
+        job.params,
+        scheme["name"],
+        cv,
+        scheme["seed"],
+        time_limit,
+        job.part.pairs(scheme["folds"]),
+    )
+    if scheme["name"] == "cv":
         pred = with_keys(pred, **{key: keys[key] for key in ("engine", "dataset", "classifier")})
     total = scheme["folds"] * scheme["repeats"]
     log.info(fit_log_line(scheme["name"], process_cpu_seconds() - started, job.part.size, total))
