@@ -502,9 +502,14 @@ def dataset_classes(wildcards):
     return list(RUN["datasets"][wildcards.dataset]["classes"])
 
 
+def kappa_vectors_of(dataset):
+    """The named kappa vectors of `dataset`."""
+    return dict(RUN["datasets"][dataset]["kappa_vectors"])
+
+
 def dataset_kappa_vectors(wildcards):
     """The named kappa vectors of {dataset} (rule params)."""
-    return dict(RUN["datasets"][wildcards.dataset]["kappa_vectors"])
+    return kappa_vectors_of(wildcards.dataset)
 
 
 def dataset_kappa_grid(wildcards):

@@ -75,9 +75,6 @@ rule render:
     params:
         datasets=datasets(),
         classifiers=engine_classifiers,
-        kappa_vectors={
-            dataset: dict(RUN["datasets"][dataset]["kappa_vectors"])
-            for dataset in datasets()
-        },
+        kappa_vectors={dataset: kappa_vectors_of(dataset) for dataset in datasets()},
     script:
         "../scripts/render.py"

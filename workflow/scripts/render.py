@@ -31,18 +31,6 @@ from pdmeasure.tables.explorer import read_explorer_data
 from pdmeasure.tables.io import write_text
 from pdmeasure.tables.uncertainty_schema import read_companion, read_intervals, read_posterior
 
-#: The rule's inputs and outputs by name: lists with one file per dataset, in run order.
-INPUTS = ("win", "cdf", "share", "intervals", "posterior", "table_csv", "explorer")
-OUTPUTS = (
-    "exact_win",
-    "exact_cdf",
-    "exact_share",
-    "table_md",
-    "forest",
-    "posterior_figure",
-    "html",
-)
-
 
 @dataclass(frozen=True)
 class Page:
@@ -61,8 +49,8 @@ def pages(smk) -> list[Page]:
     return [
         Page(
             label=f"{dataset} ({smk.wildcards.engine})",
-            input={name: smk.input[name][i] for name in INPUTS},
-            output={name: smk.output[name][i] for name in OUTPUTS},
+            input={name: smk.input[name][i] for name in smk.input.keys()},
+            output={name: smk.output[name][i] for name in smk.output.keys()},
             classifiers=list(smk.params.classifiers),
             kappa_vectors=dict(smk.params.kappa_vectors[dataset]),
         )
@@ -70,12 +58,13 @@ def pages(smk) -> list[Page]:
     ]
 
 
-def exact_figures(page: Page) -> None:
-    """Win probabilities, the distribution of pd and first-place shares over kappa."""
+def exact_figures(page: Page, why: str | None) -> None:
+    """Win probabilities, the distribution of pd and first-place shares over kappa; without
+    results (``why``: :func:`no_results`), figures that say why."""
     label, out = page.label, page.output
-    if no_results(page) is not None:
+    if why is not None:
         for name in ("exact_win", "exact_cdf", "exact_share"):
-            save_figure(no_results_figure(page), out[name])
+            save_figure(no_results_figure(page, why), out[name])
         return
     win, cdf, share = (read_exact_table(page.input[name]) for name in ("win", "cdf", "share"))
     save_figure(win_heatmap(win, title=f"Win probabilities over kappa: {label}"), out["exact_win"])
@@ -102,19 +91,19 @@ def no_results(page: Page):
     return None if data["classifiers"] else str(data.get("note", "no classifier to show"))
 
 
-def no_results_figure(page: Page):
-    """A figure that says why the dataset has no results (:func:`no_results`)."""
-    return placeholder_figure(textwrap.fill(no_results(page), 70), title=page.label, hint=None)
+def no_results_figure(page: Page, why: str):
+    """A figure that says ``why`` the dataset has no results (:func:`no_results`)."""
+    return placeholder_figure(textwrap.fill(why, 70), title=page.label, hint=None)
 
 
-def uncertainty_figures(page: Page) -> None:
-    """The ranking table with intervals in Markdown, the forest and the posterior figures."""
+def uncertainty_figures(page: Page, why: str | None) -> None:
+    """The ranking table with intervals in Markdown, the forest and the posterior figures;
+    without results (``why``), a table and figures that say why."""
     label, out = page.label, page.output
-    why = no_results(page)
     if why is not None:
         write_text(f"# {label}\n\n{why}\n", out["table_md"])
         for name in ("forest", "posterior_figure"):
-            save_figure(no_results_figure(page), out[name])
+            save_figure(no_results_figure(page, why), out[name])
         return
     companion = companion_markdown(read_companion(page.input["table_csv"]), page.kappa_vectors)
     write_text(companion, out["table_md"])
@@ -132,9 +121,8 @@ def uncertainty_figures(page: Page) -> None:
     )
 
 
-def explorer_page(page: Page) -> None:
-    """The self-contained kappa explorer page (a page that says why, without results)."""
-    why = no_results(page)
+def explorer_page(page: Page, why: str | None) -> None:
+    """The self-contained kappa explorer page (a page that says ``why``, without results)."""
     if why is not None:
         text = html.escape(why)
         head = f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{text}</title>'
@@ -145,9 +133,10 @@ def explorer_page(page: Page) -> None:
 
 def draw(page: Page, log) -> None:
     """Every file of one dataset."""
-    exact_figures(page)
-    uncertainty_figures(page)
-    explorer_page(page)
+    why = no_results(page)
+    exact_figures(page, why)
+    uncertainty_figures(page, why)
+    explorer_page(page, why)
     log.info("%s: %d files", page.label, len(page.output))
 
 
