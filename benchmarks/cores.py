@@ -8,7 +8,10 @@ written there, so no run reuses another's files. The run is offline: the proxy v
 to a closed port, so ``ucimlrepo`` fails at once and the data come from ``UCI_MIRROR``.
 
 For each core count it prints the wall time of the command, the number of jobs, the seconds
-and CPU seconds summed over the jobs, and the ten longest jobs; then a table of all counts.
+and CPU seconds summed over the jobs, and the ten longest jobs; the run's CPU account: the
+fitting jobs', the other jobs' and Snakemake's own, and the wall time as a multiple of the
+fitting floor (the fitting jobs' CPU seconds / cores, the least wall time the fits allow);
+then a table of all counts.
 Not part of ``make bench``: minutes per core count, and its figures are times, not ratios.
 
 Examples
@@ -28,12 +31,19 @@ The job figures come from the ``benchmark:`` file each job writes
 :func:`pipeline_figures.benchmark_table`), one per job. Snakemake samples a job's CPU time
 while it runs (every 0.5 s for 30 s, then every 30 s), so ``cpu_time`` misses what a job used
 after its last sample; the wall seconds ``s`` are exact.
+
+The CPU account is exact: each job's own, from the last line of its log
+(:func:`pipeline_figures.job_cpu_table`), and the whole run's, from the kernel's account of
+this process's finished children (:func:`resource.getrusage`), which holds Snakemake's process
+and every process it waited for. Snakemake's own CPU is the difference: its scheduler, its
+bookkeeping of each job, and the shell that starts each job.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -41,10 +51,14 @@ import tempfile
 import time
 from pathlib import Path
 
+import pandas as pd
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pipeline_figures import benchmark_table  # noqa: E402 (the sibling script of this folder)
+from pipeline_figures import (  # noqa: E402 (the sibling script of this folder)
+    benchmark_table,
+    job_cpu_table,
+)
 
 #: The repository whose Snakefile and config.yaml run.
 REPO = Path(__file__).resolve().parents[1]
@@ -55,6 +69,37 @@ OFFLINE = {
     name: "http://127.0.0.1:9"
     for name in ("https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY")
 }
+
+
+#: The log folders of the model-fitting jobs (rules cross_validate and cross_validate_part).
+FIT_LOGS = ("cv", "cv_parts")
+
+
+def children_cpu_seconds() -> float:
+    """User + system CPU seconds of this process's finished children and of everything they
+    waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_account(jobs: pd.DataFrame, run_cpu: float, cores: int, wall: float) -> dict:
+    """The run's CPU by kind, from its jobs' logs (``jobs``, :func:`job_cpu_table`) and the
+    whole run's CPU seconds ``run_cpu``: ``fitting`` (the jobs logged under
+    :data:`FIT_LOGS`), ``other`` (every other job), ``snakemake`` (the rest of the run:
+    Snakemake's own process and the shells that start the jobs), and ``floor``, the fitting
+    floor ``fitting / cores``, with ``ratio``, the wall time as a multiple of it (``nan``
+    without fitting)."""
+    fitting_job = jobs["group"].str.split("/").str[0].isin(FIT_LOGS)
+    fitting = float(jobs.loc[fitting_job, "cpu"].sum())
+    other = float(jobs.loc[~fitting_job, "cpu"].sum())
+    floor = fitting / cores
+    return {
+        "fitting": fitting,
+        "other": other,
+        "snakemake": run_cpu - fitting - other,
+        "floor": floor,
+        "ratio": wall / floor if floor > 0 else float("nan"),
+    }
 
 
 def snakemake_command(workdir: Path, *args: str) -> list[str]:
@@ -104,13 +149,17 @@ def run_once(workdir: Path, cores: int, configfiles: list[Path], config: list[st
     extra += ["--config", *config] if config else []
     command = snakemake_command(workdir, "--cores", str(cores), *extra)
     env = {**os.environ, "MPLBACKEND": "Agg", **OFFLINE}
+    cpu_before = children_cpu_seconds()
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr[-4000:]}")
     jobs = benchmark_table(results_folder(workdir, configfiles))
-    return {"cores": cores, "wall": wall, "jobs": jobs}
+    account = cpu_account(
+        job_cpu_table(workdir / "logs"), children_cpu_seconds() - cpu_before, cores, wall
+    )
+    return {"cores": cores, "wall": wall, "jobs": jobs, "account": account}
 
 
 def report(result: dict) -> None:
@@ -123,6 +172,18 @@ def report(result: dict) -> None:
     print(f"  the ten longest jobs:\n  {'s':>8} {'CPU s':>8} {'MB':>6}  benchmark file")
     for row in jobs.sort_values("s", ascending=False).head(10).itertuples():
         print(f"  {row.s:>8.1f} {row.cpu_time:>8.1f} {row.max_rss:>6.0f}  {row.file}")
+    account = result.get("account")
+    if account is not None:
+        fitting = account["fitting"]
+        print(
+            f"  CPU seconds (the kernel's account): fitting jobs {fitting:.1f}, other jobs "
+            f"{account['other']:.1f} ({account['other'] / fitting if fitting else float('nan'):.2f}x "
+            f"the fitting), Snakemake's own {account['snakemake']:.1f}"
+        )
+        print(
+            f"  fitting floor (fitting CPU / {result['cores']} cores) {account['floor']:.1f} s: "
+            f"the wall is {account['ratio']:.2f}x it"
+        )
 
 
 def main(argv: list[str]) -> int:
@@ -149,12 +210,15 @@ def main(argv: list[str]) -> int:
             shutil.rmtree(base, ignore_errors=True)
         else:
             print(f"working folders kept under {base}")
-    print(f"{'cores':>6} {'wall (s)':>9} {'jobs':>5} {'job s':>8} {'job CPU s':>10}")
+    print(
+        f"{'cores':>6} {'wall (s)':>9} {'jobs':>5} {'job s':>8} {'job CPU s':>10} "
+        f"{'floor (s)':>10} {'wall/floor':>11}"
+    )
     for r in results:
-        jobs = r["jobs"]
+        jobs, account = r["jobs"], r["account"]
         print(
             f"{r['cores']:>6} {r['wall']:>9.1f} {len(jobs):>5} {jobs['s'].sum():>8.1f} "
-            f"{jobs['cpu_time'].sum():>10.1f}"
+            f"{jobs['cpu_time'].sum():>10.1f} {account['floor']:>10.1f} {account['ratio']:>11.2f}"
         )
     return 0
 

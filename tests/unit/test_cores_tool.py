@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
+import pandas as pd
+
 from helpers import REPO_ROOT, benchmark_module
 
 cores = benchmark_module("cores")
@@ -47,3 +50,34 @@ def test_the_report_sums_the_jobs_and_lists_the_longest_first(tmp_path, capsys):
     assert lines[0] == ("--cores 2: wall 30.0 s, 12 jobs, job seconds 72.0, job CPU seconds 66.0")
     listed = [line.split()[-1] for line in lines[3:]]
     assert listed == [f"cv/sklearn/job{number}.tsv" for number in range(11, 1, -1)]
+
+
+def test_the_cpu_account_splits_fitting_other_jobs_and_snakemake():
+    jobs = pd.DataFrame(
+        {
+            "group": ["cv/weka", "cv_parts/weka", "analyse/weka", "render/weka.log", "data/a.log"],
+            "cpu": [30.0, 10.0, 6.0, 3.0, 1.0],
+        }
+    )
+    account = cores.cpu_account(jobs, run_cpu=58.0, cores=2, wall=30.0)
+    assert account == {
+        "fitting": 40.0,
+        "other": 10.0,
+        "snakemake": 8.0,
+        "floor": 20.0,
+        "ratio": 1.5,
+    }
+    # Without a fitting job there is no floor to compare with.
+    assert np.isnan(cores.cpu_account(jobs.iloc[2:], 12.0, 2, 5.0)["ratio"])
+
+
+def test_the_report_gives_the_wall_as_a_multiple_of_the_fitting_floor(tmp_path, capsys):
+    folder = tmp_path / "results" / "benchmarks" / "cv" / "sklearn"
+    folder.mkdir(parents=True)
+    (folder / "job.tsv").write_text(HEADER + "1\t0:00:01\t1\t0\t0\t0\t0\t0\t50\t1\n")
+    account = {"fitting": 40.0, "other": 10.0, "snakemake": 8.0, "floor": 20.0, "ratio": 1.5}
+    jobs = cores.benchmark_table(tmp_path / "results")
+    cores.report({"cores": 2, "wall": 30.0, "jobs": jobs, "account": account})
+    out = capsys.readouterr().out
+    assert "fitting jobs 40.0, other jobs 10.0 (0.25x the fitting), Snakemake's own 8.0" in out
+    assert "fitting floor (fitting CPU / 2 cores) 20.0 s: the wall is 1.50x it" in out
