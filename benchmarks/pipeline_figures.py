@@ -37,6 +37,14 @@ _FINISHED = re.compile(
 )
 
 
+def job_group(name: str) -> str:
+    """The group of a job's benchmark or log file (relative path): its rule's folder, and the
+    folder below it when there is one (``cv/weka/iris.tsv`` -> ``cv/weka``; ``analyse/iris.tsv``
+    -> ``analyse``; ``collect.tsv`` -> ``collect``)."""
+    parts = name.split("/")
+    return "/".join(parts[:2]) if len(parts) > 2 else parts[0].split(".")[0]
+
+
 def benchmark_table(results: Path) -> pd.DataFrame:
     """One row per benchmark file: ``file, group, s, cpu_time, max_rss``."""
     rows = []
@@ -47,7 +55,7 @@ def benchmark_table(results: Path) -> pd.DataFrame:
         rows.append(
             (
                 name,
-                "/".join(name.split("/")[:2]),
+                job_group(name),
                 record["s"],
                 record["cpu_time"],
                 record["max_rss"],
@@ -86,7 +94,7 @@ def job_cpu_table(logs: Path) -> pd.DataFrame:
             for count, busiest, steps in _PARALLEL.findall(text):
                 span -= float(steps) - float(busiest)
                 processes = max(processes, int(count))
-            rows.append((name, "/".join(name.split("/")[:2]), cpu, startup, work, span, processes))
+            rows.append((name, job_group(name), cpu, startup, work, span, processes))
     columns = ["file", "group", "cpu", "startup", "work", "span", "processes"]
     return pd.DataFrame(rows, columns=columns)
 

@@ -157,7 +157,7 @@ CHANGES: dict[str, Change] = {
         setter("run.classifiers", {"sklearn": ["NaiveBayes"]}),
         [
             *COLLECTING,
-            "analyse engine=sklearn",
+            "analyse",
             "cross_validate engine=sklearn classifier=NaiveBayes",
         ],
         new_jobs=True,

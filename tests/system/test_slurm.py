@@ -4,12 +4,14 @@ The profile is the CI's, ``.ci/slurm-profile``: the cluster profile ``profiles/s
 ``squeue`` for the job status, as the single-node Slurm of ``.ci/slurm-up`` has no job
 accounting (``tests/unit/test_slurm_profiles.py`` keeps the two alike). A small config (car and
 dermatology, RandomForest of each engine, 3 folds; Weka too when Java and python-weka-wrapper3
-are present) runs twice up to its confusion matrices: locally with ``--cores 2`` and with
-``--workflow-profile .ci/slurm-profile``. Every confusion-matrix file must be byte-identical
-between the two runs, every Slurm job id that Snakemake reports must be known to Slurm as
-completed, and the profile's groups must submit one Slurm job per engine and dataset. The
-``.test`` experiment runs both ways too: every table byte-identical, in at most
-:data:`MAX_TEST_SUBMISSIONS` Slurm jobs (``benchmarks/slurm_overhead.py`` times the two).
+are present) runs twice up to its confusion matrices and car's ranking tables: locally with
+``--cores 2`` and with ``--workflow-profile .ci/slurm-profile``. Every confusion-matrix file and
+ranking table must be byte-identical between the two runs, every Slurm job id that Snakemake
+reports must be known to Slurm as completed, and the profile's groups must submit one Slurm
+job for car (its fitting job of each engine, then its analyses: rule analyse joins them) and
+one per engine for dermatology (its fitting jobs). The ``.test`` experiment runs both ways
+too: every table byte-identical, in one Slurm job per dataset (at most
+:data:`MAX_TEST_SUBMISSIONS`; ``benchmarks/slurm_overhead.py`` times the two).
 Skipped, with the reason, when Slurm is not installed or not up (``bash .ci/slurm-up``
 installs and starts a single-node Slurm).
 """
@@ -49,8 +51,8 @@ DATASETS = ["car", "dermatology"]
 #: hang fails the test instead of stalling it.
 SLURM_TIMEOUT = 900
 
-#: Most Slurm jobs the .test experiment may submit (it submits one group job per engine and
-#: dataset: its fits and analyses).
+#: Most Slurm jobs the .test experiment may submit (it submits one group job per dataset: the
+#: fits of its engines and its analyses).
 MAX_TEST_SUBMISSIONS = 12
 
 #: What the Slurm executor logs for each submission.
@@ -104,12 +106,18 @@ def slurm_up():
 
 def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
     config = slurm_config(uci_mirror)
-    target = "results/confusion_matrices.csv"
+    engines = list(config["classifiers"])
+    # Every confusion matrix, and the analyses of the first dataset only: its analysis job
+    # joins its fitting jobs of every engine into one group; the other dataset's fitting jobs
+    # stay one group each.
+    analysed = DATASETS[0]
+    ranking_tables = [f"results/tables/table_{analysed}_{engine}.csv" for engine in engines]
+    targets = ["results/confusion_matrices.csv", *ranking_tables]
     n_cv = sum(len(names) for names in config["classifiers"].values()) * len(DATASETS)
 
     local = tmp_path / "local"
     write_config(local, config)
-    done = run_snakemake(local, "--cores", "2", target)
+    done = run_snakemake(local, "--cores", "2", *targets)
     assert done.returncode == 0, f"the local run failed ({tail(done)})"
 
     cluster = tmp_path / "slurm"
@@ -118,7 +126,7 @@ def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
         cluster,
         "--workflow-profile",
         str(PROFILE),
-        target,
+        *targets,
         prefix=("timeout", "--kill-after=60", str(SLURM_TIMEOUT)),
         timeout=SLURM_TIMEOUT + 120,
     )
@@ -130,9 +138,10 @@ def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
             + (f" (timeout: no end after {SLURM_TIMEOUT} s)" if done.returncode == 124 else "")
             + f" ({tail(done)})"
         )
-        # One group job per engine and dataset (its CV jobs and analyses); the downloads and
-        # the jobs that only read tidy tables run locally (localrules).
-        groups = len(config["classifiers"]) * len(DATASETS)
+        # One group job for the analysed dataset (its fitting job of each engine, then its
+        # analysis), one per engine for each other dataset (its fitting job); the downloads
+        # and the jobs that only read tidy tables run locally (localrules).
+        groups = 1 + len(engines) * (len(DATASETS) - 1)
         assert len(job_ids) == groups, f"{len(job_ids)} Slurm jobs ({tail(done)})"
         queue = subprocess.run(
             [
@@ -166,6 +175,8 @@ def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
     assert not different, (
         f"confusion matrices differ between the local and the Slurm run: {different}"
     )
+    for table in ranking_tables:
+        assert (cluster / table).read_bytes() == (local / table).read_bytes(), table
 
 
 def result_tables(results: Path) -> dict[str, bytes]:
@@ -202,11 +213,11 @@ def test_the_test_experiment_runs_in_few_slurm_jobs(slurm_up, tmp_path):
         runs[name] = (workdir, done.stdout + done.stderr)
     job_ids = SUBMITTED.findall(runs["slurm"][1])
     assert 1 <= len(job_ids) <= MAX_TEST_SUBMISSIONS, f"{len(job_ids)} Slurm jobs"
-    # One group job per engine and dataset: its model fits (rule cross_validate) and its
-    # analyses.
+    # One group job per dataset: the model fits of its engines (rule cross_validate), which
+    # its analyses (rule analyse, every engine in one job) join into one group.
     config = yaml.safe_load((TEST_EXPERIMENT / "config" / "config.yaml").read_text("utf-8"))
-    pairs = len(config["run"]["engines"]) * len(config["run"]["datasets"])
-    assert len(job_ids) == pairs, f"{len(job_ids)} Slurm jobs for {pairs} engines x datasets"
+    datasets = len(config["run"]["datasets"])
+    assert len(job_ids) == datasets, f"{len(job_ids)} Slurm jobs for {datasets} datasets"
     local, slurm = (result_tables(runs[n][0] / "results") for n in ("local", "slurm"))
     assert sorted(slurm) == sorted(local)
     assert [name for name in local if slurm[name] != local[name]] == []

@@ -119,7 +119,7 @@ def test_rule_all_with_a_classifier_that_never_predicts_a_class(tmp_path):
     assert _png(results / "figures/figure7_sklearn.png")
 
     # exact analysis: the tree is left out with a warning naming it and the fix
-    log = (workdir / "logs/analyse/sklearn/toy.log").read_text(encoding="utf-8")
+    log = (workdir / "logs/analyse/toy.log").read_text(encoding="utf-8")
     assert "WARNING" in log
     assert "sklearn/toy: classifier 'DecisionTree' is left out of the exact analysis" in log
     assert "is never predicted, so its precision is 0/0" in log
@@ -174,7 +174,7 @@ def test_rule_all_with_a_single_classifier(tmp_path, classifier, params, zero_di
     assert (grid["n_undefined"] > 0).all() == left_out
     assert _png(results / "figures/figure7_sklearn.png")
     if left_out:
-        log = (workdir / "logs/analyse/sklearn/toy.log").read_text(encoding="utf-8")
+        log = (workdir / "logs/analyse/toy.log").read_text(encoding="utf-8")
         assert "classifier 'DecisionTree' is left out of the exact analysis" in log
 
     assert done.returncode == 0, (

@@ -52,10 +52,23 @@ def test_the_report_sums_the_jobs_and_lists_the_longest_first(tmp_path, capsys):
     assert listed == [f"cv/sklearn/job{number}.tsv" for number in range(11, 1, -1)]
 
 
+def test_jobs_group_by_rule_and_engine_folder():
+    figures = benchmark_module("pipeline_figures")
+    groups = [
+        figures.job_group(name)
+        for name in ("cv/weka/iris.log", "cv_parts/weka/iris/J48/cv_1-2.log", "analyse/iris.log")
+    ]
+    assert groups == ["cv/weka", "cv_parts/weka", "analyse"]
+    assert [figures.job_group(name) for name in ("render/weka.tsv", "collect.tsv")] == [
+        "render",
+        "collect",
+    ]
+
+
 def test_the_cpu_account_splits_fitting_other_jobs_and_snakemake():
     jobs = pd.DataFrame(
         {
-            "group": ["cv/weka", "cv_parts/weka", "analyse/weka", "render/weka.log", "data/a.log"],
+            "group": ["cv/weka", "cv_parts/weka", "analyse", "render", "data"],
             "cpu": [30.0, 10.0, 6.0, 3.0, 1.0],
         }
     )

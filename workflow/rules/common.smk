@@ -304,32 +304,41 @@ def log_failed_fits():
         logger.warning(f"  {row.engine}/{row.dataset}/{row.classifier}: {row.reason}")
 
 
-def engine_cv_inputs(wildcards):
-    """The folders of {engine}/{dataset}'s fitting job: `fits` (and `cv5x2` with
-    `stats.cv5x2`), the inputs of the rules that read its files."""
-    folders = {"fits": cv_folder(wildcards.engine, wildcards.dataset)}
+def dataset_cv_inputs(wildcards):
+    """The folders of {dataset}'s fitting jobs, one per engine of the run in run order:
+    `fits` (and `cv5x2` with `stats.cv5x2`), the inputs of the rule that reads their files.
+    """
+    folders = {"fits": [cv_folder(engine, wildcards.dataset) for engine in engines()]}
     if RUN["stats"]["cv5x2"]:
-        folders["cv5x2"] = cv5x2_folder(wildcards.engine, wildcards.dataset)
+        folders["cv5x2"] = [
+            cv5x2_folder(engine, wildcards.dataset) for engine in engines()
+        ]
     return folders
 
 
-def engine_cv_files(wildcards):
-    """The files inside {engine}/{dataset}'s fitting folders that a rule reads (params),
+def cv_files_of(engine, dataset):
+    """The files inside `engine`/`dataset`'s fitting folders that a rule reads,
     `confusion` and `predictions` of every classifier in config order, and `cv5x2` ([]
     when `stats.cv5x2` is off)."""
-    classifiers = RUN["classifiers"][wildcards.engine]
-    fits = cv_folder(wildcards.engine, wildcards.dataset)
+    classifiers = RUN["classifiers"][engine]
+    fits = cv_folder(engine, dataset)
     files = {
         name: [str(Path(fits, c, f"{name}.csv")) for c in classifiers]
         for name in ("confusion", "predictions")
     }
-    folder = cv5x2_folder(wildcards.engine, wildcards.dataset)
+    folder = cv5x2_folder(engine, dataset)
     files["cv5x2"] = (
         [str(Path(folder, c, "predictions.csv.gz")) for c in classifiers]
         if RUN["stats"]["cv5x2"]
         else []
     )
     return files
+
+
+def dataset_cv_files(wildcards):
+    """{engine: the files of :func:`cv_files_of`} for {dataset} and every engine of the run
+    (rule params)."""
+    return {engine: cv_files_of(engine, wildcards.dataset) for engine in engines()}
 
 
 def split_parts(engine, dataset):

@@ -1,9 +1,10 @@
 # Module dataset (DAG steps 4-6, statistics within datasets, exact analysis, uncertainty,
-# explorer): everything computed from the CV files of one engine and dataset, in one job per
-# engine and dataset (rule analyse, tidy CSV and JSON), then the figures and the explorer pages
-# drawn from those files only (rule render, one job per engine for all its datasets). One
-# process per step instead of one per table: each table costs well under a second of work (pd
-# over krkopt's 2^18 kappa grid, 12 ms), a process start about one.
+# explorer): everything computed from the CV files of one dataset, in one job per dataset for
+# all engines (rule analyse, tidy CSV and JSON), then the figures and the explorer pages drawn
+# from those files only (rule render, one job per engine for all its datasets). One process
+# per step instead of one per table, engine or dataset: each engine's tables of a dataset
+# cost a second or two of work (pd over krkopt's 2^18 kappa grid, 12 ms), a process start
+# and its imports (scipy.stats, pandas) about one more.
 
 # The exact analysis's tables and figures, and the tables rule collect gathers from it.
 EXACT_TABLES = ["summary", "cdf", "histogram", "win", "share", "robustness"]
@@ -18,28 +19,30 @@ EXACT_COLLECTED = {
 
 rule analyse:
     input:
-        unpack(engine_cv_inputs),
+        # The fitting folders of every engine, in run order.
+        unpack(dataset_cv_inputs),
         # What the fetch step found in the data: the rows without a class (warnings.csv).
         about=results_path("data/{dataset}.json"),
     output:
         **analyse_outputs(),
     log:
-        "logs/analyse/{engine}/{dataset}.log",
+        "logs/analyse/{dataset}.log",
     benchmark:
-        benchmark_path("analyse/{engine}/{dataset}.tsv")
+        benchmark_path("analyse/{dataset}.tsv")
     priority: ANALYSIS_PRIORITY
     conda:
         CONDA_ENV
-    # Its four independent branches (measures and ranking; exact analysis; uncertainty and
-    # explorer data; statistics within) run one after the other; `--set-threads analyse=3`
-    # runs them side by side on up to 3 processes.
+    # Engine after engine, its four independent branches (measures and ranking; exact
+    # analysis; uncertainty and explorer data; statistics within) run one after the other;
+    # `--set-threads analyse=3` runs them side by side on up to 3 processes.
     threads: 1
     resources:
-        **scaled(mem_mb=1536, runtime=20),
+        **scaled(mem_mb=1536, runtime=20 * len(engines())),
     params:
-        files=engine_cv_files,
+        engines=engines(),
+        files=dataset_cv_files,
         classes=dataset_classes,
-        classifiers=engine_classifiers,
+        classifiers=all_classifiers(),
         kappa_vectors=dataset_kappa_vectors,
         kappa_grid=dataset_kappa_grid,
         bin_width=RUN["histogram"]["bin_width"],

@@ -22,15 +22,17 @@ def reported(path, caption, category, subcategory=None, **labels):
     )
 
 
-def engine_report(path, caption, category, dataset="{dataset}", **labels):
-    """reported(...) of the output `path` (under the results folder) of a job per {engine}
-    (and {dataset}): in the subcategory of its engine, labelled by its dataset ("all
-    datasets" for a job per engine), then `labels`."""
+def engine_report(
+    path, caption, category, dataset="{dataset}", engine="{engine}", **labels
+):
+    """reported(...) of the output `path` (under the results folder) of `engine` (by default
+    the job's {engine}) and {dataset}: in the subcategory of its engine, labelled by its
+    dataset ("all datasets" for a job per engine), then `labels`."""
     return reported(
-        results_path(path),
+        results_path(path.replace("{engine}", engine)),
         caption,
         category,
-        "{engine}",
+        engine,
         dataset=dataset,
         **labels,
     )
@@ -62,7 +64,14 @@ def cv_outputs():
 
 
 def analyse_outputs():
-    """The outputs of rule analyse for {engine}/{dataset}, by name.
+    """The outputs of rule analyse for {dataset}, by name, each a list with one file per
+    engine of the run, in run order (:func:`analyse_engine_outputs`)."""
+    files = [analyse_engine_outputs(engine) for engine in engines()]
+    return {name: [outputs[name] for outputs in files] for name in files[0]}
+
+
+def analyse_engine_outputs(engine):
+    """The outputs of rule analyse for `engine` and {dataset}, by name.
 
     Not in the report: the measures and warnings parts (the rows of the reported
     measures.csv and warnings.csv of rule collect), the exact analysis's tables (summary, win,
@@ -71,22 +80,24 @@ def analyse_outputs():
     page embeds.
     """
     return {
-        "measures": results_path("measures/{engine}/{dataset}.csv"),
-        "warnings": results_path("warnings/{engine}/{dataset}.csv"),
+        "measures": results_path(f"measures/{engine}/{{dataset}}.csv"),
+        "warnings": results_path(f"warnings/{engine}/{{dataset}}.csv"),
         "ranking_csv": engine_report(
             "tables/table_{dataset}_{engine}.csv",
             "ranking_table",
             "Rankings",
             format="CSV",
+            engine=engine,
         ),
         "ranking_md": engine_report(
             "tables/table_{dataset}_{engine}.md",
             "ranking_table",
             "Rankings",
             format="Markdown",
+            engine=engine,
         ),
         **{
-            f"exact_{name}": results_path(f"exact/{{engine}}/{{dataset}}/{name}.csv")
+            f"exact_{name}": results_path(f"exact/{engine}/{{dataset}}/{name}.csv")
             for name in EXACT_TABLES
         },
         # pd over the dataset's kappa grid (Figure 7's data); without rows for `kappa_grid:
@@ -96,12 +107,14 @@ def analyse_outputs():
             "grid_histogram",
             "Kappa grids",
             output="histogram",
+            engine=engine,
         ),
         "grid_summary": engine_report(
             "grids/{engine}/{dataset}/summary.csv",
             "grid_summary",
             "Kappa grids",
             output="summary",
+            engine=engine,
         ),
         **{
             f"unc_{name}": engine_report(
@@ -109,6 +122,7 @@ def analyse_outputs():
                 f"uncertainty_{name}",
                 "Uncertainty",
                 table=table,
+                engine=engine,
             )
             for name, table in (
                 ("intervals", "intervals"),
@@ -118,20 +132,22 @@ def analyse_outputs():
                 ("posterior", "pairwise posteriors"),
             )
         },
-        "unc_explorer": results_path("uncertainty/{engine}/{dataset}/explorer.json"),
+        "unc_explorer": results_path(f"uncertainty/{engine}/{{dataset}}/explorer.json"),
         "unc_table": engine_report(
             "tables/table_{dataset}_{engine}_ci.csv",
             "uncertainty_table",
             "Uncertainty",
             table="ranking table with intervals (CSV)",
+            engine=engine,
         ),
-        "explorer": results_path("explorer/{engine}/{dataset}.json"),
+        "explorer": results_path(f"explorer/{engine}/{{dataset}}.json"),
         "stats_folds": engine_report(
             "stats/{engine}/{dataset}/fold_measures.csv",
             "stats_fold_measures",
             "Statistics",
             table="fold measures",
             format="CSV",
+            engine=engine,
         ),
         "stats_pairwise": engine_report(
             "stats/{engine}/{dataset}/pairwise.csv",
@@ -139,6 +155,7 @@ def analyse_outputs():
             "Statistics",
             table="pairwise tests",
             format="CSV",
+            engine=engine,
         ),
         "stats_significance": engine_report(
             "stats/{engine}/{dataset}/significance.csv",
@@ -146,6 +163,7 @@ def analyse_outputs():
             "Statistics",
             table="significance",
             format="CSV",
+            engine=engine,
         ),
         "stats_markdown": engine_report(
             "stats/{engine}/{dataset}/significance.md",
@@ -153,6 +171,7 @@ def analyse_outputs():
             "Statistics",
             table="significance",
             format="Markdown",
+            engine=engine,
         ),
     }
 

@@ -1,6 +1,7 @@
-"""Snakemake script of rule analyse: the CV files of one engine and dataset -> its tidy tables.
+"""Snakemake script of rule analyse: the CV files of one dataset -> its tidy tables, engine
+after engine in one process (the imports, scipy.stats and pandas, paid once per dataset).
 
-In order: every measure on the pooled matrices, and as warnings the dataset's rows without a
+For each engine, in order: every measure on the pooled matrices, and as warnings the dataset's rows without a
 class (when the rule gives the fetch step's description) and the classes whose precision
 (never predicted) or recall (never actual) is 0/0; the ranking table (paper Tables 6-9); pd
 over the dataset's kappa grid (Figure 7's histograms); the exact analysis of the kappa space;
@@ -15,6 +16,7 @@ is written without rows, and the Markdown and the explorer's data say why.
 """
 
 import json
+import logging
 import time
 from functools import partial
 from pathlib import Path
@@ -313,7 +315,56 @@ def no_results(smk, log):
     write_json(note, out.explorer)
 
 
+class Files(dict):
+    """Named files, read as attributes or items, as Snakemake's input and output lists."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class EngineLog(logging.LoggerAdapter):
+    """The job's log, each message headed by the engine it is about."""
+
+    def process(self, msg, kwargs):
+        return f"{self.extra['engine']}: {msg}", kwargs
+
+
+def engine_jobs(smk):
+    """The job's share of each engine of the run, in run order, as the job of one engine
+    and dataset: its wildcards, its fitting folders, its outputs (the i-th file of each named
+    output list is the i-th engine's), and the params of that engine."""
+    params = {name: smk.params[name] for name in smk.params.keys()}
+    for i, engine in enumerate(smk.params.engines):
+        inputs = Files(
+            {name: smk.input[name][i] for name in ("fits", "cv5x2") if name in smk.input.keys()}
+        )
+        if "about" in smk.input.keys():
+            inputs["about"] = smk.input.about
+        yield SimpleNamespace(
+            wildcards=SimpleNamespace(engine=engine, dataset=smk.wildcards.dataset),
+            input=inputs,
+            output=Files({name: smk.output[name][i] for name in smk.output.keys()}),
+            params=SimpleNamespace(
+                **{
+                    **params,
+                    "files": params["files"][engine],
+                    "classifiers": params["classifiers"][engine],
+                }
+            ),
+            threads=smk.threads,
+        )
+
+
 def main(smk, log) -> None:
+    for job in engine_jobs(smk):
+        analyse_engine(job, EngineLog(log, {"engine": job.wildcards.engine}))
+
+
+def analyse_engine(smk, log) -> None:
+    """Every table of one engine and dataset (``smk``: :func:`engine_jobs`)."""
     dataset = smk.wildcards.dataset
     fitted = fitted_classifiers(smk, log)
     if not fitted.classifiers:
