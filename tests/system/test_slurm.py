@@ -4,12 +4,12 @@ The profile is the CI's, ``.ci/slurm-profile``: the cluster profile ``profiles/s
 ``squeue`` for the job status, as the single-node Slurm of ``.ci/slurm-up`` has no job
 accounting (``tests/unit/test_slurm_profiles.py`` keeps the two alike). A small config (car and
 dermatology, RandomForest of each engine, 3 folds; Weka too when Java and python-weka-wrapper3
-are present) runs twice up to its confusion matrices and car's ranking tables: locally with
-``--cores 2`` and with ``--workflow-profile .ci/slurm-profile``. Every confusion-matrix file and
-ranking table must be byte-identical between the two runs, every Slurm job id that Snakemake
-reports must be known to Slurm as completed, and the profile's groups must submit one Slurm
-job for car (its fitting job of each engine, then its analyses: rule analyse joins them) and
-one per engine for dermatology (its fitting jobs). The ``.test`` experiment runs both ways
+are present) runs twice up to its confusion matrices (rule collect, after every dataset's
+analyses): locally with ``--cores 2`` and with ``--workflow-profile .ci/slurm-profile``. Every
+confusion-matrix file and ranking table must be byte-identical between the two runs, every
+Slurm job id that Snakemake reports must be known to Slurm as completed, and the profile's
+groups must submit one Slurm job per dataset (its fitting job of each engine, then its
+analyses: rule analyse joins them). The ``.test`` experiment runs both ways
 too: every table byte-identical, in one Slurm job per dataset (at most
 :data:`MAX_TEST_SUBMISSIONS`; ``benchmarks/slurm_overhead.py`` times the two).
 Skipped, with the reason, when Slurm is not installed or not up (``bash .ci/slurm-up``
@@ -106,13 +106,13 @@ def slurm_up():
 
 def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
     config = slurm_config(uci_mirror)
-    engines = list(config["classifiers"])
-    # Every confusion matrix, and the analyses of the first dataset only: its analysis job
-    # joins its fitting jobs of every engine into one group; the other dataset's fitting jobs
-    # stay one group each.
-    analysed = DATASETS[0]
-    ranking_tables = [f"results/tables/table_{analysed}_{engine}.csv" for engine in engines]
-    targets = ["results/confusion_matrices.csv", *ranking_tables]
+    # The matrices' aggregate (rule collect, which reads every dataset's analyses too).
+    targets = ["results/confusion_matrices.csv"]
+    ranking_tables = [
+        f"results/tables/table_{dataset}_{engine}.csv"
+        for dataset in DATASETS
+        for engine in config["classifiers"]
+    ]
     n_cv = sum(len(names) for names in config["classifiers"].values()) * len(DATASETS)
 
     local = tmp_path / "local"
@@ -138,10 +138,10 @@ def test_slurm_profile_matches_local_run(slurm_up, uci_mirror, tmp_path):
             + (f" (timeout: no end after {SLURM_TIMEOUT} s)" if done.returncode == 124 else "")
             + f" ({tail(done)})"
         )
-        # One group job for the analysed dataset (its fitting job of each engine, then its
-        # analysis), one per engine for each other dataset (its fitting job); the downloads
-        # and the jobs that only read tidy tables run locally (localrules).
-        groups = 1 + len(engines) * (len(DATASETS) - 1)
+        # One group job per dataset (its fitting job of each engine, then its analyses, which
+        # join them); the downloads and the jobs that only read tidy tables run locally
+        # (localrules).
+        groups = len(DATASETS)
         assert len(job_ids) == groups, f"{len(job_ids)} Slurm jobs ({tail(done)})"
         queue = subprocess.run(
             [
