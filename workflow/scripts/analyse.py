@@ -1,14 +1,14 @@
 """Snakemake script of rule analyse: the CV files of one dataset -> its tidy tables, engine
 after engine in one process (the imports, scipy.stats and pandas, paid once per dataset).
 
-For each engine, in order: every measure on the pooled matrices, and as warnings the dataset's rows without a
-class (when the rule gives the fetch step's description) and the classes whose precision
-(never predicted) or recall (never actual) is 0/0; the ranking table (paper Tables 6-9); pd
-over the dataset's kappa grid (Figure 7's histograms); the exact analysis of the kappa space;
-the uncertainty tables and the draws the explorer shows; the explorer's data; the statistical
-comparisons within the dataset. One step per function below,
-each the work of a former rule of its own (the map in docs/pipeline.md). The steps form four
-independent branches, which run side by side on the job's threads
+For each engine, in order: every measure on the pooled matrices, and as warnings the
+dataset's rows without a class (when the rule gives the fetch step's description) and the
+classes whose precision (never predicted) or recall (never actual) is 0/0; the ranking table
+(paper Tables 6-9); pd over the dataset's kappa grid (Figure 7's histograms); the exact
+analysis of the kappa space; the uncertainty tables and the draws the explorer shows; the
+explorer's data; the statistical comparisons within the dataset. One step per function
+below, each the work of a former rule of its own (the map in docs/pipeline.md). The steps
+form four independent branches, which run side by side on the job's threads
 (:func:`pdmeasure.pipeline.run.run_parallel`), or in this order on one. Only the classifiers
 whose fits finished (the fitting folder's fits.csv) are analysed; when none did, every table
 is written without rows, and the Markdown and the explorer's data say why.
