@@ -1,6 +1,8 @@
 """A study over a folder of files: every dataset is checked before any job, one message
 lists every file that cannot run, `exclude` leaves files out, and `skip_invalid` sets the
-bad ones aside, runs the rest and lists them at the top of the study's report."""
+bad ones aside, runs the rest and lists them at the top of the study's report. With the study
+example's `render` settings (no per-dataset figures, no Figure 7) the tables and pages are
+written, and turning the figures on later reruns only the drawing."""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ ONE_CLASS = """@relation oneclass
 """
 
 
-def _study(workdir, **entry) -> list[str]:
+def _study(workdir, render=None, **entry) -> list[str]:
     """A folder of two ordinary files (glass, labor), a file with rows whose class is missing
     (bridges.version1: 2 of 107), a file named like the papers' UCI dataset `nursery`, a
     numeric-class file and a one-class file; the study config."""
@@ -54,6 +56,8 @@ def _study(workdir, **entry) -> list[str]:
         "stats": {"cv5x2": False},
         "dataset_files": [{"glob": "data/*.arff", **entry}],
     }
+    if render is not None:
+        study["render"] = render
     (workdir / "study.yaml").write_text(yaml.safe_dump(study))
     return ["study.yaml"]
 
@@ -82,7 +86,8 @@ def test_exclude_leaves_files_out(tmp_path):
 
 @pytest.mark.slow
 def test_skip_invalid_runs_the_rest_and_the_report_lists_what_it_set_aside(tmp_path):
-    configfiles = _study(tmp_path, skip_invalid=True)
+    study = yaml.safe_load((REPO_ROOT / "config" / "examples" / "study.yaml").read_text())
+    configfiles = _study(tmp_path, render=study["render"], skip_invalid=True)
     done = run_snakemake(tmp_path, "--configfile", *configfiles, "--cores", "2")
     assert done.returncode == 0, done.stderr[-4000:]
     assert "dataset `numeric` (file data/numeric.arff) is set aside" in done.stderr
@@ -99,3 +104,21 @@ def test_skip_invalid_runs_the_rest_and_the_report_lists_what_it_set_aside(tmp_p
     assert "**Not run: 3 files set aside**" in top
     for name in ("numeric", "nursery", "oneclass"):
         assert f"- `{name}` (data/{name}.arff): " in top, name
+
+    # The study example draws no per-dataset figures and no Figure 7; each dataset's tables,
+    # Markdown ranking table and explorer page are there.
+    assert study["render"] == {"dataset_figures": False, "figure7": False}
+    drawn = sorted(str(p.relative_to(results)) for p in results.rglob("*.png"))
+    assert drawn and all(path.startswith("figures/cd/") for path in drawn), drawn
+    for name in ("bridges_version1", "glass", "labor"):
+        assert (results / "explorer" / "sklearn" / f"{name}.html").stat().st_size > 1000
+        assert (results / "tables" / f"table_{name}_sklearn_ci.md").read_text().strip()
+        assert (results / "exact" / "sklearn" / name / "win.csv").exists()
+
+    # Turning them on plans only the drawing: render (each dataset's figures, its tables
+    # and pages again) and render_figure7.
+    on = {"dataset_figures": True, "figure7": True}
+    (tmp_path / "figures.yaml").write_text(yaml.safe_dump({"render": on}))
+    planned = dry_run(tmp_path, configfiles=[*configfiles, "figures.yaml"])
+    assert planned.ok, planned.text[-3000:]
+    assert {rule for rule, _ in planned.jobs} == {"render", "render_figure7"}

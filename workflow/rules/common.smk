@@ -76,6 +76,16 @@ def grid_datasets():
     ]
 
 
+def dataset_figures():
+    """Whether the run draws each dataset's figures (`render.dataset_figures`)."""
+    return RUN["render"]["dataset_figures"]
+
+
+def figure7_drawn():
+    """Whether the run draws Figure 7 of each engine (`render.figure7`)."""
+    return RUN["render"]["figure7"]
+
+
 def all_kappa_vectors():
     """Every dataset's named kappa vectors: {dataset: {name: vector}}."""
     return {

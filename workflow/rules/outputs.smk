@@ -216,6 +216,9 @@ def render_outputs():
             {"figure": "kappa explorer (HTML)"},
         ),
     }
+    if not dataset_figures():
+        # Without figures (`render.dataset_figures`): the Markdown table and explorer page.
+        files = {name: files[name] for name in ("table_md", "html")}
     return {
         name: [
             engine_report(
@@ -241,6 +244,10 @@ def render_inputs():
         "table_csv": "tables/table_{dataset}_{engine}_ci.csv",
         "explorer": "explorer/{engine}/{dataset}.json",
     }
+    if not dataset_figures():
+        # Without figures: the Markdown table and the explorer page (and the intervals that
+        # tell whether the dataset has results).
+        files = {name: files[name] for name in ("intervals", "table_csv", "explorer")}
     return {
         name: expand(results_path(path), dataset=datasets(), allow_missing=True)
         for name, path in files.items()

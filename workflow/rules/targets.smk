@@ -22,7 +22,8 @@ def measures_targets():
 
 
 def grids_targets():
-    """Kappa-grid histograms and summaries, and the grid Figure 7 per engine."""
+    """Kappa-grid histograms and summaries, and the grid Figure 7 per engine (unless
+    `render.figure7` is off)."""
     return [
         results_path("grids", engine, dataset, f"{name}.csv")
         for engine in engines()
@@ -31,7 +32,7 @@ def grids_targets():
     ] + [
         results_path("figures", f"figure7_{engine}.png")
         for engine in engines()
-        if grid_datasets()
+        if grid_datasets() and figure7_drawn()
     ]
 
 
@@ -108,18 +109,22 @@ def stats_targets():
 
 
 def exact_targets():
-    """Exact kappa-space tables, their collected versions and figures."""
-    return (
-        [results_path("exact", file) for file in EXACT_COLLECTED.values()]
-        + [results_path("exact/robustness_summary.csv")]
-        + per_engine_dataset(
-            "exact/figures/{engine}/{dataset}_{name}.png", name=EXACT_FIGURES
-        )
-        + [
-            results_path("exact", "figures", f"figure7_fine_{engine}.png")
-            for engine in engines()
-        ]
+    """Exact kappa-space tables, their collected versions and figures (each dataset's
+    unless `render.dataset_figures` is off, Figure 7 unless `render.figure7` is)."""
+    tables = [results_path("exact", file) for file in EXACT_COLLECTED.values()]
+    figures = per_engine_dataset(
+        "exact/figures/{engine}/{dataset}_{name}.png", name=EXACT_FIGURES
     )
+    figure7 = [
+        results_path("exact", "figures", f"figure7_fine_{engine}.png")
+        for engine in engines()
+    ]
+    return [
+        *tables,
+        results_path("exact/robustness_summary.csv"),
+        *(figures if dataset_figures() else []),
+        *(figure7 if figure7_drawn() else []),
+    ]
 
 
 def explorer_targets():
@@ -129,8 +134,8 @@ def explorer_targets():
 
 def uncertainty_targets():
     """Intervals, pairwise and rank probabilities, fold tests, posteriors, companion ranking
-    tables and figures per engine and dataset, and the signed-rank tests across datasets.
-    """
+    tables and figures (unless `render.dataset_figures` is off) per engine and dataset, and
+    the signed-rank tests across datasets."""
     per_job = per_engine_dataset(
         "uncertainty/{engine}/{dataset}/{name}",
         name=[
@@ -152,6 +157,6 @@ def uncertainty_targets():
     return [
         *per_job,
         *tables,
-        *figures,
+        *(figures if dataset_figures() else []),
         results_path("uncertainty/across_signed_rank.csv"),
     ]

@@ -1,6 +1,7 @@
 """Snakemake script of rule render: the tables of one engine (rule analyse), dataset by
 dataset -> each dataset's exact analysis figures, its ranking table with intervals in Markdown
-with its forest and posterior figures, and its self-contained kappa explorer page. Drawn from
+with its forest and posterior figures, and its self-contained kappa explorer page; the figures
+only where the rule's outputs name them (`render.dataset_figures`). Drawn from
 the files only, of the classifiers they hold (those whose fits finished); when none finished,
 each output says so (the explorer data's note).
 
@@ -62,6 +63,8 @@ def exact_figures(page: Page, why: str | None) -> None:
     """Win probabilities, the distribution of pd and first-place shares over kappa; without
     results (``why``: :func:`no_results`), figures that say why."""
     label, out = page.label, page.output
+    if "exact_win" not in out:
+        return
     if why is not None:
         for name in ("exact_win", "exact_cdf", "exact_share"):
             save_figure(no_results_figure(page, why), out[name])
@@ -100,13 +103,16 @@ def uncertainty_figures(page: Page, why: str | None) -> None:
     """The ranking table with intervals in Markdown, the forest and the posterior figures;
     without results (``why``), a table and figures that say why."""
     label, out = page.label, page.output
+    figures = "forest" in out
     if why is not None:
         write_text(f"# {label}\n\n{why}\n", out["table_md"])
-        for name in ("forest", "posterior_figure"):
+        for name in ("forest", "posterior_figure") if figures else ():
             save_figure(no_results_figure(page, why), out[name])
         return
     companion = companion_markdown(read_companion(page.input["table_csv"]), page.kappa_vectors)
     write_text(companion, out["table_md"])
+    if not figures:
+        return
     intervals = read_intervals(page.input["intervals"])
     forest = forest_figure(
         intervals,
