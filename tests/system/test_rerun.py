@@ -208,6 +208,10 @@ CHANGES: dict[str, Change] = {
     "resources.scale": Change(setter("resources.scale", 2.0), []),
     "resources.cv_mem_mb": Change(setter("resources.cv_mem_mb", {"weka": 4096}), []),
     "resources.cv_threads": Change(setter("resources.cv_threads", 2), []),
+    # What is drawn: a figure turned off is no longer a target; rule render, whose outputs and
+    # inputs shrink, writes its tables and pages again (the same bytes).
+    "render.dataset_figures": Change(setter("render.dataset_figures", False), ["render"]),
+    "render.figure7": Change(setter("render.figure7", False), []),
     "histogram.bin_width": Change(setter("histogram.bin_width", 0.05), ["analyse"]),
     # Only bounds memory: the histograms do not change, but the jobs that use it rerun.
     "histogram.chunk_size": Change(setter("histogram.chunk_size", 7), ["analyse"]),
