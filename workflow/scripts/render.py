@@ -43,6 +43,11 @@ class Page:
     classifiers: list[str]
     kappa_vectors: dict[str, Any]
 
+    @property
+    def figures(self) -> bool:
+        """Whether the rule's outputs name this dataset's figures (`render.dataset_figures`)."""
+        return "forest" in self.output
+
 
 def pages(smk) -> list[Page]:
     """The job's datasets, in run order (``params.datasets``; the i-th file of each named
@@ -63,8 +68,6 @@ def exact_figures(page: Page, why: str | None) -> None:
     """Win probabilities, the distribution of pd and first-place shares over kappa; without
     results (``why``: :func:`no_results`), figures that say why."""
     label, out = page.label, page.output
-    if "exact_win" not in out:
-        return
     if why is not None:
         for name in ("exact_win", "exact_cdf", "exact_share"):
             save_figure(no_results_figure(page, why), out[name])
@@ -103,15 +106,14 @@ def uncertainty_figures(page: Page, why: str | None) -> None:
     """The ranking table with intervals in Markdown, the forest and the posterior figures;
     without results (``why``), a table and figures that say why."""
     label, out = page.label, page.output
-    figures = "forest" in out
     if why is not None:
         write_text(f"# {label}\n\n{why}\n", out["table_md"])
-        for name in ("forest", "posterior_figure") if figures else ():
+        for name in ("forest", "posterior_figure") if page.figures else ():
             save_figure(no_results_figure(page, why), out[name])
         return
     companion = companion_markdown(read_companion(page.input["table_csv"]), page.kappa_vectors)
     write_text(companion, out["table_md"])
-    if not figures:
+    if not page.figures:
         return
     intervals = read_intervals(page.input["intervals"])
     forest = forest_figure(
@@ -140,7 +142,8 @@ def explorer_page(page: Page, why: str | None) -> None:
 def draw(page: Page, log) -> None:
     """Every file of one dataset."""
     why = no_results(page)
-    exact_figures(page, why)
+    if page.figures:
+        exact_figures(page, why)
     uncertainty_figures(page, why)
     explorer_page(page, why)
     log.info("%s: %d files", page.label, len(page.output))
