@@ -8,6 +8,7 @@ import functools
 import math
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from snakemake.exceptions import WorkflowError
 from snakemake.logging import logger
@@ -185,12 +186,15 @@ def stats_across_files():
 
 
 # Job order (Snakemake's greedy scheduler starts the ready jobs of highest priority first):
-# every dataset is fetched first (under a second each); then the part jobs, which their
-# dataset's fitting job waits for; then the fitting jobs, the largest datasets first (their
-# priority is the size of the dataset's source file, times its classifiers), so that the run
-# ends on small fits rather than on a long one started late; every job after the fits runs
-# as soon as its inputs exist.
-FETCH_PRIORITY = 10**9
+# the part jobs, which their dataset's fitting job waits for; then the fitting jobs, the
+# largest datasets first (their priority is the size of the dataset's source file, times its
+# classifiers), so that the run ends on small fits rather than on a long one started late.
+# Each dataset is fetched (under a second) just before its first fit: its priority is one
+# above that fit's. Every job after the fits runs as soon as its inputs exist; once the last
+# analysis has ended, rule collect starts first: it heads the longest chain left (collect,
+# then the CD diagrams and the summary report), while rules render and result_matrix, which
+# no other job waits for, take the other cores.
+COLLECT_PRIORITY = 10**8 + 1
 ANALYSIS_PRIORITY = 10**8
 PART_PRIORITY = 10**8 - 1
 
@@ -419,6 +423,21 @@ def cv_priority(wildcards):
     classifiers, below the part jobs' and the analyses' priorities."""
     kilobytes = source_bytes(wildcards.dataset) // 1024 + 1
     return min(kilobytes * len(RUN["classifiers"][wildcards.engine]), PART_PRIORITY - 1)
+
+
+def fetch_priority(wildcards):
+    """One above the first job that reads the dataset's table: a part job's, or the larger of
+    its fitting jobs'. Fetching each dataset just before it is fitted, rather than all of them
+    first, keeps Snakemake's scheduler light: it wakes up once per timespan of
+    `max-jobs-per-timespan` for every job that has ended, and checks the inputs of every
+    ready job each time (docs/performance.md)."""
+    dataset = wildcards.dataset
+    if any(split_parts(engine, dataset) for engine in engines()):
+        return PART_PRIORITY + 1
+    return 1 + max(
+        cv_priority(SimpleNamespace(engine=engine, dataset=dataset))
+        for engine in engines()
+    )
 
 
 def fitting_params(wildcards):

@@ -17,7 +17,7 @@ rule fetch_data:
         "logs/data/{dataset}.log",
     benchmark:
         benchmark_path("data/{dataset}.tsv")
-    priority: FETCH_PRIORITY
+    priority: fetch_priority
     conda:
         CONDA_ENV
     resources:

@@ -16,7 +16,7 @@ rule collect:
         "logs/collect.log",
     benchmark:
         benchmark_path("collect.tsv")
-    priority: ANALYSIS_PRIORITY
+    priority: COLLECT_PRIORITY
     conda:
         CONDA_ENV
     # Its three branches (signed-rank tests; statistics across datasets; the gathered tables
