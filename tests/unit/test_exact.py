@@ -7,10 +7,15 @@ Brute force is ``pdmeasure.measures.preference_driven`` over ``pdmeasure.measure
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from pdmeasure import measures
 from pdmeasure._synthetic import dominant_diagonal_matrices
@@ -31,6 +36,7 @@ from pdmeasure.exact import (
 )
 from pdmeasure.exact.forms import pd_forms
 from pdmeasure.exact.grid import grid_histograms
+from pdmeasure.exact.lattice import _floor_ceil
 from pdmeasure.exact.uniform import TooManyTerms
 from pdmeasure.tables.exact import DatasetAnalysis, robustness_summary
 
@@ -357,6 +363,46 @@ def test_robustness_lp_is_feasible_and_no_grid_point_is_closer(norm):
         if first_here.any():
             assert dist[first_here].min() >= distance - 1e-7
     assert found_any, "the fixture should let some challenger win somewhere"
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(
+    base=st.fractions(min_value=-5, max_value=5, max_denominator=10**6),
+    step=st.fractions(min_value=Fraction(-3), max_value=Fraction(3), max_denominator=10**6).filter(
+        lambda f: f != 0
+    ),
+    xs=st.lists(
+        st.one_of(
+            st.floats(min_value=-10, max_value=10, allow_nan=False),
+            st.fractions(min_value=-10, max_value=10, max_denominator=10**9),
+        ),
+        max_size=20,
+    ),
+)
+def test_lattice_units_equal_fraction_arithmetic(base, step, xs):
+    """The integer floor and ceiling of (x - base) / step behind LatticeDistribution.bounds
+    equal math.floor and math.ceil of the same in Fractions, point for point."""
+    points = [Fraction(x) for x in xs]
+    floors, ceilings = _floor_ceil(points, base, step)
+    assert floors.tolist() == [math.floor((x - base) / step) for x in points]
+    assert ceilings.tolist() == [math.ceil((x - base) / step) for x in points]
+
+
+def test_one_space_histogram_equals_that_of_all_distributions():
+    """DatasetAnalysis.histogram(space) gives the rows of distributions()'s histogram for that
+    space, value for value (the explorer asks for the grid's alone). Only the count columns'
+    dtype may differ: all spaces together mix a grid's counts with uniform kappa's empty
+    cells."""
+    cms = realistic(5, 3, seed=5)
+    settings = ExactSettings(
+        monte_carlo_samples=2000, lattice_size=2**12, fine_grid_values=5, cdf_points=21
+    )
+    analysis = DatasetAnalysis(cms, GRIDS["nursery"][0], settings, engine="e", dataset="d")
+    _, histogram = analysis.distributions()
+    assert set(analysis.grids) == {"grid", "fine", "uniform"}
+    for space in analysis.grids:
+        expected = histogram[histogram["space"] == space].reset_index(drop=True)
+        pd.testing.assert_frame_equal(analysis.histogram(space), expected, check_dtype=False)
 
 
 def test_dataset_analysis_tables_are_consistent():

@@ -356,11 +356,7 @@ class DatasetAnalysis:
     def distributions(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """CDF on a common set of points, and histogram bounds (bins of ``bin_width``)."""
         cdf_rows, hist_frames = [], []
-        width = self.settings.bin_width
-        n_bins = round(1.0 / width)
-        if abs(n_bins * width - 1.0) > 1e-9:
-            raise ValueError(f"exact.bin_width={width!r} does not divide [0, 1] into whole bins")
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
+        edges = self._edges()
         if not self.forms:  # every classifier left out: empty tables with their columns
             return (
                 pd.DataFrame(columns=list(CDF_COLUMNS)),
@@ -368,14 +364,49 @@ class DatasetAnalysis:
             )
         for space, grid in self.grids.items():
             points = self._cdf_points(grid)
-            for name, form in zip(self.names, self.forms):
+            for name, dist in self._distributions(space, len(points) + len(edges)):
                 # Both calls below (CDF points, histogram edges) share one distribution.
-                dist = distribution(form, grid, self.settings, n_queries=len(points) + len(edges))
                 keys = {**self.keys, "classifier": name, "space": space}
                 cdf_rows.append(_cdf_frame(dist, points, keys))
                 hist_frames.append(_histogram_frame(dist, edges, keys, counts=grid is not None))
         cdf = pd.concat(cdf_rows, ignore_index=True)[list(CDF_COLUMNS)]
         return cdf, pd.concat(hist_frames, ignore_index=True)[list(HISTOGRAM_COLUMNS)]
+
+    def histogram(self, space: str) -> pd.DataFrame:
+        """The rows of :meth:`distributions`' histogram for one space (a key of ``grids``),
+        the same values, without computing the CDF or the other spaces."""
+        edges = self._edges()
+        if not self.forms:
+            return pd.DataFrame(columns=list(HISTOGRAM_COLUMNS))
+        grid = self.grids[space]
+        # The same distributions as distributions() builds: their method depends on how many
+        # points are asked for, the CDF points among them.
+        n_queries = len(self._cdf_points(grid)) + len(edges)
+        frames = [
+            _histogram_frame(
+                dist,
+                edges,
+                {**self.keys, "classifier": name, "space": space},
+                counts=grid is not None,
+            )
+            for name, dist in self._distributions(space, n_queries)
+        ]
+        return pd.concat(frames, ignore_index=True)[list(HISTOGRAM_COLUMNS)]
+
+    def _distributions(self, space: str, n_queries: int):
+        """(classifier, distribution of its pd over the space) for every analysed classifier,
+        each built for ``n_queries`` query points."""
+        grid = self.grids[space]
+        for name, form in zip(self.names, self.forms):
+            yield name, distribution(form, grid, self.settings, n_queries=n_queries)
+
+    def _edges(self) -> np.ndarray:
+        """The histogram's bin edges: [0, 1] cut into bins of ``bin_width``."""
+        width = self.settings.bin_width
+        n_bins = round(1.0 / width)
+        if abs(n_bins * width - 1.0) > 1e-9:
+            raise ValueError(f"exact.bin_width={width!r} does not divide [0, 1] into whole bins")
+        return np.linspace(0.0, 1.0, n_bins + 1)
 
     def _cdf_points(self, grid) -> np.ndarray:
         """The common CDF points of one space: ``cdf_points`` evenly spaced from the lowest to

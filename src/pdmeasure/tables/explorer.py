@@ -193,8 +193,7 @@ def _checked_matrices(
 def _grid_histograms(analysis: DatasetAnalysis) -> dict:
     """Exact counts of grid vectors per pd bin, per classifier; lower and upper bounds (equal
     when exact) when the grid is too large to count exactly (``method`` says which)."""
-    _, histogram = analysis.distributions()
-    histogram = histogram[histogram["space"] == "grid"]
+    histogram = analysis.histogram("grid")
     return {
         str(name): {
             "left": group["bin_left"].astype(float).tolist(),
