@@ -124,6 +124,34 @@ def test_zoo_arff_as_openml_serves_it():
     assert len(table.frame) == 101 and table.numeric == ("legs",)
 
 
+@pytest.mark.parametrize("path", [ZOO, "weather"])
+def test_an_arff_header_declares_what_the_whole_file_does(tmp_path, path):
+    """rows=False (the description read while the workflow is parsed) gives the same target,
+    classes, numeric features and declared values as reading every row, and no rows."""
+    if path == "weather":
+        path = tmp_path / "weather.arff"
+        path.write_text(ARFF, encoding="utf-8")
+    whole, header = sources.read_arff("d", path), sources.read_arff("d", path, rows=False)
+    assert (header.target, header.classes, header.numeric, header.nominal) == (
+        whole.target,
+        whole.classes,
+        whole.numeric,
+        whole.nominal,
+    )
+    assert header.frame.empty and list(header.frame.columns) == list(whole.frame.columns)
+
+
+def test_an_arff_header_leaves_the_rows_errors_to_the_whole_read(tmp_path):
+    path = tmp_path / "bad.arff"
+    path.write_text("@relation x\n@attribute a {u,v}\n@data\nu,v,w\n", encoding="utf-8")
+    assert sources.read_arff("bad", path, rows=False).classes == ("u", "v")
+    with pytest.raises(DataFetchError, match="not a valid ARFF"):
+        sources.read_arff("bad", path)
+    path.write_text("@relation x\n@attribute a {u,v\n@data\nu\n", encoding="utf-8")
+    with pytest.raises(DataFetchError, match="not a valid ARFF"):  # a broken header
+        sources.read_arff("bad", path, rows=False)
+
+
 def test_arff_numeric_class_is_an_error_naming_the_fix(tmp_path):
     path = tmp_path / "weather.arff"
     path.write_text(ARFF, encoding="utf-8")

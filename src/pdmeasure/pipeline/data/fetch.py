@@ -167,13 +167,16 @@ def read_source(
     return _read_uci(name, dataset, where.get("mirror"), log, prefer_mirror)
 
 
-def _read_file_source(name: str, dataset: Mapping) -> SourceTable:
-    """A local ``path`` file read by its ``format``; the class column defaults to the last."""
+def _read_file_source(name: str, dataset: Mapping, *, rows: bool = True) -> SourceTable:
+    """A local ``path`` file read by its ``format``; the class column defaults to the last.
+    ``rows=False``: an ARFF file's header alone (:func:`~pdmeasure.pipeline.data.sources.read_arff`)."""
     target = dataset.get("target")
     target = "last" if target is None else target
     fmt = dataset.get("format") or "csv"
     if fmt == "arff":
-        return sources.read_arff(name, dataset["path"], target=target, sha256=dataset.get("sha256"))
+        return sources.read_arff(
+            name, dataset["path"], target=target, sha256=dataset.get("sha256"), rows=rows
+        )
     return sources.read_delimited(
         name,
         dataset["path"],
@@ -241,7 +244,8 @@ def describe(
     the order of the UCI files; the missing marker is no class (its rows have none). Numeric
     features are the declared ones, else those whose non-missing cells all parse as finite
     numbers. A UCI dataset is read from the mirror when it has the dataset, else from
-    ``fetched`` when that exists, else through ucimlrepo.
+    ``fetched`` when that exists, else through ucimlrepo; of a local ARFF file only the
+    header is read.
 
     Parameters
     ----------
@@ -263,6 +267,10 @@ def describe(
     ):
         # No mirror: the table an earlier run fetched describes the data without a download.
         table = _fetched_table(name, fetched, dataset.get("target"))
+    elif dataset.get("path") is not None and dataset.get("format") == "arff":
+        # An ARFF header declares all a description holds (target, class order, types): the
+        # rows are read where they are checked and fetched.
+        table = _read_file_source(name, dataset, rows=False)
     else:
         table = read_source(name, dataset, prefer_mirror=True, **where)
     return _description(table, dataset.get("missing"))

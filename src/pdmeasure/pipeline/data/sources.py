@@ -234,7 +234,12 @@ def delimited_frame(
 
 
 def read_arff(
-    name: str, path: str | Path, *, target: str | int = "last", sha256: str | None = None
+    name: str,
+    path: str | Path,
+    *,
+    target: str | int = "last",
+    sha256: str | None = None,
+    rows: bool = True,
 ) -> SourceTable:
     """An ARFF file: nominal attributes stay nominal, the class order is the declared one.
 
@@ -251,6 +256,11 @@ def read_arff(
         The class attribute (:func:`resolve_target`); ARFF's convention is the last one.
     sha256 : str, optional
         The file's expected digest.
+    rows : bool, default True
+        False: parse the header alone (what it declares; a table without rows), which is
+        all a description of the data needs (:func:`pdmeasure.pipeline.data.fetch.describe`),
+        at a fraction of the cost on a large file; the rows are left to the reader that needs
+        them, which reports what is wrong with them.
 
     Returns
     -------
@@ -268,7 +278,8 @@ def read_arff(
         ``target`` names no attribute.
     """
     raw, digest, subject = _read_file(name, path, sha256)
-    attributes, data = parse_arff(_decode(raw, subject), subject)
+    text = _decode(raw, subject)
+    attributes, data = parse_arff(text, subject) if rows else parse_arff_header(text, subject)
     columns = [str(a[0]) for a in attributes]
     resolved = resolve_target(name, columns, target, origin=f"file {path}")
     kinds = dict(attributes)
@@ -319,15 +330,7 @@ def without_numeric_ranges(text: str) -> str:
 
 def parse_arff(text: str, subject: str) -> tuple[list, list]:
     """``(attributes, data)`` of an ARFF text: dense, at least one data row, or an error."""
-    import arff
-
-    try:
-        decoded = arff.loads(without_numeric_ranges(text))
-    except arff.ArffException as exc:
-        raise _fetch_error(
-            f"{subject}: not a valid ARFF file ({type(exc).__name__}: {exc}); to fix: correct "
-            "the file, or give a CSV with `format: csv`"
-        ) from None
+    decoded = _loads_arff(text, subject)
     data = decoded["data"]
     if isinstance(data, dict) or (len(data) and isinstance(data[0], dict)):
         raise _fetch_error(
@@ -336,6 +339,27 @@ def parse_arff(text: str, subject: str) -> tuple[list, list]:
     if not data:
         raise _fetch_error(f"{subject}: the file has no data rows; to fix: give data rows")
     return decoded["attributes"], data
+
+
+def parse_arff_header(text: str, subject: str) -> tuple[list, list]:
+    """``(attributes, [])`` of an ARFF text's header: the text up to its ``@data`` line,
+    parsed as :func:`parse_arff` parses the whole file."""
+    data = _DATA_SECTION.search(text)
+    header = text if data is None else text[: data.start()] + "@data\n"
+    return _loads_arff(header, subject)["attributes"], []
+
+
+def _loads_arff(text: str, subject: str) -> dict:
+    """``arff.loads`` of the text, numeric ranges dropped; an error names the file and the fix."""
+    import arff
+
+    try:
+        return arff.loads(without_numeric_ranges(text))
+    except arff.ArffException as exc:
+        raise _fetch_error(
+            f"{subject}: not a valid ARFF file ({type(exc).__name__}: {exc}); to fix: correct "
+            "the file, or give a CSV with `format: csv`"
+        ) from None
 
 
 def cell_text(value: object) -> str:
