@@ -45,6 +45,7 @@ localrules:
     fetch_data,
     render,
     collect,
+    signed_rank,
     result_matrix,
     render_summary,
     render_cd,

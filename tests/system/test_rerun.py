@@ -54,14 +54,22 @@ CONSUMERS = {
     "fetch_data": ["cross_validate", "cross_validate_part"],
     "cross_validate_part": ["cross_validate"],
     "cross_validate": ["analyse", "collect"],
-    "analyse": ["render", "collect", "render_summary", "render_figure7", "result_matrix"],
+    "analyse": [
+        "render",
+        "collect",
+        "signed_rank",
+        "render_summary",
+        "render_figure7",
+        "result_matrix",
+    ],
     "collect": ["render_summary", "render_cd"],
+    "signed_rank": ["render_summary"],
     "paper_tables": ["paper_render", "collect"],
 }
 
 #: The jobs that read every engine's or dataset's results: they rerun when the run's
 #: selection (engines, datasets, classifiers) changes.
-COLLECTING = ["collect", "render_summary", "render_cd"]
+COLLECTING = ["collect", "signed_rank", "render_summary", "render_cd"]
 
 
 @dataclass
@@ -296,8 +304,8 @@ CHANGES: dict[str, Change] = {
     "uncertainty.draws": Change(setter("uncertainty.draws", 500), ["analyse"]),
     "uncertainty.prior": Change(setter("uncertainty.prior", 1.0), ["analyse"]),
     "uncertainty.level": Change(setter("uncertainty.level", 0.9), ["analyse"]),
-    "uncertainty.rope": Change(setter("uncertainty.rope", 0.02), ["analyse", "collect"]),
-    "uncertainty.seed": Change(setter("uncertainty.seed", 1), ["analyse", "collect"]),
+    "uncertainty.rope": Change(setter("uncertainty.rope", 0.02), ["analyse", "signed_rank"]),
+    "uncertainty.seed": Change(setter("uncertainty.seed", 1), ["analyse", "signed_rank"]),
 }
 
 

@@ -155,13 +155,13 @@ def test_report_has_the_bayesian_section_and_the_explorer_the_intervals(run):
 
 
 def test_one_core_gives_the_same_bytes_as_two(run, tmp_path):
-    """Rerun the jobs that compute the uncertainty (rule analyse, and collect for the tests
-    across datasets) and what reads them with --cores 1 in a copy of the session's run (made
+    """Rerun the jobs that compute the uncertainty (rule analyse, and signed_rank for the
+    tests across datasets) and what reads them with --cores 1 in a copy of the session's run (made
     with --cores 2): every output is byte-identical."""
     results, _, _ = run
     workdir = tmp_path / "copy"
     shutil.copytree(results.parent, workdir, symlinks=True)
-    done = run_snakemake(workdir, "--cores", "1", "--forcerun", "analyse", "collect")
+    done = run_snakemake(workdir, "--cores", "1", "--forcerun", "analyse", "signed_rank")
     assert done.returncode == 0, done.stderr[-4000:]
     assert "rule analyse" in done.stderr + done.stdout
     names = [

@@ -1,6 +1,7 @@
 # Module summary: everything across datasets and engines. Rule collect gathers the parts of
 # every engine and dataset into the reported tables and computes what needs all of them (the
-# statistics across datasets, the Bayesian signed-rank tests, the comparison with the papers);
+# statistics across datasets, the comparison with the papers), rule signed_rank the Bayesian
+# signed-rank tests across datasets beside it;
 # from those files, rule render_summary writes the statistics report and the reproduction
 # summary, rule render_cd draws each engine's critical-difference diagrams (beside it: they
 # take as long as the report) and rule render_figure7 each engine's Figure 7, over the
@@ -32,11 +33,34 @@ rule collect:
         classifiers=all_classifiers(),
         alpha=RUN["stats"]["alpha"],
         comparisons=comparison_keys(all_kappa_vectors()),
-        rope=RUN["uncertainty"]["rope"],
-        seed=RUN["uncertainty"]["seed"],
         reproduction=reproduction_params() if paper_run() else None,
     script:
         "../scripts/collect.py"
+
+
+# Beside rule collect, on another core: as long as collect's other steps together.
+rule signed_rank:
+    input:
+        measures=per_engine_dataset("measures/{engine}/{dataset}.csv"),
+    output:
+        signed_rank=signed_rank_output(),
+    log:
+        "logs/signed_rank.log",
+    benchmark:
+        benchmark_path("signed_rank.tsv")
+    priority: COLLECT_PRIORITY
+    conda:
+        CONDA_ENV
+    threads: 1
+    resources:
+        **scaled(mem_mb=512, runtime=10),
+    params:
+        classifiers=all_classifiers(),
+        comparisons=comparison_keys(all_kappa_vectors()),
+        rope=RUN["uncertainty"]["rope"],
+        seed=RUN["uncertainty"]["seed"],
+    script:
+        "../scripts/signed_rank.py"
 
 
 rule render_summary:

@@ -2,12 +2,12 @@
 tables across them, and what needs all of them.
 
 First the measures and warnings; then, as independent branches side by side on the job's
-threads (:func:`pdmeasure.pipeline.run.run_parallel`): the Bayesian signed-rank tests; the
-statistics across datasets (ranks, omnibus and post-hoc tests, critical differences); and
-every confusion matrix in one long file, the exact analysis's tables and the ranking
-robustness summary and, for a run that touches the papers, every published number against its
-reproduction. Each later step reads the files the earlier ones wrote, as every other reader
-does.
+threads (:func:`pdmeasure.pipeline.run.run_parallel`): the statistics across datasets (ranks,
+omnibus and post-hoc tests, critical differences, effect sizes); and every confusion matrix
+in one long file, the exact analysis's tables and the ranking robustness summary and, for a
+run that touches the papers, every published number against its reproduction. Each later
+step reads the files the earlier ones wrote, as every other reader does. The Bayesian
+signed-rank tests across datasets are rule signed_rank's, which runs beside this one.
 ``snakemake`` is the object injected by Snakemake's ``script:`` directive.
 """
 
@@ -26,7 +26,6 @@ from pdmeasure.tables.fits import finished_unit_files
 from pdmeasure.tables.io import read_csv, write_csv
 from pdmeasure.tables.measures import read_measures
 from pdmeasure.tables.stats_across import compare_across_datasets
-from pdmeasure.tables.uncertainty import signed_rank_table
 
 #: Text columns of the exact analysis's tables (everything else is a number).
 _EXACT_TEXT = {
@@ -92,19 +91,6 @@ def across(smk, log, table):
     )
 
 
-def signed_rank(smk, log, table):
-    p = smk.params
-    tests = signed_rank_table(
-        table,
-        comparisons=[tuple(key) for key in p.comparisons],
-        classifiers=p.classifiers,
-        rope=p.rope,
-        seed=p.seed,
-    )
-    write_csv(tests, smk.output.signed_rank)
-    log.info("%d signed-rank tests", len(tests))
-
-
 def reproduction(smk, log):
     config = smk.params.reproduction
     computed = pd.concat([read_table(path) for path in smk.input.paper], ignore_index=True)
@@ -130,14 +116,13 @@ def reproduction(smk, log):
 def main(smk, log) -> None:
     measures(smk, log)
     table = read_measures(smk.output.measures)
-    # Three independent branches, on the job's threads (one: in this order). Costs are their
+    # Two independent branches, on the job's threads (one: in this order). Costs are their
     # CPU seconds on the papers' run.
     gather = [partial(matrices, smk, log), partial(exact, smk, log)]
     if smk.params.reproduction is not None:
         gather.append(partial(reproduction, smk, log))
     run_parallel(
         [
-            (1.3, [partial(signed_rank, smk, log, table)]),
             (1.0, [partial(across, smk, log, table)]),
             (0.5, gather),
         ],
