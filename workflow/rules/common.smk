@@ -191,9 +191,9 @@ def stats_across_files():
 # classifiers), so that the run ends on small fits rather than on a long one started late.
 # Each dataset is fetched (under a second) just before its first fit: its priority is one
 # above that fit's. Every job after the fits runs as soon as its inputs exist; once the last
-# analysis has ended, rules collect and signed_rank start first: they head the longest chains
-# left (then the CD diagrams and the summary report), while rules render and result_matrix,
-# which no other job waits for, take the cores left.
+# analysis has ended, the longest chains left go first: rules collect and signed_rank, then
+# the CD diagrams and the summary report drawn from them, while rules render and
+# result_matrix, which no other job waits for, take the cores left.
 COLLECT_PRIORITY = 10**8 + 1
 ANALYSIS_PRIORITY = 10**8
 PART_PRIORITY = 10**8 - 1

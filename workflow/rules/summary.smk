@@ -80,7 +80,7 @@ rule render_summary:
         "logs/render_summary.log",
     benchmark:
         benchmark_path("render_summary.tsv")
-    priority: ANALYSIS_PRIORITY
+    priority: COLLECT_PRIORITY
     conda:
         CONDA_ENV
     resources:
@@ -134,7 +134,7 @@ rule render_cd:
         "logs/render_cd/{engine}.log",
     benchmark:
         benchmark_path("render_cd/{engine}.tsv")
-    priority: ANALYSIS_PRIORITY
+    priority: COLLECT_PRIORITY
     conda:
         CONDA_ENV
     # `--set-threads render_cd=N` draws its diagrams in N shares side by side.
