@@ -20,9 +20,8 @@ rule collect:
     priority: COLLECT_PRIORITY
     conda:
         CONDA_ENV
-    # Its three branches (signed-rank tests; statistics across datasets; the gathered tables
-    # and the reproduction) one after the other; `--set-threads collect=3` runs them side by
-    # side.
+    # Its two branches (statistics across datasets; the gathered tables and the
+    # reproduction) one after the other; `--set-threads collect=2` runs them side by side.
     threads: 1
     resources:
         **scaled(mem_mb=1024, runtime=10),
