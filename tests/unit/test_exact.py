@@ -290,6 +290,21 @@ def test_shares_equal_enumeration_and_monte_carlo_covers(dataset, krkopt_matrice
         assert low <= u / grid.n_vectors <= high
 
 
+@given(
+    st.integers(1, 10**6).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+    st.sampled_from([0.5, 0.9, 0.95, 0.99, 0.999]) | st.floats(0.01, 0.999),
+)
+@hypothesis_settings(deadline=None)  # the first example imports scipy.stats
+def test_wilson_interval_is_scipy_binomtest_proportion_ci_to_the_bit(k_n, confidence):
+    from scipy.stats import binomtest
+
+    from pdmeasure.exact import wilson_interval
+
+    k, n = k_n
+    ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+    assert wilson_interval(k, n, confidence) == (float(ci.low), float(ci.high))
+
+
 def test_shares_count_exact_ties():
     a, b = tie_heavy_pair()
     grid = ProductGrid.regular([0, 0.25, 0.5, 0.75, 1], 4)

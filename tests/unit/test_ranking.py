@@ -7,6 +7,9 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.stats import rankdata
 
 from pdmeasure.measures.weights import format_kappa
 from pdmeasure.paper.facts import table_title
@@ -27,6 +30,22 @@ def test_ties_share_the_best_rank_and_skip_the_next():
 def test_values_differing_only_beyond_four_decimals_tie_but_printed_differences_do_not():
     np.testing.assert_array_equal(competition_ranks([0.50004, 0.49996, 0.5001]), [2, 2, 1])
     np.testing.assert_array_equal(competition_ranks([0.1, 0.3, 0.2]), [3, 1, 2])
+
+
+@given(
+    st.lists(
+        st.one_of(st.sampled_from([0.1, 0.5, 0.50004, 0.9]), st.floats(0, 1), st.just(np.nan)),
+        max_size=12,
+    )
+)
+def test_competition_ranks_equal_scipy_rankdata_min_values_and_dtype(values):
+    # The written-out ranks stand in for scipy.stats.rankdata (see competition_ranks): the same
+    # numbers and the same dtype, so the tables' CSV text does not change.
+    printed = np.array([float(f"{v:.4f}") for v in values], dtype=float)
+    expected = rankdata(-printed, method="min", nan_policy="omit")
+    got = competition_ranks(values)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
 
 
 def measures_frame(values_by_row):

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import math
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 import scikit_posthocs as sp
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats as ss
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.multitest import multipletests
@@ -451,6 +455,47 @@ def test_mcnemar_matches_statsmodels(b, c):
     assert result.n == b + c
     if not exact:
         assert result.statistic == pytest.approx(reference.statistic)
+
+
+@given(
+    st.floats(0, 60, allow_nan=False),
+    st.integers(1, 40),
+    st.integers(0, 30),
+)
+def test_within_dataset_tails_are_scipy_stats_own_to_the_bit(x, df, b):
+    # The paired tests call the scipy.special functions behind scipy.stats's t, F and chi2
+    # survival functions (module pdmeasure.stats.paired): the p-values, and so the CSV text
+    # of every pairwise table, are those of scipy.stats bit for bit.
+    d = np.r_[np.full(df, x), 0.0]
+    t = stats.corrected_resampled_ttest(d, 0.0)
+    assert t.p_value == float(2.0 * ss.t.sf(abs(t.statistic), t.df1))
+    five = np.array([[x, 1.0], [0.5, 2.0], [0.0, 1.0], [1.5, 0.25], [2.0, x / 3]])
+    assert stats.paired_ttest_5x2cv(five).p_value == float(
+        2.0 * ss.t.sf(abs(stats.paired_ttest_5x2cv(five).statistic), 5)
+    )
+    f = stats.combined_ftest_5x2cv(five)
+    assert f.p_value == float(ss.f.sf(f.statistic, 10, 5))
+    c = b + 25 + df
+    result = stats.mcnemar(
+        np.r_[np.ones(b, bool), np.zeros(c, bool)], np.r_[np.zeros(b, bool), np.ones(c, bool)]
+    )
+    assert result.p_value == float(ss.chi2.sf(result.statistic, 1))
+
+
+def test_the_within_dataset_tests_leave_scipy_stats_unimported():
+    # Rule analyse imports these modules and runs the within-dataset tests on every dataset;
+    # scipy.stats would cost each job 0.65 CPU-s. McNemar's exact branch alone imports it.
+    code = (
+        "import sys, numpy as np\n"
+        "import pdmeasure.stats, pdmeasure.tables.stats_within, pdmeasure.tables.uncertainty\n"
+        "from pdmeasure.tables.rankings import competition_ranks\n"
+        "from pdmeasure import stats\n"
+        "competition_ranks([0.5, 0.25]); stats.corrected_resampled_ttest([1.0, 2.0, 4.0], 0.1)\n"
+        "stats.mcnemar(np.r_[np.ones(30, bool), np.zeros(9, bool)], np.zeros(39, bool))\n"
+        "print('scipy.stats' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
 
 
 def test_mcnemar_without_discordant_samples():

@@ -15,8 +15,10 @@ Every test returns its p-value *and* the smallest p-value it could possibly prod
 given N and K (``min_p``), so that a table says plainly when N is too small for a test to
 ever reach significance instead of silently reporting "not significant".
 
-Distributions come from :mod:`scipy.stats` (``chi2``, ``f``, ``t``, ``norm``,
-``studentized_range``, ``binomtest``, ``wilcoxon``, ``rankdata``). Two pieces are written out
+Distributions come from :mod:`scipy.stats` (``chi2``, ``f``, ``norm``, ``studentized_range``,
+``binomtest``, ``wilcoxon``, ``rankdata``), imported by the functions that use them; the
+within-dataset tests take the t, F and chi-square tails from the :mod:`scipy.special`
+functions that those of :mod:`scipy.stats` evaluate (``paired``). Two pieces are written out
 because scipy has no function for them: the rank statistics of the aligned-ranks and Quade
 tests, and Holm's step-down adjustment (scipy only offers Benjamini-Hochberg/Yekutieli in
 ``false_discovery_control``; statsmodels has Holm but is not a runtime dependency).
