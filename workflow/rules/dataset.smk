@@ -4,7 +4,8 @@
 # from those files only (rule render, one job per engine for all its datasets). One process
 # per step instead of one per table, engine or dataset: each engine's tables of a dataset
 # cost a second or two of work (pd over krkopt's 2^18 kappa grid, 12 ms), a process start
-# and its imports (scipy.stats, pandas) about one more.
+# and its imports (pandas, scipy.special) about one more; scipy.stats only where McNemar's
+# exact test runs.
 
 # The exact analysis's tables and figures, and the tables rule collect gathers from it.
 EXACT_TABLES = ["summary", "cdf", "histogram", "win", "share", "robustness"]

@@ -1,5 +1,5 @@
 """Snakemake script of rule analyse: the CV files of one dataset -> its tidy tables, engine
-after engine in one process (the imports, scipy.stats and pandas, paid once per dataset).
+after engine in one process (the imports, pandas and scipy.special, paid once per dataset).
 
 For each engine, in order: every measure on the pooled matrices, and as warnings the
 dataset's rows without a class (when the rule gives the fetch step's description) and the
