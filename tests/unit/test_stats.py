@@ -483,8 +483,9 @@ def test_within_dataset_tails_are_scipy_stats_own_to_the_bit(x, df, b):
 
 
 def test_the_within_dataset_tests_leave_scipy_stats_unimported():
-    # Rule analyse imports these modules and runs the within-dataset tests on every dataset;
-    # scipy.stats would cost each job 0.65 CPU-s. McNemar's exact branch alone imports it.
+    # Rule analyse imports these modules, runs the within-dataset tests and ranks and draws
+    # the Monte Carlo shares' intervals on every dataset; scipy.stats would cost each job
+    # 0.65 CPU-s. McNemar's exact branch alone imports it.
     code = (
         "import sys, numpy as np\n"
         "import pdmeasure.stats, pdmeasure.tables.stats_within, pdmeasure.tables.uncertainty\n"
@@ -492,6 +493,8 @@ def test_the_within_dataset_tests_leave_scipy_stats_unimported():
         "from pdmeasure import stats\n"
         "competition_ranks([0.5, 0.25]); stats.corrected_resampled_ttest([1.0, 2.0, 4.0], 0.1)\n"
         "stats.mcnemar(np.r_[np.ones(30, bool), np.zeros(9, bool)], np.zeros(39, bool))\n"
+        "from pdmeasure.exact import wilson_interval\n"
+        "wilson_interval(5, 20, 0.95)\n"
         "print('scipy.stats' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
