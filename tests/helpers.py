@@ -490,6 +490,13 @@ SERVICES = {
 }
 
 
+def fresh_python(code: str) -> str:
+    """The standard output, stripped, of ``code`` run by a fresh interpreter (this one's): for
+    what a process imports or sets up on its own. A non-zero exit fails the test."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
 def in_ci() -> bool:
     """True when the environment says CI (``CI=true``, as CI services set it)."""
     return os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -11,7 +9,7 @@ import pandas as pd
 import pytest
 
 import pdmeasure.pipeline.data.fetch as pddata
-from helpers import repo_config, sklearn_entry
+from helpers import fresh_python, repo_config, sklearn_entry
 from pdmeasure.pipeline.data.mirror import load_manifest
 from pdmeasure.pipeline.engines import CVSpec, DatasetSpec, get_engine
 from pdmeasure.pipeline.engines.base import PREDICTION_COLUMNS
@@ -203,7 +201,4 @@ def test_availability_imports_nothing():
         "get_engine('sklearn').check_available()\n"
         "print('sklearn' in sys.modules)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.splitlines()
-    assert out[-1] == "False"
+    assert fresh_python(code).splitlines()[-1] == "False"

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import math
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -32,7 +30,7 @@ from scipy import stats as ss
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.multitest import multipletests
 
-from helpers import sklearn_entry
+from helpers import fresh_python, sklearn_entry
 from pdmeasure import measures, stats
 from pdmeasure.pipeline import cv5x2
 from pdmeasure.pipeline.engines import DatasetSpec
@@ -497,8 +495,7 @@ def test_the_within_dataset_tests_leave_scipy_stats_unimported():
         "wilson_interval(5, 20, 0.95)\n"
         "print('scipy.stats' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False"
+    assert fresh_python(code) == "False"
 
 
 def test_mcnemar_without_discordant_samples():

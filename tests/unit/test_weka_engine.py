@@ -4,14 +4,12 @@ and requirement checks. Its runs in a JVM are system tests (tests/system/test_we
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from helpers import dataset_spec, mirror_table, need_module, repo_config
+from helpers import dataset_spec, fresh_python, mirror_table, need_module, repo_config
 from pdmeasure.pipeline.engines import (
     DatasetSpec,
     EngineUnavailable,
@@ -172,8 +170,7 @@ def test_importing_the_wrapper_leaves_the_root_logger_alone():
         "assert bundled_weka_classes(), 'no weka.jar'\n"
         "print(len(logging.getLogger().handlers))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "0"
+    assert fresh_python(code) == "0"
 
 
 def test_encode_rejects_unknown_class_and_missing_target(config):
