@@ -16,9 +16,11 @@ given N and K (``min_p``), so that a table says plainly when N is too small for 
 ever reach significance instead of silently reporting "not significant".
 
 Distributions come from :mod:`scipy.stats` (``chi2``, ``f``, ``norm``, ``studentized_range``,
-``binomtest``, ``wilcoxon``, ``rankdata``), imported by the functions that use them; the
-within-dataset tests take the t, F and chi-square tails from the :mod:`scipy.special`
-functions that those of :mod:`scipy.stats` evaluate (``paired``). Two pieces are written out
+``binomtest``, ``wilcoxon``, ``rankdata``), imported inside the functions that use them:
+:mod:`scipy.stats` costs a process about 0.65 CPU-s to import, and rule analyse imports this
+package for its within-dataset tests and helpers, which take the t, F and chi-square tails
+from the :mod:`scipy.special` functions that those of :mod:`scipy.stats` evaluate
+(``paired``). Two pieces are written out
 because scipy has no function for them: the rank statistics of the aligned-ranks and Quade
 tests, and Holm's step-down adjustment (scipy only offers Benjamini-Hochberg/Yekutieli in
 ``false_discovery_control``; statsmodels has Holm but is not a runtime dependency).

@@ -3,9 +3,6 @@
 N datasets are the blocks, K classifiers the treatments (Stapor 2017, Sec. IV; Demsar 2006;
 Garcia et al. 2010). scipy has no aligned-ranks or Quade statistic, so both are written out
 here on top of :func:`scipy.stats.rankdata` and the ``chi2`` / ``f`` distributions.
-:mod:`scipy.stats` is imported inside the functions that use it: it costs a
-process about 0.65 CPU-s, and rule analyse imports this package for its within-dataset
-tests and helpers, which need none of it.
 """
 
 from __future__ import annotations
@@ -88,7 +85,7 @@ def friedman(
         ``friedman`` and ``iman_davenport``. When every dataset ranks the classifiers
         identically, ``chi2 = N(K-1)`` and ``F_F`` is infinite (p = 0).
     """
-    from scipy import stats as ss  # imported here: see the module's docstring
+    from scipy import stats as ss  # imported here: see pdmeasure.stats
 
     ranks = rank_scores(scores, lower_is_better=lower_is_better)
     n, k = ranks.shape
@@ -148,7 +145,7 @@ def friedman_aligned_ranks(scores: ArrayLike, *, lower_is_better: bool = False) 
     the direction of the measure (reversing all ranks leaves both sums of squares unchanged).
     Stapor recommends it over Friedman for five or fewer classifiers.
     """
-    from scipy import stats as ss  # imported here: see the module's docstring
+    from scipy import stats as ss  # imported here: see pdmeasure.stats
 
     arr = check_scores(scores)
     n, k = arr.shape
@@ -184,7 +181,7 @@ def quade(scores: ArrayLike, *, lower_is_better: bool = False) -> TestResult:
     on the direction of the measure. When ``A = B`` (every dataset ranks the classifiers
     identically) F is infinite and p = 0.
     """
-    from scipy import stats as ss  # imported here: see the module's docstring
+    from scipy import stats as ss  # imported here: see pdmeasure.stats
 
     arr = check_scores(scores)
     n, k = arr.shape

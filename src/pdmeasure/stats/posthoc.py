@@ -4,9 +4,6 @@ After Demsar (2006, Sec. 3.2.2) and Stapor (2017, Sec. IV). Holm's step-down adj
 written out because scipy has none (it offers Benjamini-Hochberg/Yekutieli in
 ``false_discovery_control``; statsmodels has Holm but is not a runtime dependency).
 Distributions: :mod:`scipy.stats` ``studentized_range``, ``norm`` and ``wilcoxon``.
-:mod:`scipy.stats` is imported inside the functions that use it: it costs a
-process about 0.65 CPU-s, and rule analyse imports this package for its within-dataset
-tests and helpers, which need none of it.
 """
 
 from __future__ import annotations
@@ -60,7 +57,7 @@ def nemenyi_critical_difference(n_classifiers: int, n_datasets: int, alpha: floa
 def _studentized_range_quantile(level: float, k: int) -> float:
     """``q(level; K, inf) / sqrt(2)``. Cached: a run asks for the same few (level, K) for
     every measure, and each quantile is a numerical integration of about 10 ms."""
-    from scipy import stats as ss  # imported here: see the module's docstring
+    from scipy import stats as ss  # imported here: see pdmeasure.stats
 
     return float(ss.studentized_range.ppf(level, k, np.inf) / math.sqrt(2.0))
 
@@ -99,7 +96,7 @@ def nemenyi(
         ``statistic`` = ``|R_a - R_b|``, ``p_value``, ``p_adjusted``, ``significant``,
         ``better``, ``min_p``, ``note`` (which carries the CD).
     """
-    from scipy import stats as ss  # imported here: see the module's docstring
+    from scipy import stats as ss  # imported here: see pdmeasure.stats
 
     n, k, r, se = _ranked(scores, names, lower_is_better)
     cd = nemenyi_critical_difference(k, n, alpha)
@@ -138,7 +135,7 @@ def holm_control(
     step-down adjustment over the K - 1 comparisons. The control is the classifier with
     the lowest average rank (the first in ``names`` order on a tie).
     """
-    from scipy import stats as ss  # imported here: see the module's docstring
+    from scipy import stats as ss  # imported here: see pdmeasure.stats
 
     n, k, r, se = _ranked(scores, names, lower_is_better)
     control = int(np.argmin(r))
@@ -181,7 +178,7 @@ def wilcoxon_signed_rank(x: ArrayLike, y: ArrayLike) -> tuple[float, float]:
     (float, float)
         ``T`` and the p-value.
     """
-    from scipy import stats as ss  # imported here: see the module's docstring
+    from scipy import stats as ss  # imported here: see pdmeasure.stats
 
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)

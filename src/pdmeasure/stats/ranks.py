@@ -1,9 +1,6 @@
 """Direction of a measure and ranks of classifiers within each dataset.
 
 Rank 1 is the best classifier; ties get average ranks (Demsar 2006, Sec. 3.2.2).
-:mod:`scipy.stats` is imported inside the functions that use it: it costs a
-process about 0.65 CPU-s, and rule analyse imports this package for its within-dataset
-tests and helpers, which need none of it.
 """
 
 from __future__ import annotations
@@ -69,7 +66,7 @@ def rank_scores(scores: ArrayLike, *, lower_is_better: bool = False) -> np.ndarr
     numpy.ndarray, shape (N, K)
         Ranks ``r_ij`` of Demsar (2006), via :func:`scipy.stats.rankdata`.
     """
-    from scipy import stats as ss  # imported here: see the module's docstring
+    from scipy import stats as ss  # imported here: see pdmeasure.stats
 
     arr = check_scores(scores)
     return ss.rankdata(arr if lower_is_better else -arr, method="average", axis=1)
