@@ -38,7 +38,14 @@ from pdmeasure.exact.forms import pd_forms
 from pdmeasure.exact.grid import grid_histograms
 from pdmeasure.exact.lattice import _floor_ceil
 from pdmeasure.exact.uniform import TooManyTerms
-from pdmeasure.tables.exact import DatasetAnalysis, robustness_summary
+from pdmeasure.tables.exact import (
+    CDF_COLUMNS,
+    HISTOGRAM_COLUMNS,
+    DatasetAnalysis,
+    _cdf_rows,
+    _histogram_rows,
+    robustness_summary,
+)
 
 # The papers' grids (config.yaml) and their numbers of classes.
 GRIDS = {
@@ -418,6 +425,31 @@ def test_one_space_histogram_equals_that_of_all_distributions():
     for space in analysis.grids:
         expected = histogram[histogram["space"] == space].reset_index(drop=True)
         pd.testing.assert_frame_equal(analysis.histogram(space), expected, check_dtype=False)
+
+
+def test_distribution_tables_equal_a_frame_per_classifier_and_space():
+    """distributions() builds each table once from the parts' columns: the same table, dtypes
+    included, as a frame per classifier and space concatenated."""
+    cms = realistic(4, 3, seed=2)
+    settings = ExactSettings(
+        monte_carlo_samples=2000, lattice_size=2**12, fine_grid_values=5, cdf_points=21
+    )
+    analysis = DatasetAnalysis(cms, GRIDS["nursery"][0], settings, engine="e", dataset="d")
+    cdf, histogram = analysis.distributions()
+    edges, cdf_frames, histogram_frames = analysis._edges(), [], []
+    for space, grid in analysis.grids.items():
+        points = analysis._cdf_points(grid)
+        for name, dist in analysis._distributions(space, len(points) + len(edges)):
+            keys = {**analysis.keys, "classifier": name, "space": space}
+            cdf_frames.append(pd.DataFrame(_cdf_rows(dist, points, keys)[1]))
+            rows = _histogram_rows(dist, edges, keys, counts=grid is not None)[1]
+            histogram_frames.append(pd.DataFrame(rows))
+    for table, frames, columns in (
+        (cdf, cdf_frames, CDF_COLUMNS),
+        (histogram, histogram_frames, HISTOGRAM_COLUMNS),
+    ):
+        expected = pd.concat(frames, ignore_index=True)[list(columns)]
+        pd.testing.assert_frame_equal(table, expected, check_exact=True)
 
 
 def test_dataset_analysis_tables_are_consistent():

@@ -39,7 +39,7 @@ from pdmeasure.tables import folds as stats_folds
 from pdmeasure.tables import stats as stats_tables
 from pdmeasure.tables import stats_across, stats_within
 from pdmeasure.tables.confusion import confusion_matrix
-from pdmeasure.tables.measures import MEASURE_COLUMNS
+from pdmeasure.tables.measures import MEASURE_COLUMNS, pd_rows
 
 DEMSAR_NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
 # Rows: adult (sample), breast cancer, breast cancer wisconsin, cmc, ionosphere, iris,
@@ -822,6 +822,86 @@ def test_check_paired_folds_rejects_other_samples(change):
         pred.loc[last, "row"] = 10_000
     with pytest.raises(ValueError, match="classifiers a and c were not cross-validated"):
         stats_folds.check_paired_folds(pred)
+
+
+@given(
+    seed=st.integers(0, 10_000),
+    change=st.sampled_from(["none", "fold", "drop", "twice", "repeat", "shuffle"]),
+)
+def test_check_paired_folds_fast_check_agrees_with_the_classifier_by_classifier_check(seed, change):
+    # The fast check over sorted arrays passes exactly the predictions that the check of each
+    # classifier against the first (the path that names the fault) passes.
+    rng = np.random.default_rng(seed)
+    pred = _predictions({"a": 0.8, "b": 0.7, "c": 0.6}, n=12, folds=3, repeats=2, seed=seed)
+    i = int(rng.integers(len(pred)))
+    if change == "fold":
+        pred.loc[i, "fold"] = pred.loc[i, "fold"] % 3 + 1
+    elif change == "drop":
+        pred = pred.drop(index=i)
+    elif change == "twice":
+        pred = pd.concat([pred, pred.loc[[i]]], ignore_index=True)
+    elif change == "repeat":
+        pred.loc[i, "repeat"] = 3 - pred.loc[i, "repeat"]
+    pred = pred.sample(frac=1.0, random_state=seed)
+    try:
+        stats_folds._raise_first_fault(pred)
+        faultless = True
+    except ValueError:
+        faultless = False
+    assert stats_folds._same_folds(pred) == faultless
+
+
+def test_fold_measure_values_equal_a_frame_per_measure_row():
+    # The table built from whole columns equals the one built a frame per measure row.
+    pred = _predictions({"good": 0.9, "bad": 0.5}, repeats=2)
+    classes, vectors = ["x", "y", "z"], {"p1": [0, 1, 0.5]}
+    values = stats_folds.fold_measure_values(
+        pred, classes=classes, kappa_vectors=vectors, zero_division=0.0
+    )
+    keys = ["engine", "dataset", "classifier", "repeat", "fold"]
+    by_fold = pred.groupby(keys, sort=True)
+    sizes = by_fold.size()
+    cms = stats_folds.fold_matrices(pred, by_fold.ngroup().to_numpy(), len(sizes), classes)
+    index = pd.DataFrame(sizes.index.tolist(), columns=keys)
+    index["scheme"] = "cv"
+    index["n_test"] = sizes.to_list()
+    index["n_train"] = [
+        int((pred["classifier"] == key[2]).sum() / 2) - size for key, size in sizes.items()
+    ]
+    expected = pd.concat(
+        [
+            index.assign(measure=m, kappa=k, kappa_values=w, value=np.asarray(v, float))
+            for m, k, w, v in pd_rows(cms, vectors, zero_division=0.0)
+        ],
+        ignore_index=True,
+    )[list(stats_tables.FOLD_COLUMNS)]
+    pd.testing.assert_frame_equal(values, expected, check_exact=True)
+
+
+def test_significance_markdown_tables_equal_pandas_to_markdown():
+    # Each measure's table, built as rows for tabulate, is what DataFrame.to_markdown gives.
+    _, pairwise = _within()
+    table = stats_within.significance_table(pairwise)
+    table.loc[table.index[0], "better"] = None
+    md = stats_report.significance_markdown(table, alpha=0.05)
+    tests = [c for c in table.columns if c.startswith("p_")]
+    for (measure, kappa), group in table.groupby(["measure", "kappa"], sort=False):
+        listed = group["significant_by"].str.split(";")
+        shown = pd.DataFrame(
+            {
+                "pair": group["classifier_a"] + " vs " + group["classifier_b"],
+                "better": group["better"].fillna(""),
+                **{
+                    stats_report.TEST_TITLES[c[2:]]: [
+                        stats_report._p(v, c[2:] in hits) for v, hits in zip(group[c], listed)
+                    ]
+                    for c in tests
+                },
+                "significant by": group["significant_by"].replace("", "-"),
+            }
+        )
+        expected = shown.to_markdown(index=False, disable_numparse=True)
+        assert f"## {stats_tables.measure_label(measure, kappa)}\n\n{expected}\n" in md
 
 
 def _within(seed: int = 0):

@@ -10,7 +10,7 @@ from helpers import RANKING_ROWS
 
 # The library package lands separately; until it is installed these tests have nothing to test.
 from pdmeasure.tables import uncertainty as ut
-from pdmeasure.tables.confusion import pooled_matrices, predictions_to_long
+from pdmeasure.tables.confusion import POOLED, from_long, pooled_matrices, predictions_to_long
 from pdmeasure.tables.measures import measures_table
 
 CLASSES = ["x", "y", "z"]
@@ -67,6 +67,22 @@ def confusion(pred: pd.DataFrame) -> pd.DataFrame:
         ],
         ignore_index=True,
     )
+
+
+def test_fold_matrices_equal_each_folds_matrix_from_its_rows():
+    pred = predictions(repeats=2)
+    long = confusion(pred).sample(frac=1.0, random_state=4)
+    matrices, repeats = ut.fold_matrices(long, CLASSIFIERS, CLASSES)
+    folds = long[long["fold"] != POOLED].assign(fold=lambda f: f["fold"].astype(int))
+    expected = [
+        [from_long(group, CLASSES) for _, group in part.groupby(["repeat", "fold"], sort=True)]
+        for part in (folds[folds["classifier"] == name] for name in CLASSIFIERS)
+    ]
+    np.testing.assert_array_equal(matrices, np.array(expected))
+    assert matrices.dtype == np.int64 and repeats == 2
+    unknown = long.assign(actual=long["actual"].replace(CLASSES[0], "w"))
+    with pytest.raises(ValueError, match=r"labels \['w'\] are not among the classes"):
+        ut.fold_matrices(unknown, CLASSIFIERS, CLASSES)
 
 
 def pooled(pred: pd.DataFrame) -> np.ndarray:

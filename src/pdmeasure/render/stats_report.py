@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from tabulate import tabulate
 
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
 from pdmeasure.render.uncertainty_markdown import bayesian_markdown
@@ -87,29 +88,42 @@ def significance_markdown(table: pd.DataFrame, *, alpha: float) -> str:
         "predictions of the first CV repeat (accuracy and error rate only).",
         "",
     ]
+    tests = [c[2:] for c in p_columns]
+    headers = ["pair", "better", *(TEST_TITLES[t] for t in tests), "significant by"]
     for (measure, kappa), group in table.groupby(["measure", "kappa"], sort=False):
-        shown = pd.DataFrame(
-            {
-                "pair": group["classifier_a"] + " vs " + group["classifier_b"],
-                "better": group["better"].fillna(""),
-                **{TEST_TITLES[c[2:]]: _marked(group, c[2:]) for c in p_columns},
-                "significant by": group["significant_by"].replace("", "-"),
-            }
-        )
-        lines += [f"## {measure_label(measure, kappa)}", "", _table(shown), ""]
+        lines += [
+            f"## {measure_label(measure, kappa)}",
+            "",
+            _pairs_table(group, tests, headers),
+            "",
+        ]
     return "\n".join(lines)
 
 
-def _significant_by(group: pd.DataFrame, test: str) -> pd.Series:
-    """Whether each row of a significance table lists ``test`` in ``significant_by``."""
-    return group["significant_by"].str.split(";").apply(lambda tests: test in tests)
+def _pairs_table(group: pd.DataFrame, tests: Sequence[str], headers: Sequence[str]) -> str:
+    """The Markdown table of one measure's pairs: the pair, the better classifier, each
+    test's p-value (bold where ``significant_by`` lists the test) and ``significant_by``.
 
-
-def _marked(group: pd.DataFrame, test: str) -> list[str]:
-    """The ``p_<test>`` column of a significance table, bold where ``significant_by`` lists
-    the test."""
-    hits = _significant_by(group, test)
-    return [_p(v, hit) for v, hit in zip(group[f"p_{test}"], hits, strict=True)]
+    The cells are built from the columns' values and handed to tabulate as rows, as
+    ``DataFrame.to_markdown`` would hand them: building a frame per measure cost more than
+    the tests themselves on small datasets.
+    """
+    if not len(group):
+        return "_(no rows)_"
+    listed = [set(text.split(";")) for text in group["significant_by"]]
+    p_cells = [
+        [_p(v, test in hits) for v, hits in zip(group[f"p_{test}"], listed, strict=True)]
+        for test in tests
+    ]
+    better = ["" if pd.isna(b) else b for b in group["better"]]
+    rows = zip(
+        [f"{a} vs {b}" for a, b in zip(group["classifier_a"], group["classifier_b"])],
+        better,
+        *p_cells,
+        ["-" if text == "" else text for text in group["significant_by"]],
+    )
+    # disable_numparse: cells are pre-formatted text ("0.9320" must not become "0.932")
+    return tabulate(list(rows), headers=list(headers), tablefmt="pipe", disable_numparse=True)
 
 
 def _omnibus_cells(omnibus: pd.DataFrame) -> dict:

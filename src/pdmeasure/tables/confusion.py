@@ -90,16 +90,44 @@ def from_long(frame: pd.DataFrame, classes: Sequence[str]) -> np.ndarray:
 
     Cells are placed by label, so the row order of ``frame`` does not matter.
     """
-    index = {c: i for i, c in enumerate(classes)}
+    return grouped_from_long(frame, np.zeros(len(frame), dtype=np.intp), 1, classes)[0]
+
+
+def grouped_from_long(
+    frame: pd.DataFrame, group: np.ndarray, n_groups: int, classes: Sequence[str]
+) -> np.ndarray:
+    """The matrices of ``n_groups`` groups of long-format rows, in one pass.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Long-format rows (``actual``, ``predicted``, ``count``).
+    group : ndarray of int, shape (len(frame),)
+        Each row's matrix, ``0 <= group < n_groups`` (e.g. ``groupby(...).ngroup()``).
+    n_groups : int
+    classes : sequence of str
+        Row and column order of the matrices.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_groups, C, C)
+        What :func:`from_long` gives on each group's rows. The labels are coded once for the
+        whole frame (a hash lookup in pandas) rather than group by group.
+
+    Raises
+    ------
+    ValueError
+        If a label is not one of ``classes``.
+    """
     n = len(classes)
-    cm = np.zeros((n, n), dtype=np.int64)
-    try:
-        rows = frame["actual"].map(index).to_numpy(dtype=np.intp)
-        cols = frame["predicted"].map(index).to_numpy(dtype=np.intp)
-    except (ValueError, TypeError):
+    known = pd.Index(list(classes))
+    rows = known.get_indexer(frame["actual"]).astype(np.intp)
+    cols = known.get_indexer(frame["predicted"]).astype(np.intp)
+    if (rows < 0).any() or (cols < 0).any():
         unknown = sorted(set(frame["actual"]).union(frame["predicted"]) - set(classes))
-        raise ValueError(f"labels {unknown} are not among the classes {list(classes)}") from None
-    np.add.at(cm, (rows, cols), frame["count"].to_numpy(dtype=np.int64))
+        raise ValueError(f"labels {unknown} are not among the classes {list(classes)}")
+    cm = np.zeros((n_groups, n, n), dtype=np.int64)
+    np.add.at(cm, (np.asarray(group, dtype=np.intp), rows, cols), frame["count"].to_numpy(np.int64))
     return cm
 
 

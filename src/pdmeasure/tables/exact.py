@@ -216,41 +216,54 @@ def _undefined_message(
     )
 
 
-def _cdf_frame(dist, points: np.ndarray, keys: Mapping[str, str]) -> pd.DataFrame:
-    """Rows of ``cdf.csv`` for one classifier and space: CDF bounds at ``points``."""
+def _cdf_rows(dist, points: np.ndarray, keys: Mapping[str, str]) -> tuple[int, dict]:
+    """Rows of ``cdf.csv`` for one classifier and space (CDF bounds at ``points``), as their
+    number and columns (a value or one per row): :func:`_frame` stacks them."""
     b = dist.bounds(points)
     scale = float(dist.total)
-    return pd.DataFrame(
-        {
-            **keys,
-            "x": points,
-            "cdf_lower": [float(v) / scale for v in b["le_lo"]],
-            "cdf_upper": [float(v) / scale for v in b["le_hi"]],
-            "method": dist.method,
-            "error_bound": dist.error_bound,
-        }
-    )
+    return len(points), {
+        **keys,
+        "x": points.tolist(),
+        "cdf_lower": [float(v) / scale for v in b["le_lo"]],
+        "cdf_upper": [float(v) / scale for v in b["le_hi"]],
+        "method": dist.method,
+        "error_bound": dist.error_bound,
+    }
 
 
-def _histogram_frame(
+def _histogram_rows(
     dist, edges: np.ndarray, keys: Mapping[str, str], *, counts: bool
-) -> pd.DataFrame:
-    """Rows of ``histogram.csv`` for one classifier and space: bin bounds as probabilities,
-    and as counts of kappa vectors on a grid (``counts``; empty under uniform kappa)."""
+) -> tuple[int, dict]:
+    """Rows of ``histogram.csv`` for one classifier and space, as :func:`_cdf_rows`: bin
+    bounds as probabilities, and as counts of kappa vectors on a grid (``counts``; empty
+    under uniform kappa)."""
     lower, upper = dist.histogram_bounds(edges)
     scale = float(dist.total)
-    return pd.DataFrame(
-        {
-            **keys,
-            "bin_left": np.round(edges[:-1], 12),
-            "bin_right": np.round(edges[1:], 12),
-            "count_lower": [int(v) for v in lower] if counts else "",
-            "count_upper": [int(v) for v in upper] if counts else "",
-            "p_lower": [float(v) / scale for v in lower],
-            "p_upper": [float(v) / scale for v in upper],
-            "method": dist.method,
-        }
-    )
+    return len(edges) - 1, {
+        **keys,
+        "bin_left": np.round(edges[:-1], 12).tolist(),
+        "bin_right": np.round(edges[1:], 12).tolist(),
+        "count_lower": [int(v) for v in lower] if counts else "",
+        "count_upper": [int(v) for v in upper] if counts else "",
+        "p_lower": [float(v) / scale for v in lower],
+        "p_upper": [float(v) / scale for v in upper],
+        "method": dist.method,
+    }
+
+
+def _frame(parts: Sequence[tuple[int, dict]], columns: Sequence[str]) -> pd.DataFrame:
+    """One frame of the rows of ``parts`` (from :func:`_cdf_rows` or :func:`_histogram_rows`),
+    in their order: each column's lists joined and its single values repeated. The table
+    that concatenating a frame per part gives, built once (a frame per classifier and space
+    cost more than its numbers on small datasets)."""
+    data = {}
+    for column in columns:
+        cells: list = []
+        for n, part in parts:
+            value = part[column]
+            cells.extend(value if isinstance(value, list) else [value] * n)
+        data[column] = cells
+    return pd.DataFrame(data, columns=list(columns))
 
 
 class DatasetAnalysis:
@@ -355,7 +368,7 @@ class DatasetAnalysis:
 
     def distributions(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """CDF on a common set of points, and histogram bounds (bins of ``bin_width``)."""
-        cdf_rows, hist_frames = [], []
+        cdf_parts, hist_parts = [], []
         edges = self._edges()
         if not self.forms:  # every classifier left out: empty tables with their columns
             return (
@@ -367,10 +380,9 @@ class DatasetAnalysis:
             for name, dist in self._distributions(space, len(points) + len(edges)):
                 # Both calls below (CDF points, histogram edges) share one distribution.
                 keys = {**self.keys, "classifier": name, "space": space}
-                cdf_rows.append(_cdf_frame(dist, points, keys))
-                hist_frames.append(_histogram_frame(dist, edges, keys, counts=grid is not None))
-        cdf = pd.concat(cdf_rows, ignore_index=True)[list(CDF_COLUMNS)]
-        return cdf, pd.concat(hist_frames, ignore_index=True)[list(HISTOGRAM_COLUMNS)]
+                cdf_parts.append(_cdf_rows(dist, points, keys))
+                hist_parts.append(_histogram_rows(dist, edges, keys, counts=grid is not None))
+        return _frame(cdf_parts, CDF_COLUMNS), _frame(hist_parts, HISTOGRAM_COLUMNS)
 
     def histogram(self, space: str) -> pd.DataFrame:
         """The rows of :meth:`distributions`' histogram for one space (a key of ``grids``),
@@ -382,8 +394,8 @@ class DatasetAnalysis:
         # The same distributions as distributions() builds: their method depends on how many
         # points are asked for, the CDF points among them.
         n_queries = len(self._cdf_points(grid)) + len(edges)
-        frames = [
-            _histogram_frame(
+        parts = [
+            _histogram_rows(
                 dist,
                 edges,
                 {**self.keys, "classifier": name, "space": space},
@@ -391,7 +403,7 @@ class DatasetAnalysis:
             )
             for name, dist in self._distributions(space, n_queries)
         ]
-        return pd.concat(frames, ignore_index=True)[list(HISTOGRAM_COLUMNS)]
+        return _frame(parts, HISTOGRAM_COLUMNS)
 
     def _distributions(self, space: str, n_queries: int):
         """(classifier, distribution of its pd over the space) for every analysed classifier,

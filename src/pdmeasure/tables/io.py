@@ -96,13 +96,13 @@ def _missing_text_as_empty(frame: pd.DataFrame) -> pd.DataFrame:
     as ``NaN``; the frame is copied only when a text column has a missing cell.
     """
     out = None
-    for i in range(frame.shape[1]):
+    # Which columns have a missing cell, learnt for the whole frame at once, is cheaper than
+    # whether an object column holds only numbers, so that is asked first.
+    for i in np.flatnonzero(frame.isna().any().to_numpy()):
         column = frame.iloc[:, i]
         if _holds_numbers(column):
             continue
         missing = column.isna()
-        if not missing.any():
-            continue
         if out is None:
             out = frame.copy()
         # object dtype: "" need not be a valid value of the original dtype (e.g. categories)

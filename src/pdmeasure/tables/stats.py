@@ -179,6 +179,8 @@ def drop_nan_rows(
         The rows without NaN, and the (label, classifiers) of each dropped row.
     """
     bad = table.isna()
+    if not bad.to_numpy().any():
+        return table, []
     dropped = []
     for label in table.index[bad.any(axis=1)]:
         classifiers = ", ".join(map(str, table.columns[bad.loc[label]]))

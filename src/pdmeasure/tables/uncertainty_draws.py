@@ -26,7 +26,7 @@ from pdmeasure import uncertainty as unc
 from pdmeasure._validation import ZERO_DIVISION_DEFAULT
 from pdmeasure.measures.preference import class_precision_recall
 from pdmeasure.measures.weights import DEFAULT_KAPPA, NO_KAPPA, PD
-from pdmeasure.tables.confusion import POOLED, from_long
+from pdmeasure.tables.confusion import POOLED, grouped_from_long
 
 #: Draws of per-class precision and recall embedded in each explorer page (its JavaScript
 #: recomputes pd's interval at the kappa the reader sets from these).
@@ -159,7 +159,7 @@ def fold_matrices(
     for classifier in classifiers:
         part = folds[folds["classifier"] == classifier]
         groups = part.groupby(["repeat", "fold_number"], sort=True)
-        stacks.append(np.stack([from_long(group, classes) for _, group in groups]))
+        stacks.append(grouped_from_long(part, groups.ngroup().to_numpy(), groups.ngroups, classes))
     return np.stack(stacks), int(folds["repeat"].nunique())
 
 
