@@ -163,13 +163,14 @@ def exact(smk, log, matrices):
         log.info("exact %s: %.2f s", step, time.perf_counter() - start)
 
 
-def uncertainty(smk, log, fitted):
+def uncertainty(smk, log, fitted, confusion):
     """Intervals, pairwise and rank probabilities, fold tests, posteriors, the companion of
-    the ranking table, and the draws the explorer page shows."""
+    the ranking table, and the draws the explorer page shows, from the fitted classifiers'
+    matrices (``confusion``, long format) or their predictions."""
     w, p, out = smk.wildcards, smk.params, smk.output
     bootstrap = p.uncertainty["method"] == "bootstrap"
     tables, matrices = ut.dataset_tables(
-        read_long(fitted.files["confusion"]),
+        confusion,
         all_predictions(fitted.files["predictions"]) if bootstrap else None,
         engine=w.engine,
         dataset=w.dataset,
@@ -370,7 +371,8 @@ def analyse_engine(smk, log) -> None:
     if not fitted.classifiers:
         no_results(smk, log)
         return
-    pooled = pooled_matrices(read_long(fitted.files["confusion"]), {dataset: smk.params.classes})
+    confusion = read_long(fitted.files["confusion"])
+    pooled = pooled_matrices(confusion, {dataset: smk.params.classes})
     matrices = {classifier: cm for (_, _, classifier), cm in pooled.items()}
     # Four independent branches, on the job's threads (one: in the module docstring's
     # order). Costs are the branches' CPU seconds on krkopt (weka engine, the largest of the
@@ -386,7 +388,7 @@ def analyse_engine(smk, log) -> None:
                 ],
             ),
             (2.5, [partial(exact, smk, log, matrices)]),
-            (3.4, [partial(uncertainty, smk, log, fitted), partial(explorer, smk, log, matrices)]),
+            (3.4, [partial(uncertainty, smk, log, fitted, confusion), partial(explorer, smk, log, matrices)]),
             (4.3, [partial(within, smk, log, fitted)]),
         ],
         processes=smk.threads,
