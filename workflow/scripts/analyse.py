@@ -388,7 +388,13 @@ def analyse_engine(smk, log) -> None:
                 ],
             ),
             (2.5, [partial(exact, smk, log, matrices)]),
-            (3.4, [partial(uncertainty, smk, log, fitted, confusion), partial(explorer, smk, log, matrices)]),
+            (
+                3.4,
+                [
+                    partial(uncertainty, smk, log, fitted, confusion),
+                    partial(explorer, smk, log, matrices),
+                ],
+            ),
             (4.3, [partial(within, smk, log, fitted)]),
         ],
         processes=smk.threads,
