@@ -5,12 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from helpers import RANKING_ROWS
 
 # The library package lands separately; until it is installed these tests have nothing to test.
 from pdmeasure.tables import uncertainty as ut
 from pdmeasure.tables.confusion import POOLED, from_long, pooled_matrices, predictions_to_long
+from pdmeasure.tables.frames import frame_from_parts
 from pdmeasure.tables.measures import measures_table
 
 CLASSES = ["x", "y", "z"]
@@ -262,3 +265,50 @@ def test_within_table_on_identical_folds_is_certain_equivalence():
     same = np.stack([folds[0], folds[0]])
     table = ut.within_table(same, runs, ut.Scope(KEYS, ["A", "A2"], KAPPAS, 0.0), rope=0.01)
     assert (table["verdict"] == "equivalent").all() and (table["p_equivalent"] == 1.0).all()
+
+
+#: The kinds of column the tables' parts hold: the cells of one column are of one kind in
+#: every part (floats, NaN among them; whole numbers; text; booleans), or, as the exact
+#: histogram's counts under uniform kappa, whole numbers in some parts and "" in others.
+_KINDS = {
+    "float": st.floats(allow_nan=True, allow_infinity=False, width=64),
+    "int": st.integers(-(2**40), 2**40),
+    "text": st.text(max_size=3),
+    "bool": st.booleans(),
+    "count or empty": st.one_of(st.integers(0, 2**40), st.just("")),
+}
+
+
+@st.composite
+def _parts(draw):
+    """Blocks of rows over three columns, each column in each block a value for all of its
+    rows or one cell per row (a list, or a 1-d array of numbers)."""
+    kinds = {column: draw(st.sampled_from(sorted(_KINDS))) for column in ("a", "b", "c")}
+    parts = []
+    for _ in range(draw(st.integers(1, 4))):
+        n = draw(st.integers(1, 4))
+        part = {}
+        for column, kind in kinds.items():
+            if kind == "count or empty" and draw(st.booleans()):
+                part[column] = ""
+                continue
+            cells = _KINDS["int" if kind == "count or empty" else kind]
+            shape = draw(st.sampled_from(["value", "list", "array"]))
+            if shape == "value":
+                part[column] = draw(cells)
+            elif shape == "list" or kind == "text":
+                part[column] = draw(st.lists(cells, min_size=n, max_size=n))
+            else:
+                part[column] = np.array(draw(st.lists(cells, min_size=n, max_size=n)))
+        parts.append((n, part))
+    return parts
+
+
+@given(_parts())
+def test_frame_from_parts_equals_a_frame_per_part_concatenated(parts):
+    columns = ["c", "a", "b"]
+    frames = [pd.DataFrame(part, index=range(n)) for n, part in parts]
+    expected = pd.concat(frames, ignore_index=True)[columns]
+    got = frame_from_parts(parts, columns)
+    pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    assert got.to_csv(index=False) == expected.to_csv(index=False)

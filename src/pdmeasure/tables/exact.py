@@ -62,6 +62,7 @@ from pdmeasure.exact.lattice import uniform_lattice
 from pdmeasure.exact.series import uniform_wins
 from pdmeasure.exact.uniform import TooManyTerms, uniform_cdf
 from pdmeasure.measures.weights import format_kappa
+from pdmeasure.tables.frames import frame_from_parts
 
 SPACES = ("grid", "fine", "uniform")
 NORMS = ("linf", "l1")
@@ -218,7 +219,8 @@ def _undefined_message(
 
 def _cdf_rows(dist, points: np.ndarray, keys: Mapping[str, str]) -> tuple[int, dict]:
     """Rows of ``cdf.csv`` for one classifier and space (CDF bounds at ``points``), as their
-    number and columns (a value or one per row): :func:`_frame` stacks them."""
+    number and columns (a value or one per row), a part of
+    :func:`~pdmeasure.tables.frames.frame_from_parts`."""
     b = dist.bounds(points)
     scale = float(dist.total)
     return len(points), {
@@ -249,21 +251,6 @@ def _histogram_rows(
         "p_upper": [float(v) / scale for v in upper],
         "method": dist.method,
     }
-
-
-def _frame(parts: Sequence[tuple[int, dict]], columns: Sequence[str]) -> pd.DataFrame:
-    """One frame of the rows of ``parts`` (from :func:`_cdf_rows` or :func:`_histogram_rows`),
-    in their order: each column's lists joined and its single values repeated. The table
-    that concatenating a frame per part gives, built once (a frame per classifier and space
-    cost more than its numbers on small datasets)."""
-    data = {}
-    for column in columns:
-        cells: list = []
-        for n, part in parts:
-            value = part[column]
-            cells.extend(value if isinstance(value, list) else [value] * n)
-        data[column] = cells
-    return pd.DataFrame(data, columns=list(columns))
 
 
 class DatasetAnalysis:
@@ -382,7 +369,9 @@ class DatasetAnalysis:
                 keys = {**self.keys, "classifier": name, "space": space}
                 cdf_parts.append(_cdf_rows(dist, points, keys))
                 hist_parts.append(_histogram_rows(dist, edges, keys, counts=grid is not None))
-        return _frame(cdf_parts, CDF_COLUMNS), _frame(hist_parts, HISTOGRAM_COLUMNS)
+        return frame_from_parts(cdf_parts, CDF_COLUMNS), frame_from_parts(
+            hist_parts, HISTOGRAM_COLUMNS
+        )
 
     def histogram(self, space: str) -> pd.DataFrame:
         """The rows of :meth:`distributions`' histogram for one space (a key of ``grids``),
@@ -403,7 +392,7 @@ class DatasetAnalysis:
             )
             for name, dist in self._distributions(space, n_queries)
         ]
-        return _frame(parts, HISTOGRAM_COLUMNS)
+        return frame_from_parts(parts, HISTOGRAM_COLUMNS)
 
     def _distributions(self, space: str, n_queries: int):
         """(classifier, distribution of its pd over the space) for every analysed classifier,

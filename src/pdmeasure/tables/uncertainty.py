@@ -40,6 +40,7 @@ from pdmeasure import uncertainty as unc
 from pdmeasure._validation import ZeroDivision
 from pdmeasure.measures.weights import DEFAULT_KAPPA, PD
 from pdmeasure.tables.confusion import pooled_matrices
+from pdmeasure.tables.frames import frame_from_parts
 from pdmeasure.tables.measures import pd_rows
 from pdmeasure.tables.rankings import TABLE_DECIMALS, competition_ranks, table_rows
 from pdmeasure.tables.uncertainty_comparisons import (
@@ -97,23 +98,20 @@ def interval_table(
         pooled, dict(scope.kappa_vectors), zero_division=scope.zero_division
     ):
         lower, upper = unc.interval(draws[(measure, kappa)], level, axis=0)
-        parts.append(
-            pd.DataFrame(
-                {
-                    **keys,
-                    "classifier": list(classifiers),
-                    "measure": measure,
-                    "kappa": kappa,
-                    "kappa_values": written,
-                    "value": np.asarray(values, dtype=float),
-                    "lower": np.asarray(lower, dtype=float),
-                    "upper": np.asarray(upper, dtype=float),
-                    "level": level,
-                    "method": settings["method"],
-                }
-            )
-        )
-    table = pd.concat(parts, ignore_index=True)
+        part = {
+            **keys,
+            "classifier": list(classifiers),
+            "measure": measure,
+            "kappa": kappa,
+            "kappa_values": written,
+            "value": np.asarray(values, dtype=float),
+            "lower": np.asarray(lower, dtype=float),
+            "upper": np.asarray(upper, dtype=float),
+            "level": level,
+            "method": settings["method"],
+        }
+        parts.append((len(classifiers), part))
+    table = frame_from_parts(parts, list(parts[0][1]))
     order = {name: i for i, name in enumerate(classifiers)}
     table = table.sort_values(
         "classifier", key=lambda c: c.map(order), kind="stable", ignore_index=True
@@ -134,29 +132,41 @@ def companion_table(
     ``rank`` is the ranking table's (competition ranks of the values printed at ``decimals``);
     ``p_first`` the probability of rank 1 from ``ranks`` (:func:`rank_table`).
     """
-    value = intervals.set_index(["measure", "kappa", "classifier"])
-    first = ranks[ranks["rank"] == 1].set_index(["measure", "kappa", "classifier"])["probability"]
+    # Row positions by (measure, kappa, classifier): one lookup per cell instead of a
+    # selection from an indexed frame per table row.
+    at = {
+        key: i
+        for i, key in enumerate(
+            intervals[["measure", "kappa", "classifier"]].itertuples(False, None)
+        )
+    }
+    first = ranks[ranks["rank"] == 1]
+    p_first = dict(
+        zip(first[["measure", "kappa", "classifier"]].itertuples(False, None), first["probability"])
+    )
+    columns = {
+        name: intervals[name].to_numpy()
+        for name in ("engine", "dataset", "value", "lower", "upper", "level", "method")
+    }
     parts = []
     for label, measure, kappa in table_rows(kappa_vectors):
-        cells = value.loc[[(measure, kappa, c) for c in classifiers]]
-        parts.append(
-            pd.DataFrame(
-                {
-                    "engine": cells["engine"].to_numpy(),
-                    "dataset": cells["dataset"].to_numpy(),
-                    "row": label,
-                    "classifier": list(classifiers),
-                    "value": cells["value"].to_numpy(),
-                    "lower": cells["lower"].to_numpy(),
-                    "upper": cells["upper"].to_numpy(),
-                    "rank": competition_ranks(cells["value"].to_numpy(), decimals),
-                    "p_first": first.loc[[(measure, kappa, c) for c in classifiers]].to_numpy(),
-                    "level": cells["level"].to_numpy(),
-                    "method": cells["method"].to_numpy(),
-                }
-            )
-        )
-    table = pd.concat(parts, ignore_index=True)
+        rows = [at[(measure, kappa, c)] for c in classifiers]
+        cells = {name: values[rows] for name, values in columns.items()}
+        part = {
+            "engine": cells["engine"],
+            "dataset": cells["dataset"],
+            "row": label,
+            "classifier": list(classifiers),
+            "value": cells["value"],
+            "lower": cells["lower"],
+            "upper": cells["upper"],
+            "rank": competition_ranks(cells["value"], decimals),
+            "p_first": [p_first[(measure, kappa, c)] for c in classifiers],
+            "level": cells["level"],
+            "method": cells["method"],
+        }
+        parts.append((len(classifiers), part))
+    table = frame_from_parts(parts, list(parts[0][1]))
     table["rank"] = table["rank"].astype("Int64")
     return table[list(COMPANION_COLUMNS)]
 

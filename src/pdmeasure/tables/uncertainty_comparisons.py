@@ -25,6 +25,7 @@ import pandas as pd
 from pdmeasure import uncertainty as unc
 from pdmeasure.measures.weights import DEFAULT_KAPPA, PD
 from pdmeasure.stats import lower_is_better
+from pdmeasure.tables.frames import frame_from_parts
 from pdmeasure.tables.measures import paired_blocks, pd_rows
 from pdmeasure.tables.uncertainty_draws import Scope, stream_seed
 from pdmeasure.tables.uncertainty_schema import (
@@ -133,27 +134,22 @@ def posterior_table(
         diff = values[:, a] - values[:, b]
         diff = diff[np.isfinite(diff)]
         counts, edges = np.histogram(diff, bins=POSTERIOR_BINS)
-        parts.append(
-            pd.DataFrame(
-                {
-                    **keys,
-                    "measure": measure,
-                    "kappa": kappa,
-                    "classifier_a": classifiers[a],
-                    "classifier_b": classifiers[b],
-                    "bin_lower": edges[:-1],
-                    "bin_upper": edges[1:],
-                    "probability": counts / max(len(diff), 1),
-                    "p_better": float(better[a, b]),
-                    "p_equivalent": float(equivalent[a, b]),
-                    "p_worse": float(worse[a, b]),
-                    "rope": rope,
-                }
-            )
-        )
-    if not parts:
-        return pd.DataFrame(columns=list(POSTERIOR_COLUMNS))
-    return pd.concat(parts, ignore_index=True)[list(POSTERIOR_COLUMNS)]
+        part = {
+            **keys,
+            "measure": measure,
+            "kappa": kappa,
+            "classifier_a": classifiers[a],
+            "classifier_b": classifiers[b],
+            "bin_lower": edges[:-1],
+            "bin_upper": edges[1:],
+            "probability": counts / max(len(diff), 1),
+            "p_better": float(better[a, b]),
+            "p_equivalent": float(equivalent[a, b]),
+            "p_worse": float(worse[a, b]),
+            "rope": rope,
+        }
+        parts.append((len(counts), part))
+    return frame_from_parts(parts, POSTERIOR_COLUMNS)
 
 
 def rank_table(draws: Mapping[tuple[str, str], np.ndarray], scope: Scope) -> pd.DataFrame:
@@ -166,19 +162,16 @@ def rank_table(draws: Mapping[tuple[str, str], np.ndarray], scope: Scope) -> pd.
             unc.rank_probabilities(values, higher_is_better=not lower_is_better(measure)),
             dtype=float,
         )
-        parts.append(
-            pd.DataFrame(
-                {
-                    **keys,
-                    "measure": measure,
-                    "kappa": kappa,
-                    "classifier": np.repeat(list(classifiers), n),
-                    "rank": np.tile(np.arange(1, n + 1), n),
-                    "probability": probs.ravel(),
-                }
-            )
-        )
-    return pd.concat(parts, ignore_index=True)[list(RANK_PROBABILITY_COLUMNS)]
+        part = {
+            **keys,
+            "measure": measure,
+            "kappa": kappa,
+            "classifier": [name for name in classifiers for _ in range(n)],
+            "rank": np.tile(np.arange(1, n + 1), n),
+            "probability": probs.ravel(),
+        }
+        parts.append((n * n, part))
+    return frame_from_parts(parts, RANK_PROBABILITY_COLUMNS)
 
 
 def _oriented(probs: Sequence[float], measure: str) -> tuple[float, float, float]:
