@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scikit_posthocs as sp
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as ss
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
@@ -824,6 +824,7 @@ def test_check_paired_folds_rejects_other_samples(change):
         stats_folds.check_paired_folds(pred)
 
 
+@settings(deadline=None)  # the classifier-by-classifier check groups a frame per example
 @given(
     seed=st.integers(0, 10_000),
     change=st.sampled_from(["none", "fold", "drop", "twice", "repeat", "shuffle"]),

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from helpers import RANKING_ROWS
@@ -304,6 +305,7 @@ def _parts(draw):
     return parts
 
 
+@hypothesis_settings(deadline=None)  # pandas builds a frame per part for the expected table
 @given(_parts())
 def test_frame_from_parts_equals_a_frame_per_part_concatenated(parts):
     columns = ["c", "a", "b"]

@@ -111,24 +111,45 @@ def grouped_from_long(
     Returns
     -------
     ndarray of int64, shape (n_groups, C, C)
-        What :func:`from_long` gives on each group's rows. The labels are coded once for the
-        whole frame (a hash lookup in pandas) rather than group by group.
+        What :func:`from_long` gives on each group's rows, the labels coded once for the
+        whole frame (:func:`label_codes`) rather than group by group.
 
     Raises
     ------
     ValueError
         If a label is not one of ``classes``.
     """
-    n = len(classes)
-    known = pd.Index(list(classes))
-    rows = known.get_indexer(frame["actual"]).astype(np.intp)
-    cols = known.get_indexer(frame["predicted"]).astype(np.intp)
+    rows, cols = label_codes(frame["actual"], classes), label_codes(frame["predicted"], classes)
     if (rows < 0).any() or (cols < 0).any():
         unknown = sorted(set(frame["actual"]).union(frame["predicted"]) - set(classes))
         raise ValueError(f"labels {unknown} are not among the classes {list(classes)}")
-    cm = np.zeros((n_groups, n, n), dtype=np.int64)
-    np.add.at(cm, (np.asarray(group, dtype=np.intp), rows, cols), frame["count"].to_numpy(np.int64))
-    return cm
+    return count_matrices(rows, cols, group, n_groups, len(classes), frame["count"])
+
+
+def label_codes(labels: pd.Series, classes: Sequence[str]) -> np.ndarray:
+    """Each label's position in ``classes``, -1 for a label that is not one of them (a hash
+    lookup in pandas for the whole column)."""
+    return pd.Index(list(classes)).get_indexer(labels).astype(np.intp)
+
+
+def count_matrices(
+    rows: np.ndarray,
+    cols: np.ndarray,
+    group: np.ndarray,
+    n_groups: int,
+    n_classes: int,
+    counts: pd.Series | np.ndarray | None = None,
+) -> np.ndarray:
+    """``(n_groups, C, C)`` int64 matrices: cell ``(group, row, col)`` of each entry
+    incremented by its count (1 without ``counts``), the codes from :func:`label_codes`."""
+    flat = (np.asarray(group, dtype=np.intp) * n_classes + rows) * n_classes + cols
+    size = n_groups * n_classes * n_classes
+    if counts is None:
+        cells = np.bincount(flat, minlength=size).astype(np.int64, copy=False)
+    else:
+        cells = np.zeros(size, dtype=np.int64)
+        np.add.at(cells, flat, np.asarray(counts, dtype=np.int64))
+    return cells.reshape(n_groups, n_classes, n_classes)
 
 
 def pooled_matrices(

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from pdmeasure._validation import ZERO_DIVISION_DEFAULT, ZeroDivision
-from pdmeasure.tables.confusion import confusion_matrix
+from pdmeasure.tables.confusion import confusion_matrix, count_matrices, label_codes
 from pdmeasure.tables.io import require_columns
 from pdmeasure.tables.measures import pd_rows
 from pdmeasure.tables.stats import FOLD_COLUMNS
@@ -116,26 +116,23 @@ def fold_matrices(
     -------
     ndarray of int, shape (n_groups, C, C)
         Rows actual, columns predicted: for each group what
-        :func:`pdmeasure.measures.labels.confusion_matrix` gives on its rows. The labels are
-        coded once for the whole frame (a hash lookup in pandas) rather than group by group.
+        :func:`pdmeasure.measures.labels.confusion_matrix` gives on its rows, the labels
+        coded once for the whole frame (:func:`~pdmeasure.tables.confusion.label_codes`).
 
     Raises
     ------
     ValueError
         If a label is not one of ``classes``.
     """
-    n = len(classes)
-    known = pd.Index(list(classes))
     codes = []
     for column in ("actual", "predicted"):
-        coded = known.get_indexer(pred[column]).astype(np.intp)
+        coded = label_codes(pred[column], classes)
         if (coded < 0).any():
             bad = pred[column].to_numpy(dtype=object)[np.flatnonzero(coded < 0)[0]]
             # The message of confusion_matrix, which the per-group count raised.
             confusion_matrix([bad], [bad], classes)
         codes.append(coded)
-    flat = (np.asarray(group, dtype=np.intp) * n + codes[0]) * n + codes[1]
-    return np.bincount(flat, minlength=n_groups * n * n).reshape(n_groups, n, n)
+    return count_matrices(*codes, group, n_groups, len(classes))
 
 
 def fold_measure_values(
