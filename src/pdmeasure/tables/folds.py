@@ -132,7 +132,7 @@ def fold_matrices(
             # The message of confusion_matrix, which the per-group count raised.
             confusion_matrix([bad], [bad], classes)
         codes.append(coded)
-    return count_matrices(*codes, group, n_groups, len(classes))
+    return count_matrices(codes[0], codes[1], group, n_groups, len(classes))
 
 
 def fold_measure_values(
