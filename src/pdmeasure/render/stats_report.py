@@ -108,8 +108,6 @@ def _pairs_table(group: pd.DataFrame, tests: Sequence[str], headers: Sequence[st
     ``DataFrame.to_markdown`` would hand them: building a frame per measure cost more than
     the tests themselves on small datasets.
     """
-    if not len(group):
-        return "_(no rows)_"
     listed = [set(text.split(";")) for text in group["significant_by"]]
     p_cells = [
         [_p(v, test in hits) for v, hits in zip(group[f"p_{test}"], listed, strict=True)]
